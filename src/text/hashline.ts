@@ -1,0 +1,131 @@
+/**
+ * Hashline rendering: `¶path#TAG`, then `N| text` lines, then bracketed
+ * notices. A model can always tell a file line from a notice, and the tag
+ * names exactly the version it was shown.
+ */
+import { createHash } from "node:crypto";
+import { type Document, normalizedText } from "./document.js";
+
+export const TAG_PATTERN = /^[0-9A-F]{4}$/;
+
+/** 4 uppercase hex of the normalized text: BOM and CRLF do not change it. */
+export function tagOf(normalized: string): string {
+  return createHash("sha256").update(normalized).digest("hex").slice(0, 4).toUpperCase();
+}
+
+export function documentTag(doc: Document): string {
+  return tagOf(normalizedText(doc));
+}
+
+export function header(path: string, tag: string): string {
+  return `¶${path}#${tag}`;
+}
+
+/** Normalizes a model-supplied tag ("#a1b2", "a1b2") or returns undefined. */
+export function parseTag(input: string): string | undefined {
+  const t = input.trim().replace(/^#/, "").toUpperCase();
+  return TAG_PATTERN.test(t) ? t : undefined;
+}
+
+export interface RenderOptions {
+  /** 1-based inclusive first line to show. */
+  start?: number;
+  /** 1-based inclusive last line to show. */
+  end?: number;
+  /** At most this many lines are rendered; the rest is named in a notice. */
+  maxLines?: number;
+  /** Longer lines are cut to this many characters, with a notice. */
+  maxLineLength?: number;
+}
+
+export interface Rendered {
+  /** Header, numbered lines, notices, joined by "\n". */
+  content: string;
+  /** The 1-based inclusive range actually shown; [0, 0] for an empty file. */
+  shown: [number, number];
+  truncatedLines: number[];
+  notices: string[];
+}
+
+export const DEFAULT_MAX_LINES = 2000;
+export const DEFAULT_MAX_LINE_LENGTH = 2000;
+
+export function renderHashline(
+  doc: Document,
+  path: string,
+  tag: string,
+  options: RenderOptions = {},
+): Rendered {
+  const total = doc.lines.length;
+  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  const maxLen = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  const start = Math.max(1, options.start ?? 1);
+  const wantedEnd = Math.min(total, options.end ?? total);
+  const end = Math.min(wantedEnd, start + maxLines - 1);
+  const out: string[] = [header(path, tag)];
+  const truncatedLines: number[] = [];
+  const notices: string[] = [];
+
+  for (let n = start; n <= end; n++) {
+    const line = doc.lines[n - 1]!;
+    if (line.length > maxLen) {
+      truncatedLines.push(n);
+      out.push(`${n}| ${line.slice(0, maxLen)}`);
+    } else {
+      out.push(`${n}| ${line}`);
+    }
+  }
+  if (total === 0) notices.push("[empty file]");
+  if (truncatedLines.length > 0) {
+    const list = truncatedLines.slice(0, 10).join(", ");
+    const more = truncatedLines.length > 10 ? ` and ${truncatedLines.length - 10} more` : "";
+    notices.push(
+      `[lines ${list}${more} cut at ${maxLen} characters; search the file to see their full text]`,
+    );
+  }
+  if (end < wantedEnd) {
+    notices.push(
+      `[showing lines ${start}..${end} of ${total}; read the rest with line_range "${end + 1}..${Math.min(wantedEnd, end + maxLines)}"]`,
+    );
+  } else if (total > 0 && (start > 1 || end < total)) {
+    notices.push(`[showing lines ${start}..${end} of ${total}]`);
+  }
+  out.push(...notices);
+  return {
+    content: out.join("\n"),
+    shown: total === 0 ? [0, 0] : [start, end],
+    truncatedLines,
+    notices,
+  };
+}
+
+const NUMBERED = /^(\d+)\| ?/;
+
+/**
+ * Strips copied `N| ` prefixes when every line carries one and the numbers
+ * count up by one: then they are a copy of read output, not file content.
+ */
+export function stripNumberedPrefixes(lines: string[]): string[] | undefined {
+  if (lines.length === 0) return undefined;
+  let expected: number | undefined;
+  const out: string[] = [];
+  for (const line of lines) {
+    const m = NUMBERED.exec(line);
+    if (!m) return undefined;
+    const n = Number(m[1]);
+    if (expected !== undefined && n !== expected) return undefined;
+    expected = n + 1;
+    out.push(line.slice(m[0].length));
+  }
+  return out;
+}
+
+const HEADER_LINE = /^¶\S.*#[0-9A-Fa-f]{4}$/;
+
+/** Does this text look like splice read output (header and numbered lines)? */
+export function looksLikeHashline(text: string): boolean {
+  const lines = text.split(/\r?\n/);
+  if (!HEADER_LINE.test(lines[0] ?? "")) return false;
+  const body = lines.slice(1).filter((l) => l !== "" && !/^\[.*\]$/.test(l));
+  return body.length === 0 || stripNumberedPrefixes(body) !== undefined;
+}
