@@ -1,0 +1,182 @@
+/**
+ * Unified diffs and 3-way merges over line arrays. Both trim the common
+ * prefix and suffix first, so an edit near one spot of a 10 MB file costs
+ * time in proportion to the file, not to its square.
+ */
+import { diffArrays } from "diff";
+import { diff3Merge } from "node-diff3";
+
+/** Diffs with more edits than this fall back to one whole-window hunk. */
+const MAX_EDIT_LENGTH = 4000;
+
+interface Span {
+  /** Common leading lines. */
+  prefix: number;
+  /** Common trailing lines (not overlapping the prefix). */
+  suffix: number;
+}
+
+function commonSpan(...versions: string[][]): Span {
+  const min = Math.min(...versions.map((v) => v.length));
+  const first = versions[0]!;
+  let prefix = 0;
+  while (prefix < min && versions.every((v) => v[prefix] === first[prefix])) prefix++;
+  let suffix = 0;
+  while (
+    suffix < min - prefix &&
+    versions.every((v) => v[v.length - 1 - suffix] === first[first.length - 1 - suffix])
+  ) {
+    suffix++;
+  }
+  return { prefix, suffix };
+}
+
+type DiffLine = { tag: " " | "-" | "+"; text: string; oldNo: number; newNo: number };
+
+function changedLines(oldLines: string[], newLines: string[], from: number): DiffLine[] {
+  const out: DiffLine[] = [];
+  let oldNo = from;
+  let newNo = from;
+  const changes = diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!changes) {
+    for (const text of oldLines) out.push({ tag: "-", text, oldNo: oldNo++, newNo });
+    for (const text of newLines) out.push({ tag: "+", text, oldNo, newNo: newNo++ });
+    return out;
+  }
+  for (const change of changes) {
+    for (const text of change.value) {
+      if (change.removed) out.push({ tag: "-", text, oldNo: oldNo++, newNo });
+      else if (change.added) out.push({ tag: "+", text, oldNo, newNo: newNo++ });
+      else out.push({ tag: " ", text, oldNo: oldNo++, newNo: newNo++ });
+    }
+  }
+  return out;
+}
+
+export interface DiffOptions {
+  /** Path shown in the `---`/`+++` headers. */
+  path: string;
+  context?: number;
+  /** Whether each side ends with a newline; a change of it is shown git-style. */
+  oldFinalNewline?: boolean;
+  newFinalNewline?: boolean;
+}
+
+/** A git-style unified diff, or "" when nothing changed. */
+export function unifiedDiff(oldLines: string[], newLines: string[], options: DiffOptions): string {
+  const context = options.context ?? 3;
+  const oldEol = options.oldFinalNewline ?? true;
+  const newEol = options.newFinalNewline ?? true;
+  const eolChanged = oldEol !== newEol;
+  const { prefix, suffix } = commonSpan(oldLines, newLines);
+  // A final-newline change touches the last line, so keep it inside the window.
+  const keepSuffix = eolChanged ? 0 : suffix;
+  if (prefix === oldLines.length && prefix === newLines.length && !eolChanged) return "";
+  const start = Math.max(0, prefix - context);
+  const oldEnd = oldLines.length - keepSuffix;
+  const newEnd = newLines.length - keepSuffix;
+  const lines: DiffLine[] = [];
+  for (let i = start; i < prefix && i < oldEnd && i < newEnd; i++) {
+    lines.push({ tag: " ", text: oldLines[i]!, oldNo: i + 1, newNo: i + 1 });
+  }
+  const middleFrom = Math.min(prefix, oldEnd, newEnd);
+  lines.push(
+    ...changedLines(
+      oldLines.slice(middleFrom, oldEnd),
+      newLines.slice(middleFrom, newEnd),
+      middleFrom + 1,
+    ),
+  );
+  if (eolChanged && oldLines.length > 0 && newLines.length > 0) {
+    // The last line is the same text but its terminator changed: show it as replaced.
+    const lastOld = lines.findLastIndex((l) => l.tag !== "+");
+    const lastNew = lines.findLastIndex((l) => l.tag !== "-");
+    if (lastOld === lastNew && lines[lastOld]?.tag === " ") {
+      const l = lines[lastOld]!;
+      lines.splice(lastOld, 1, { ...l, tag: "-" }, { ...l, tag: "+" });
+    }
+  }
+  const trailing = Math.min(context, keepSuffix);
+  for (let k = 0; k < trailing; k++) {
+    const o = oldEnd + k;
+    lines.push({ tag: " ", text: oldLines[o]!, oldNo: o + 1, newNo: newEnd + k + 1 });
+  }
+  return formatHunks(lines, context, options.path, {
+    oldLast: oldEol ? -1 : oldLines.length,
+    newLast: newEol ? -1 : newLines.length,
+  });
+}
+
+function formatHunks(
+  lines: DiffLine[],
+  context: number,
+  path: string,
+  noEol: { oldLast: number; newLast: number },
+): string {
+  const changeAt = lines.map((l, i) => (l.tag === " " ? -1 : i)).filter((i) => i >= 0);
+  if (changeAt.length === 0) return "";
+  const out = [`--- a/${path}`, `+++ b/${path}`];
+  let h = 0;
+  while (h < changeAt.length) {
+    let last = h;
+    while (last + 1 < changeAt.length && changeAt[last + 1]! - changeAt[last]! <= 2 * context) {
+      last++;
+    }
+    const from = Math.max(0, changeAt[h]! - context);
+    const to = Math.min(lines.length - 1, changeAt[last]! + context);
+    const hunk = lines.slice(from, to + 1);
+    const oldCount = hunk.filter((l) => l.tag !== "+").length;
+    const newCount = hunk.filter((l) => l.tag !== "-").length;
+    const first = hunk[0]!;
+    const oldStart = oldCount === 0 ? first.oldNo - 1 : first.oldNo;
+    const newStart = newCount === 0 ? first.newNo - 1 : first.newNo;
+    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
+    for (const l of hunk) {
+      out.push(`${l.tag}${l.text}`);
+      const isOldLast = l.tag !== "+" && l.oldNo === noEol.oldLast;
+      const isNewLast = l.tag !== "-" && l.newNo === noEol.newLast;
+      if (isOldLast || isNewLast) out.push("\\ No newline at end of file");
+    }
+    h = last + 1;
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** 1-based first line where `next` differs from `prev`, or 0 when equal. */
+export function firstChangedLine(prev: string[], next: string[]): number {
+  const { prefix } = commonSpan(prev, next);
+  if (prefix === prev.length && prefix === next.length) return 0;
+  return Math.min(prefix + 1, Math.max(next.length, 1));
+}
+
+export type MergeResult =
+  | { clean: true; lines: string[] }
+  | {
+      clean: false;
+      /** 1-based inclusive ranges in `theirs` where the two sides collide. */
+      conflicts: [number, number][];
+    };
+
+/**
+ * Merge `ours` and `theirs`, both descended from `base`. Identical changes on
+ * both sides are not conflicts.
+ */
+export function merge3(base: string[], ours: string[], theirs: string[]): MergeResult {
+  const { prefix, suffix } = commonSpan(base, ours, theirs);
+  const cut = (v: string[]) => v.slice(prefix, v.length - suffix);
+  const regions = diff3Merge(cut(ours), cut(base), cut(theirs), { excludeFalseConflicts: true });
+  const middle: string[] = [];
+  const conflicts: [number, number][] = [];
+  for (const region of regions) {
+    if (region.ok) middle.push(...region.ok);
+    else if (region.conflict) {
+      const start = prefix + region.conflict.bIndex + 1;
+      conflicts.push([start, start + Math.max(region.conflict.b.length, 1) - 1]);
+    }
+  }
+  if (conflicts.length > 0) return { clean: false, conflicts };
+  return {
+    clean: true,
+    lines: [...base.slice(0, prefix), ...middle, ...base.slice(base.length - suffix)],
+  };
+}

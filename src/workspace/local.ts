@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
+import {
+  type DirEntry,
+  type FileStat,
+  type Workspace,
+  WorkspaceError,
+  type WriteOptions,
+} from "./workspace.js";
+
+export interface LocalWorkspaceOptions {
+  /**
+   * When set, a write whose folder no longer resolves inside this directory
+   * is refused: it catches a folder swapped for a link after the guard ran.
+   */
+  confineTo?: string;
+  /** fsync files before renaming them into place (default true). */
+  durable?: boolean;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function inside(dir: string, root: string): boolean {
+  return dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** The local disk. Writes go to a temp file in the same folder, then rename. */
+export class LocalWorkspace implements Workspace {
+  readonly kind = "local";
+  readonly #confineTo: string | undefined;
+  readonly #durable: boolean;
+
+  constructor(options: LocalWorkspaceOptions = {}) {
+    this.#confineTo = options.confineTo;
+    this.#durable = options.durable ?? true;
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    try {
+      const s = await fs.stat(path);
+      return {
+        kind: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",
+        size: s.size,
+        mode: s.mode & 0o7777,
+        mtimeMs: s.mtimeMs,
+      };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    try {
+      return await fs.readFile(path);
+    } catch (error) {
+      if (isMissing(error)) throw new WorkspaceError("missing", path, `${path} does not exist`);
+      if ((error as NodeJS.ErrnoException).code === "EISDIR") {
+        throw new WorkspaceError("is_directory", path, `${path} is a directory`);
+      }
+      throw error;
+    }
+  }
+
+  async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
+    const dir = dirname(path);
+    await fs.mkdir(dir, { recursive: true });
+    if (this.#confineTo) {
+      const realDir = await fs.realpath(dir);
+      if (!inside(realDir, this.#confineTo)) {
+        throw new WorkspaceError("escape", path, `${dir} now resolves outside ${this.#confineTo}`);
+      }
+    }
+    const mode = options.mode ?? (await this.#existingMode(path)) ?? 0o644;
+    const temp = join(dir, `.${basename(path)}.splice-${randomBytes(6).toString("hex")}.tmp`);
+    const handle = await fs.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      await handle.writeFile(bytes);
+      await handle.chmod(mode);
+      if (this.#durable) await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    try {
+      await fs.rename(temp, path);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async #existingMode(path: string): Promise<number | undefined> {
+    try {
+      const s = await fs.lstat(path);
+      return s.isFile() ? s.mode & 0o7777 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    await fs.rm(path, { force: true });
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    try {
+      const entries = await fs.readdir(path, { withFileTypes: true });
+      return entries.map((e) => ({
+        name: e.name,
+        kind: e.isFile()
+          ? "file"
+          : e.isDirectory()
+            ? "directory"
+            : e.isSymbolicLink()
+              ? "symlink"
+              : "other",
+      }));
+    } catch (error) {
+      if (isMissing(error)) throw new WorkspaceError("missing", path, `${path} does not exist`);
+      throw error;
+    }
+  }
+}

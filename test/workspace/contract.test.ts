@@ -1,0 +1,100 @@
+import { promises as fs, lstatSync, mkdtempSync, readlinkSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LocalWorkspace } from "../../src/workspace/local.js";
+import { MemoryWorkspace } from "../../src/workspace/memory.js";
+import type { Workspace } from "../../src/workspace/workspace.js";
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+interface Fixture {
+  workspace: Workspace;
+  dir: string;
+}
+
+const implementations: [string, () => Fixture][] = [
+  [
+    "LocalWorkspace",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+      return { workspace: new LocalWorkspace({ confineTo: dir }), dir };
+    },
+  ],
+  ["MemoryWorkspace", () => ({ workspace: new MemoryWorkspace(), dir: "/mem" })],
+];
+
+describe.each(implementations)("%s (workspace contract)", (_name, make) => {
+  it("writes, reads back and stats a file, creating parents", async () => {
+    const { workspace, dir } = make();
+    const path = join(dir, "a/b/c.txt");
+    await workspace.writeFile(path, bytes("hello\n"));
+    expect(text(await workspace.readFile(path))).toBe("hello\n");
+    expect(await workspace.stat(path)).toMatchObject({ kind: "file", size: 6 });
+    expect(await workspace.stat(join(dir, "a/b"))).toMatchObject({ kind: "directory" });
+  });
+
+  it("reports a missing file with kind 'missing' and stat undefined", async () => {
+    const { workspace, dir } = make();
+    await expect(workspace.readFile(join(dir, "nope"))).rejects.toMatchObject({ kind: "missing" });
+    expect(await workspace.stat(join(dir, "nope"))).toBeUndefined();
+  });
+
+  it("keeps the mode of a file it overwrites and takes an explicit one", async () => {
+    const { workspace, dir } = make();
+    const path = join(dir, "run.sh");
+    await workspace.writeFile(path, bytes("#!/bin/sh\n"), { mode: 0o755 });
+    await workspace.writeFile(path, bytes("#!/bin/sh\necho hi\n"));
+    expect((await workspace.stat(path))?.mode).toBe(0o755);
+  });
+
+  it("lists a folder and removes files idempotently", async () => {
+    const { workspace, dir } = make();
+    await workspace.writeFile(join(dir, "x/one.txt"), bytes("1"));
+    await workspace.writeFile(join(dir, "x/sub/two.txt"), bytes("2"));
+    const entries = await workspace.readDir(join(dir, "x"));
+    expect(entries.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: "one.txt", kind: "file" },
+      { name: "sub", kind: "directory" },
+    ]);
+    await workspace.remove(join(dir, "x/one.txt"));
+    await workspace.remove(join(dir, "x/one.txt"));
+    expect(await workspace.stat(join(dir, "x/one.txt"))).toBeUndefined();
+  });
+});
+
+describe("LocalWorkspace on a real disk", () => {
+  it("replaces a symlink instead of writing through it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const outside = mkdtempSync(join(tmpdir(), "splice-out-"));
+    await fs.writeFile(join(outside, "target.txt"), "outside\n");
+    symlinkSync(join(outside, "target.txt"), join(dir, "planted.txt"));
+    await new LocalWorkspace({ confineTo: dir }).writeFile(
+      join(dir, "planted.txt"),
+      bytes("new\n"),
+    );
+    expect(await fs.readFile(join(outside, "target.txt"), "utf8")).toBe("outside\n");
+    expect(lstatSync(join(dir, "planted.txt")).isSymbolicLink()).toBe(false);
+    expect(await fs.readFile(join(dir, "planted.txt"), "utf8")).toBe("new\n");
+  });
+
+  it("refuses to write into a folder that was swapped for a link out of the root", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const outside = mkdtempSync(join(tmpdir(), "splice-out-"));
+    symlinkSync(outside, join(dir, "sub"));
+    const workspace = new LocalWorkspace({ confineTo: dir });
+    await expect(workspace.writeFile(join(dir, "sub/f.txt"), bytes("x"))).rejects.toMatchObject({
+      kind: "escape",
+    });
+    expect(await fs.readdir(outside)).toEqual([]);
+    expect(readlinkSync(join(dir, "sub"))).toBe(outside);
+  });
+
+  it("leaves no temp files behind", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const workspace = new LocalWorkspace();
+    for (let i = 0; i < 5; i++) await workspace.writeFile(join(dir, "f.txt"), bytes(`v${i}`));
+    expect(await fs.readdir(dir)).toEqual(["f.txt"]);
+  });
+});
