@@ -1,0 +1,164 @@
+/**
+ * The guard's refusals as sentences for a model: what went wrong, then what
+ * to do next. Machine facts go in `details` (`path`, `reason`, ...).
+ */
+import { ToolError } from "../errors.js";
+import { MAX_LINK_HOPS } from "./resolve.js";
+import type { Refusal, Scope } from "./rules.js";
+
+export type GuardReason =
+  | "outside_root"
+  | "symlink_escape"
+  | "blocked"
+  | "not_allowed"
+  | "nul_byte"
+  | "empty"
+  | "link_loop";
+
+/** Which fence was crossed: the project root, or the working folder under `confine`. */
+export type Boundary = "root" | "base";
+
+/** The input quoted for a message: control characters escaped, very long paths shortened. */
+export function quote(input: string): string {
+  let s = input.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    c === "\0" ? "\\0" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  if (s.length > 240) s = `${s.slice(0, 160)}…${s.slice(-60)}`;
+  return `'${s}'`;
+}
+
+function refuse(reason: GuardReason, input: string, message: string, extra = {}): ToolError {
+  return new ToolError("guard", message, { path: input, reason, ...extra });
+}
+
+export interface Fence {
+  boundary: Boundary;
+  /** Absolute path of the fence (root or base). */
+  abs: string;
+  /** How to name it to a model: "the project root /r" or "the working folder 'src' (/r/src)". */
+  name: string;
+  /** Where relative paths start, for the hint. */
+  start: string;
+}
+
+export function emptyPath(input: unknown, fence: Fence): ToolError {
+  return new ToolError(
+    "guard",
+    `No path was given. Pass a path inside ${fence.name}, such as 'src/index.ts', or '.' for ${fence.start} itself.`,
+    { path: input, reason: "empty" satisfies GuardReason },
+  );
+}
+
+export function nulByte(input: string): ToolError {
+  return refuse(
+    "nul_byte",
+    input,
+    `Path ${quote(input)} contains a NUL byte (\\0), which no file name can hold. Remove it and pass the plain path, such as 'src/index.ts'.`,
+  );
+}
+
+export function outside(input: string, fence: Fence): ToolError {
+  const confined = fence.boundary === "base" ? ", and this session is confined to it" : "";
+  return refuse(
+    "outside_root",
+    input,
+    `Path ${quote(input)} resolves outside ${fence.name}${confined}. Use a path inside it, such as 'src/main.ts'; relative paths start at ${fence.start}.`,
+    { boundary: fence.boundary },
+  );
+}
+
+export function linkEscape(
+  input: string,
+  fence: Fence,
+  link: { display: string; isInput: boolean; target: string; resolved: string },
+): ToolError {
+  const where =
+    link.target === link.resolved ? `'${link.target}'` : `'${link.target}' (${link.resolved})`;
+  const head = link.isInput
+    ? `Path ${quote(input)} is a symbolic link to ${where}, outside ${fence.name}.`
+    : `Path ${quote(input)} goes through the symbolic link '${link.display}', which points to ${where}, outside ${fence.name}.`;
+  const noun = fence.boundary === "root" ? "the root" : "the working folder";
+  return refuse(
+    "symlink_escape",
+    input,
+    `${head} splice does not follow links out of ${noun}. Use a file that really lies inside ${noun}, or ask the user to copy what you need into the project.`,
+    { boundary: fence.boundary, link: link.display, target: link.target },
+  );
+}
+
+export function linkLoop(input: string, link: string): ToolError {
+  return refuse(
+    "link_loop",
+    input,
+    `Path ${quote(input)} runs through more than ${MAX_LINK_HOPS} symbolic links (at '${link}'), so the links form a loop. Use a path that does not go through '${link}', or ask the user to fix or remove the looping link.`,
+    { link },
+  );
+}
+
+const WHY: Record<string, string> = {
+  git: "it is inside a .git folder, which holds git's own data",
+  splice: "it is inside .splice, which holds splice's own history",
+};
+
+/** `lexical` and `real` are the root-relative paths as written and as resolved. */
+export function refused(
+  input: string,
+  scope: Scope,
+  paths: { lexical: string; real: string },
+  r: Refusal,
+): ToolError {
+  const leads = paths.lexical !== paths.real ? ` (which leads to '${paths.real || "."}')` : "";
+  const subject = `Path ${quote(input)}${leads}`;
+  const extra = {
+    scope,
+    list: r.list,
+    matched: r.matched,
+    ...(r.pattern ? { pattern: r.pattern } : {}),
+  };
+  const readRule = r.list !== "write_block" && r.list !== "write_allow";
+  const alsoWrite =
+    scope === "write" && readRule && r.list !== "always"
+      ? " splice does not write files it may not read, because history would copy their old content."
+      : "";
+
+  if (r.reason === "not_allowed") {
+    const kind = r.list === "read_allow" ? "read" : "write";
+    const list = (r.patterns ?? []).map((p) => `'${p}'`).join(", ");
+    return refuse(
+      "not_allowed",
+      input,
+      `${subject} is not in the ${kind} allow list.${alsoWrite} Use a path that matches one of ${list}, or ask the user to widen the allow list.`,
+      { ...extra, patterns: r.patterns },
+    );
+  }
+
+  let why: string;
+  let next: string;
+  switch (r.list) {
+    case "always": {
+      const git = /(^|\/)\.git(\/|$)/i.test(r.matched);
+      why = git ? WHY.git! : WHY.splice!;
+      next = git
+        ? "Do not touch it; use git commands (for example through the run tool) to inspect history."
+        : "Do not touch it; use splice's undo and history tools instead.";
+      break;
+    }
+    case "secrets":
+      why = `it matches the secret pattern '${r.pattern}' (such files usually hold credentials)`;
+      next = "Do not open it; if you need a value from it, ask the user.";
+      break;
+    case "read_block":
+      why = `it matches the read block pattern '${r.pattern}' set for this project`;
+      next = "Choose another file, or ask the user to change the block list.";
+      break;
+    default:
+      why = `it matches the write block pattern '${r.pattern}' set for this project`;
+      next = "You may read it but not change it; ask the user if it must change.";
+  }
+  return refuse(
+    "blocked",
+    input,
+    `${subject} is blocked${r.list === "always" ? "" : readRule ? " for reading" : " for writing"}: ${why}.${alsoWrite} ${next}`,
+    extra,
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * PathGuard: every path a tool touches passes `check` before any byte is read
+ * or written. A path must stay inside the root (and inside `base` when
+ * confined) both as written and after its symlinks are resolved, and must
+ * pass the allow and block lists of its scope. A write must also pass the
+ * read rules.
+ *
+ * The check is a snapshot of the disk at one moment; writers still replace a
+ * link rather than follow it.
+ */
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { ToolError } from "../errors.js";
+import {
+  emptyPath,
+  type Fence,
+  linkEscape,
+  linkLoop,
+  nulByte,
+  outside,
+  quote,
+  refused,
+} from "./messages.js";
+import { isInside, posixRelative, ResolveStop, resolveReal, segmentsBelow } from "./resolve.js";
+import { Rules, type Scope } from "./rules.js";
+
+export type { GuardReason } from "./messages.js";
+export { DEFAULT_READ_BLOCKLIST, type Scope } from "./rules.js";
+
+export interface GuardOptions {
+  /** The project root; realpath'd in the constructor (must exist). */
+  root: string;
+  /** Working folder inside the root (absolute, or relative to root); relative inputs resolve against it. Default: root. */
+  base?: string;
+  /** When true, every path must also stay inside base. */
+  confine?: boolean;
+  /** Write scope: picomatch globs on the root-relative path; undefined/empty = everything allowed. */
+  allowlist?: string[];
+  /** Write scope: extra globs to refuse. */
+  blocklist?: string[];
+  /** Read scope allow globs (writes must pass them too). */
+  readAllowlist?: string[];
+  /** Read scope: replaces DEFAULT_READ_BLOCKLIST when given (.git internals and .splice stay blocked). */
+  readBlocklist?: string[];
+}
+
+export interface GuardedPath {
+  /** What the caller passed. */
+  input: string;
+  /** Absolute path as written: lexical resolution against base, no symlink resolution. */
+  abs: string;
+  /** Absolute path with every existing symlink resolved; missing components appended lexically. Inside root. */
+  real: string;
+  /** `real` relative to root, "/" separators, "" for the root itself. */
+  rel: string;
+  /** What to show a model: `rel`, or "." for the root. */
+  display: string;
+  /** Whether `real` exists now. */
+  exists: boolean;
+}
+
+/** Realpath of an existing folder, or a ToolError saying what to pass instead. */
+function realFolder(folder: string, option: "root" | "base"): string {
+  let real: string;
+  try {
+    real = realpathSync(folder);
+  } catch {
+    throw new ToolError(
+      "not_found",
+      `The ${option} folder ${quote(folder)} does not exist. Create it first, or pass an existing folder as the ${option}.`,
+      { path: folder, option },
+    );
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new ToolError(
+      "invalid_input",
+      `The ${option} ${quote(folder)} is a file, not a folder. Pass the folder that contains it as the ${option}.`,
+      { path: folder, option },
+    );
+  }
+  return real;
+}
+
+export class PathGuard {
+  /** Realpath of the root. */
+  readonly root: string;
+  /** Realpath of base (the root when no base was given). */
+  readonly base: string;
+  readonly #confine: boolean;
+  readonly #rules: Rules;
+  /** Other spellings of the root (the root as given, before realpath), mapped onto `root`. */
+  readonly #aliases: string[];
+  readonly #fence: Fence;
+
+  constructor(options: GuardOptions) {
+    const given = path.resolve(options.root);
+    this.root = realFolder(given, "root");
+    this.#aliases = given === this.root ? [] : [given];
+    const rootFence: Fence = {
+      boundary: "root",
+      abs: this.root,
+      name: `the project root ${this.root}`,
+      start: "the root",
+    };
+
+    const baseInput = options.base ?? ".";
+    const baseLexical = this.#mapAlias(path.resolve(this.root, baseInput));
+    if (!isInside(this.root, baseLexical)) throw outside(baseInput, rootFence);
+    this.base = realFolder(baseLexical, "base");
+    if (!isInside(this.root, this.base)) {
+      throw linkEscape(baseInput, rootFence, {
+        display: baseInput,
+        isInput: true,
+        target: this.base,
+        resolved: this.base,
+      });
+    }
+
+    this.#confine = options.confine === true;
+    this.#rules = new Rules(options);
+    const baseRel = posixRelative(this.root, this.base) ?? "";
+    const baseName = baseRel === "" ? "the root" : `the working folder '${baseRel}'`;
+    this.#fence = this.#confine
+      ? { boundary: "base", abs: this.base, name: `${baseName} (${this.base})`, start: baseName }
+      : { ...rootFence, start: baseName };
+  }
+
+  check(input: string, scope: Scope): GuardedPath {
+    const fence = this.#fence;
+    if (typeof input !== "string" || input === "") throw emptyPath(input, fence);
+    if (input.includes("\0")) throw nulByte(input);
+
+    const abs = this.#mapAlias(path.resolve(this.base, input));
+    const below = segmentsBelow(this.root, abs);
+    if (below === undefined || !isInside(fence.abs, abs)) throw outside(input, fence);
+
+    let real: string;
+    let exists: boolean;
+    try {
+      ({ real, exists } = resolveReal(this.root, below, fence.abs));
+    } catch (error) {
+      throw this.#resolveError(input, abs, fence, error);
+    }
+    // Each link was checked on the way; this holds unless the root itself moved.
+    if (!isInside(fence.abs, real)) {
+      throw linkEscape(input, fence, {
+        display: input,
+        isInput: true,
+        target: real,
+        resolved: real,
+      });
+    }
+
+    const lexicalRel = below.join("/");
+    const rel = posixRelative(this.root, real) ?? "";
+    const refusal = this.#rules.refusal(lexicalRel, rel, scope);
+    if (refusal) throw refused(input, scope, { lexical: lexicalRel, real: rel }, refusal);
+
+    // Show the name the caller used (a link keeps its own name); history keys on `rel`.
+    return { input, abs, real, rel, display: lexicalRel === "" ? "." : lexicalRel, exists };
+  }
+
+  /** The root-relative display of an absolute path already known to be inside (for listing output). */
+  relative(abs: string): string {
+    const rel = posixRelative(this.root, this.#mapAlias(path.resolve(this.root, abs)));
+    if (rel === undefined) return abs;
+    return rel === "" ? "." : rel;
+  }
+
+  /** An absolute path written with the root's given spelling, moved onto the real root. */
+  #mapAlias(abs: string): string {
+    if (isInside(this.root, abs)) return abs;
+    for (const alias of this.#aliases) {
+      const below = segmentsBelow(alias, abs);
+      if (below !== undefined) return path.join(this.root, ...below);
+    }
+    return abs;
+  }
+
+  #resolveError(input: string, abs: string, fence: Fence, error: unknown): ToolError {
+    if (error instanceof ResolveStop) {
+      const display = this.relative(error.link);
+      if (error.kind === "loop") return linkLoop(input, display);
+      return linkEscape(input, fence, {
+        display,
+        isInput: error.link === abs,
+        target: error.target,
+        resolved: error.resolved,
+      });
+    }
+    const e = error as NodeJS.ErrnoException;
+    return new ToolError(
+      "io",
+      `Could not inspect path ${quote(input)} (${e.code ?? e.message}), so it cannot be checked. Check that its folders exist and are readable, or use another path.`,
+      { path: input, reason: "io", errno: e.code },
+    );
+  }
+}
