@@ -70,7 +70,7 @@ export function renderHashline(
     const line = doc.lines[n - 1]!;
     if (line.length > maxLen) {
       truncatedLines.push(n);
-      out.push(`${n}| ${line.slice(0, maxLen)}`);
+      out.push(`${n}| ${cut(line, maxLen)}`);
     } else {
       out.push(`${n}| ${line}`);
     }
@@ -97,6 +97,12 @@ export function renderHashline(
     truncatedLines,
     notices,
   };
+}
+
+/** Cuts at a character boundary: never half of a surrogate pair. */
+function cut(line: string, max: number): string {
+  const code = line.charCodeAt(max - 1);
+  return line.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 const NUMBERED = /^(\d+)\| ?/;
