@@ -3,7 +3,9 @@
  * strict where it is not) and canonical rendering. Applying ops lives in
  * ops.ts, which re-exports everything here.
  */
+
 import { stripNumberedPrefixes } from "./hashline.js";
+import { formatRange } from "./range.js";
 
 export type OpsErrorCode = "invalid_input" | "out_of_range" | "overlap" | "needs_syntax";
 
@@ -31,12 +33,11 @@ export type LineOp =
 
 /** The op's first line in canonical DSL form, e.g. `replace 5..7:` or `delete 10`. */
 export function opHeader(op: LineOp): string {
-  const range = (start: number, end: number) => (start === end ? `${start}` : `${start}..${end}`);
   switch (op.kind) {
     case "replace":
-      return `replace ${range(op.start, op.end)}:`;
+      return `replace ${formatRange([op.start, op.end])}:`;
     case "delete":
-      return `delete ${range(op.start, op.end)}`;
+      return `delete ${formatRange([op.start, op.end])}`;
     case "insert":
       return "line" in op ? `insert ${op.where} ${op.line}:` : `insert ${op.where}:`;
     case "replace_block":

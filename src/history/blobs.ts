@@ -1,0 +1,218 @@
+/**
+ * Content-addressed blobs: `blobs/<first 2 hex>/<other 62 hex>` named by the
+ * SHA-256 of the raw bytes. Writes go through a temp file and a rename, so a
+ * blob file is either absent or complete.
+ */
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+} from "node:fs";
+import { join } from "node:path";
+import { ensureDir, fsyncDir, isErrno, randomId, writeFileAtomic } from "./fsutil.js";
+
+const SHA_PATTERN = /^[0-9a-f]{64}$/;
+const REST_PATTERN = /^[0-9a-f]{62}$/;
+const FANOUT_PATTERN = /^[0-9a-f]{2}$/;
+const ASIDE_PATTERN = /^[0-9a-f]{62}\.del-/;
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function isSha(value: string): boolean {
+  return SHA_PATTERN.test(value);
+}
+
+export interface BlobFile {
+  sha: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export class BlobStore {
+  readonly root: string;
+  /** Shas this process stored (or verified) durably: no second fsync needed. */
+  private readonly durable = new Set<string>();
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  pathOf(sha: string): string {
+    return join(this.root, sha.slice(0, 2), sha.slice(2));
+  }
+
+  /**
+   * Store bytes and return their sha. When the blob is already present its
+   * mtime is refreshed, which tells a concurrent collection that it is in use
+   * again (collection only deletes blobs older than its start).
+   */
+  put(bytes: Uint8Array, durable = false): string {
+    const sha = sha256Hex(bytes);
+    const path = this.pathOf(sha);
+    if (this.touch(path)) {
+      if (durable && !this.durable.has(sha)) this.makeDurable(sha, path, bytes);
+      return sha;
+    }
+    this.write(sha, path, bytes, durable);
+    return sha;
+  }
+
+  /** The bytes of a blob, or undefined when absent or damaged (content does not match its name). */
+  get(sha: string): Uint8Array | undefined {
+    if (!isSha(sha)) return undefined;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.pathOf(sha));
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
+      throw error;
+    }
+    if (sha256Hex(bytes) !== sha) return undefined;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  has(sha: string): boolean {
+    if (!isSha(sha)) return false;
+    try {
+      statSync(this.pathOf(sha));
+      return true;
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
+      throw error;
+    }
+  }
+
+  /** Every blob file on disk. Temp files and foreign names are skipped. */
+  list(): BlobFile[] {
+    const out: BlobFile[] = [];
+    for (const fanout of readdirSafe(this.root)) {
+      if (!FANOUT_PATTERN.test(fanout)) continue;
+      const dir = join(this.root, fanout);
+      for (const rest of readdirSafe(dir)) {
+        if (!REST_PATTERN.test(rest)) continue;
+        const path = join(dir, rest);
+        try {
+          const st = statSync(path);
+          if (st.isFile())
+            out.push({ sha: fanout + rest, path, size: st.size, mtimeMs: st.mtimeMs });
+        } catch (error) {
+          if (!isErrno(error, "ENOENT")) throw error;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Leftovers of a crash (temp files, blobs moved aside for deletion) older than `cutoffMs`. */
+  staleTemps(cutoffMs: number): string[] {
+    const out: string[] = [];
+    for (const fanout of readdirSafe(this.root)) {
+      if (!FANOUT_PATTERN.test(fanout)) continue;
+      const dir = join(this.root, fanout);
+      for (const name of readdirSafe(dir)) {
+        if (!name.startsWith(".tmp-") && !ASIDE_PATTERN.test(name)) continue;
+        const path = join(dir, name);
+        try {
+          if (statSync(path).mtimeMs < cutoffMs) out.push(path);
+        } catch (error) {
+          if (!isErrno(error, "ENOENT")) throw error;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Delete an unreferenced blob unless it was touched after `cutoffMs`. The
+   * file is first moved aside, then its mtime is checked again: a concurrent
+   * `put` either touched it before the move (seen here, so it is restored) or
+   * found it gone and wrote a fresh copy. Returns the bytes freed, or
+   * undefined when the blob was kept.
+   */
+  removeIfOlder(sha: string, cutoffMs: number): number | undefined {
+    const path = this.pathOf(sha);
+    const aside = `${path}.del-${randomId(4)}`;
+    try {
+      renameSync(path, aside);
+    } catch (error) {
+      if (isErrno(error, "ENOENT")) return undefined;
+      throw error;
+    }
+    const st = statSync(aside);
+    if (st.mtimeMs >= cutoffMs) {
+      renameSync(aside, path);
+      return undefined;
+    }
+    unlinkSync(aside);
+    this.durable.delete(sha);
+    return st.size;
+  }
+
+  /** Refresh the mtime of an existing blob; false when it does not exist. */
+  private touch(path: string): boolean {
+    const now = new Date();
+    try {
+      utimesSync(path, now, now);
+      return true;
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
+      throw error;
+    }
+  }
+
+  private write(sha: string, path: string, bytes: Uint8Array, durable: boolean): void {
+    const dir = join(this.root, sha.slice(0, 2));
+    ensureDir(dir);
+    writeFileAtomic(path, bytes, durable);
+    if (durable) this.durable.add(sha);
+  }
+
+  /**
+   * An existing blob may have been stored without fsync (by a read). Make it
+   * durable now; rewrite it when its size is wrong (a power loss after a
+   * non-durable rename can leave an empty file).
+   */
+  private makeDurable(sha: string, path: string, bytes: Uint8Array): void {
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+      this.write(sha, path, bytes, true);
+      return;
+    }
+    let intact: boolean;
+    try {
+      intact = fstatSync(fd).size === bytes.length;
+      if (intact) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (!intact) {
+      this.write(sha, path, bytes, true);
+      return;
+    }
+    fsyncDir(join(this.root, sha.slice(0, 2)));
+    this.durable.add(sha);
+  }
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
+    throw error;
+  }
+}

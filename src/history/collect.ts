@@ -1,0 +1,193 @@
+/**
+ * Bounding the store. Under the lock: rewrite the journal keeping the newest
+ * events that fit within the bounds (and always the newest event of every
+ * path), rename it over the old one, carry over lines other processes
+ * appended meanwhile, then delete blobs that no kept event names and that are
+ * older than the compaction start minus a grace period.
+ */
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { join } from "node:path";
+import type { BlobStore } from "./blobs.js";
+import { fsyncDir, isErrno, tempPath, writeAll } from "./fsutil.js";
+import {
+  appendLines,
+  compactionHeader,
+  parseChunk,
+  readRange,
+  type StoredEvent,
+  serializeEvent,
+} from "./journal.js";
+import { DirLock, LOCK_FILE } from "./lock.js";
+import { BLOB_GRACE_MS, type CollectResult, shasOf } from "./types.js";
+
+export interface CompactTarget {
+  dir: string;
+  journalPath: string;
+  blobs: BlobStore;
+  maxBytes: number;
+  maxEntries: number;
+}
+
+export interface CompactOutcome extends CollectResult {
+  /** Events in the journal after compaction. */
+  events: number;
+  /** Bytes of the distinct blobs the kept events name. */
+  bytes: number;
+}
+
+/**
+ * Which events to keep, newest first: a contiguous run of the newest events
+ * while both bounds hold, plus the newest event of every path regardless of
+ * the bounds (so the newest version of each path is never lost). Blob bytes
+ * count once per distinct sha.
+ */
+export function selectKept(events: StoredEvent[], maxEntries: number, maxBytes: number): boolean[] {
+  const keep = new Array<boolean>(events.length).fill(false);
+  const counted = new Set<string>();
+  const paths = new Set<string>();
+  let count = 0;
+  let bytes = 0;
+  let full = false;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    let extra = 0;
+    if (e.sha && !counted.has(e.sha)) extra += e.size ?? 0;
+    if (e.before && !counted.has(e.before.sha) && e.before.sha !== e.sha) extra += e.before.size;
+    const fits = !full && count + 1 <= maxEntries && bytes + extra <= maxBytes;
+    if (!fits) full = true;
+    if (!fits && paths.has(e.path)) continue;
+    keep[i] = true;
+    paths.add(e.path);
+    count++;
+    bytes += extra;
+    for (const sha of shasOf(e)) counted.add(sha);
+  }
+  return keep;
+}
+
+/** Compact the journal and sweep blobs; undefined when another process holds the lock. */
+export function compact(target: CompactTarget): CompactOutcome | undefined {
+  const lock = new DirLock(join(target.dir, LOCK_FILE));
+  if (!lock.tryAcquire()) return undefined;
+  const startMs = Date.now();
+  try {
+    const journal = rewriteJournal(target, lock);
+    if (!journal) return undefined;
+    const cutoff = startMs - BLOB_GRACE_MS;
+    const swept = sweepBlobs(target.blobs, journal.referenced, cutoff);
+    sweepLeftovers(target.dir, cutoff);
+    return { ...swept, events: journal.events, bytes: journal.bytes };
+  } finally {
+    lock.release();
+  }
+}
+
+interface Rewritten {
+  referenced: Set<string>;
+  events: number;
+  bytes: number;
+}
+
+function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undefined {
+  let fd: number;
+  try {
+    fd = openSync(target.journalPath, "r");
+  } catch (error) {
+    if (!isErrno(error, "ENOENT")) throw error;
+    return { referenced: new Set(), events: 0, bytes: 0 };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const { events: parsed, consumed, lines } = parseChunk(readRange(fd, 0, size));
+    const events = dedupe(parsed);
+    const keep = selectKept(events, target.maxEntries, target.maxBytes);
+    const kept = events.filter((_, i) => keep[i]);
+    let carried: StoredEvent[] = [];
+    if (kept.length !== lines) {
+      const temp = tempPath(target.dir, "journal");
+      writeJournal(temp, [compactionHeader(), ...kept.map(serializeEvent)]);
+      if (!lock.holds()) {
+        rmSync(temp, { force: true });
+        return undefined;
+      }
+      renameSync(temp, target.journalPath);
+      fsyncDir(target.dir);
+      // Lines appended to the old file after we read it. Writers that append
+      // after this point notice the new inode and write their line again.
+      const tail = readRange(fd, consumed, fstatSync(fd).size - consumed);
+      carried = parseChunk(tail).events;
+      if (carried.length > 0) appendLines(target.journalPath, carried.map(serializeEvent), true);
+    }
+    const referenced = new Set<string>();
+    const sizes = new Map<string, number>();
+    for (const e of [...kept, ...carried]) {
+      if (e.sha) sizes.set(e.sha, e.size ?? 0);
+      if (e.before) sizes.set(e.before.sha, e.before.size);
+      for (const sha of shasOf(e)) referenced.add(sha);
+    }
+    let bytes = 0;
+    for (const n of sizes.values()) bytes += n;
+    return { referenced, events: kept.length + carried.length, bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function dedupe(events: StoredEvent[]): StoredEvent[] {
+  const ids = new Set<string>();
+  return events.filter((e) => {
+    if (e.id === undefined) return true;
+    if (ids.has(e.id)) return false;
+    ids.add(e.id);
+    return true;
+  });
+}
+
+function writeJournal(path: string, lines: string[]): void {
+  const fd = openSync(path, "wx");
+  try {
+    writeAll(fd, Buffer.from(`${lines.join("\n")}\n`, "utf8"));
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+}
+
+function sweepBlobs(blobs: BlobStore, referenced: Set<string>, cutoff: number): CollectResult {
+  let removedBlobs = 0;
+  let freedBytes = 0;
+  for (const blob of blobs.list()) {
+    if (referenced.has(blob.sha) || blob.mtimeMs >= cutoff) continue;
+    const freed = blobs.removeIfOlder(blob.sha, cutoff);
+    if (freed === undefined) continue;
+    removedBlobs++;
+    freedBytes += freed;
+  }
+  for (const path of blobs.staleTemps(cutoff)) rmSync(path, { force: true });
+  return { removedBlobs, freedBytes };
+}
+
+/** Temp journals and broken locks a crashed process left in the history directory. */
+function sweepLeftovers(dir: string, cutoff: number): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(".tmp-") && !name.startsWith(`${LOCK_FILE}.stale-`)) continue;
+    const path = join(dir, name);
+    try {
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The in-memory index over the journal: events per path in journal order,
+ * what each session has seen, and running totals that decide when to
+ * collect. Every query here is answered from memory; the store feeds it the
+ * journal's new lines before each query.
+ */
+import type { StoredEvent } from "./journal.js";
+import type { LastRead, VersionInfo, VersionRef } from "./types.js";
+
+/** sha -> tag, in the order the session saw them (re-seeing moves a sha to the end). */
+type SeenVersions = Map<string, string>;
+
+export class EventIndex {
+  private byPath = new Map<string, StoredEvent[]>();
+  private seen = new Map<string, Map<string, SeenVersions>>();
+  private ids = new Set<string>();
+  private sizes = new Map<string, number>();
+  /** Events indexed (duplicates excluded). */
+  count = 0;
+  /** Sum of the sizes of the distinct blobs the indexed events name (plus blobs noted directly). */
+  bytes = 0;
+
+  reset(): void {
+    this.byPath = new Map();
+    this.seen = new Map();
+    this.ids = new Set();
+    this.sizes = new Map();
+    this.count = 0;
+    this.bytes = 0;
+  }
+
+  /** Index one event; false when its id was already indexed. */
+  add(event: StoredEvent): boolean {
+    if (event.id !== undefined) {
+      if (this.ids.has(event.id)) return false;
+      this.ids.add(event.id);
+    }
+    this.count++;
+    let list = this.byPath.get(event.path);
+    if (!list) {
+      list = [];
+      this.byPath.set(event.path, list);
+    }
+    list.push(event);
+    if (event.sha) this.noteBlob(event.sha, event.size ?? 0);
+    if (event.before) this.noteBlob(event.before.sha, event.before.size);
+    if (event.sha && event.kind !== "delete") this.markSeen(event.session, event.path, event);
+    return true;
+  }
+
+  /** Count a blob towards the byte total (once per sha). */
+  noteBlob(sha: string, size: number): void {
+    if (this.sizes.has(sha)) return;
+    this.sizes.set(sha, size);
+    this.bytes += size;
+  }
+
+  private markSeen(session: string, path: string, event: StoredEvent): void {
+    let paths = this.seen.get(session);
+    if (!paths) {
+      paths = new Map();
+      this.seen.set(session, paths);
+    }
+    let versions = paths.get(path);
+    if (!versions) {
+      versions = new Map();
+      paths.set(path, versions);
+    }
+    const sha = event.sha as string;
+    versions.delete(sha);
+    versions.set(sha, event.tag ?? "");
+  }
+
+  seenShasForTag(session: string, path: string, tag: string): string[] {
+    const versions = this.seen.get(session)?.get(path);
+    if (!versions) return [];
+    const out: string[] = [];
+    for (const [sha, seenTag] of versions) if (seenTag === tag) out.push(sha);
+    return out.reverse();
+  }
+
+  hasSeen(session: string, path: string, sha: string): boolean {
+    return this.seen.get(session)?.get(path)?.has(sha) ?? false;
+  }
+
+  lastRead(session: string, path: string): LastRead | undefined {
+    const events = this.byPath.get(path) ?? [];
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.kind !== "read" || e.session !== session || !e.sha) continue;
+      const out: LastRead = { sha: e.sha, tag: e.tag ?? "", at: e.at };
+      if (e.range) out.range = [e.range[0], e.range[1]];
+      return out;
+    }
+    return undefined;
+  }
+
+  /**
+   * Every distinct version of a path, newest first, each described by its
+   * newest occurrence. Within one event the written version (after) is newer
+   * than the replaced one (before).
+   */
+  versions(path: string): VersionInfo[] {
+    const events = this.byPath.get(path) ?? [];
+    const out: VersionInfo[] = [];
+    const done = new Set<string>();
+    const push = (ref: VersionRef, e: StoredEvent, replaced: boolean) => {
+      if (done.has(ref.sha)) return;
+      done.add(ref.sha);
+      const info: VersionInfo = {
+        sha: ref.sha,
+        tag: ref.tag,
+        size: ref.size,
+        at: e.at,
+        kind: e.kind,
+        session: e.session,
+        replaced,
+      };
+      if (e.note !== undefined) info.note = e.note;
+      out.push(info);
+    };
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.sha) push({ sha: e.sha, tag: e.tag ?? "", size: e.size ?? 0 }, e, false);
+      if (e.before) push(e.before, e, true);
+    }
+    return out;
+  }
+
+  /** The sha the newest event leaves the path at; undefined after a delete or when unknown. */
+  latestKnown(path: string): string | undefined {
+    const events = this.byPath.get(path);
+    const last = events?.[events.length - 1];
+    if (!last || last.kind === "delete") return undefined;
+    return last.sha;
+  }
+
+  /**
+   * The version a path had before `sha`: the `before` of the newest
+   * write/rollback that produced `sha` (undefined when that write created the
+   * file); when no write produced it, the newest other version recorded.
+   */
+  versionBefore(path: string, sha: string): VersionRef | undefined {
+    const events = this.byPath.get(path) ?? [];
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if ((e.kind === "write" || e.kind === "rollback") && e.sha === sha) {
+        return e.before ? { ...e.before } : undefined;
+      }
+    }
+    const other = this.versions(path).find((v) => v.sha !== sha);
+    return other ? { sha: other.sha, tag: other.tag, size: other.size } : undefined;
+  }
+}

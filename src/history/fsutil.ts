@@ -1,0 +1,95 @@
+/**
+ * Small synchronous file-system helpers for the history store: durable
+ * directory entries, atomic file creation, errno checks.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export function isErrno(error: unknown, ...codes: string[]): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" && codes.includes(code);
+}
+
+/** A fresh random hex string, for temp names and event ids. */
+export function randomId(bytes = 8): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+/** Temp files start with "." so blob listings can skip them by name. */
+export function tempPath(dir: string, label: string): string {
+  return join(dir, `.tmp-${label}-${process.pid}-${randomId(6)}`);
+}
+
+/**
+ * fsync a directory so the entries created or renamed in it survive a power
+ * loss. Platforms that cannot open directories (Windows) are skipped.
+ */
+export function fsyncDir(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, "r");
+  } catch (error) {
+    if (isErrno(error, "EISDIR", "EPERM", "EACCES")) return;
+    throw error;
+  }
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    if (!isErrno(error, "EINVAL", "EBADF", "EPERM", "EISDIR")) throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * mkdir -p. When directories were created, their parents are fsync'ed so the
+ * new entries are durable too (rare, so the cost does not matter).
+ */
+export function ensureDir(dir: string): void {
+  const created = mkdirSync(dir, { recursive: true });
+  if (created === undefined) return;
+  const stop = dirname(created);
+  let current = dir;
+  for (;;) {
+    const parent = dirname(current);
+    fsyncDir(parent);
+    if (parent === stop || parent === current) break;
+    current = parent;
+  }
+}
+
+/** Write all of `data` at the fd's position (or the end, for O_APPEND). */
+export function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) {
+    offset += writeSync(fd, data, offset, data.length - offset);
+  }
+}
+
+/**
+ * Create or replace `target` atomically: write a temp file beside it, then
+ * rename. With `durable`, the data and the directory entry are fsync'ed
+ * before returning.
+ */
+export function writeFileAtomic(target: string, data: Uint8Array, durable: boolean): void {
+  const dir = dirname(target);
+  const temp = tempPath(dir, "w");
+  const fd = openSync(temp, "wx");
+  try {
+    writeAll(fd, data);
+    if (durable) fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  if (durable) fsyncDir(dir);
+}

@@ -1,0 +1,264 @@
+/**
+ * The persistent history of a root: content-addressed blobs plus an
+ * append-only journal of reads, writes, rollbacks and deletes, shared by every
+ * process that opens the same directory. A `History` is one session's view
+ * of the store; `forSession` gives another session's view of the same one.
+ *
+ * Before each query the in-memory index catches up with whatever other
+ * processes appended since the last look, so a read recorded by one CLI call
+ * vouches for an edit in the next.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BlobStore } from "./blobs.js";
+import { compact } from "./collect.js";
+import { EventIndex } from "./event-index.js";
+import { ensureDir, fsyncDir, isErrno } from "./fsutil.js";
+import {
+  appendLines,
+  JOURNAL_FILE,
+  JournalReader,
+  newEventId,
+  type StoredEvent,
+  serializeEvent,
+} from "./journal.js";
+import {
+  type CollectResult,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_ENTRIES,
+  type HistoryOptions,
+  type HistoryStats,
+  type JournalEvent,
+  type LastRead,
+  type VersionInfo,
+  type VersionRef,
+  type WriteRecord,
+} from "./types.js";
+
+/** How far past a bound the store may grow before a record call collects. */
+function margin(bound: number): number {
+  return Math.max(1, Math.ceil(bound / 10));
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be positive`);
+  return value;
+}
+
+/** The shared part: one per History.open, shared by its forSession views. */
+class Store {
+  readonly dir: string;
+  readonly journalPath: string;
+  readonly blobs: BlobStore;
+  readonly index = new EventIndex();
+  readonly maxBytes: number;
+  readonly maxEntries: number;
+  private readonly reader: JournalReader;
+  private eventLimit: number;
+  private byteLimit: number;
+  private journalEntrySynced = false;
+
+  constructor(options: HistoryOptions) {
+    this.dir = options.dir;
+    this.maxBytes = positive(options.maxBytes, DEFAULT_MAX_BYTES, "maxBytes");
+    this.maxEntries = positive(options.maxEntries, DEFAULT_MAX_ENTRIES, "maxEntries");
+    this.eventLimit = this.maxEntries + margin(this.maxEntries);
+    this.byteLimit = this.maxBytes + margin(this.maxBytes);
+    this.journalPath = join(this.dir, JOURNAL_FILE);
+    this.blobs = new BlobStore(join(this.dir, "blobs"));
+    this.reader = new JournalReader(this.journalPath);
+    ensureDir(this.dir);
+    const gitignore = join(this.dir, ".gitignore");
+    if (!existsSync(gitignore)) {
+      try {
+        writeFileSync(gitignore, "*\n", { flag: "wx" });
+      } catch (error) {
+        if (!isErrno(error, "EEXIST")) throw error;
+      }
+    }
+  }
+
+  /** Index whatever was appended since the last look (all of it after a compaction). */
+  catchUp(): void {
+    const { reset, events } = this.reader.poll();
+    if (reset) this.index.reset();
+    for (const event of events) this.index.add(event);
+  }
+
+  append(event: JournalEvent, durable: boolean): void {
+    const stored: StoredEvent = { id: newEventId(), ...event };
+    appendLines(this.journalPath, [serializeEvent(stored)], durable);
+    if (durable && !this.journalEntrySynced) {
+      // The journal file may have just been created: make its name durable too.
+      fsyncDir(this.dir);
+      this.journalEntrySynced = true;
+    }
+    this.catchUp();
+    this.collectIfOver();
+  }
+
+  /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */
+  private collectIfOver(): void {
+    if (this.index.count <= this.eventLimit && this.index.bytes <= this.byteLimit) return;
+    try {
+      this.collect();
+    } catch {
+      // The event is already recorded; a failed collection only means the
+      // store stays over its bound until the next attempt.
+    }
+  }
+
+  collect(): CollectResult {
+    const outcome = compact({
+      dir: this.dir,
+      journalPath: this.journalPath,
+      blobs: this.blobs,
+      maxBytes: this.maxBytes,
+      maxEntries: this.maxEntries,
+    });
+    this.catchUp();
+    if (!outcome) return { removedBlobs: 0, freedBytes: 0 };
+    // The newest event of each path is kept even past the bounds: do not
+    // retry on every call when that alone exceeds them.
+    this.eventLimit = Math.max(this.maxEntries, outcome.events) + margin(this.maxEntries);
+    this.byteLimit = Math.max(this.maxBytes, outcome.bytes) + margin(this.maxBytes);
+    return { removedBlobs: outcome.removedBlobs, freedBytes: outcome.freedBytes };
+  }
+}
+
+export class History {
+  readonly dir: string;
+  readonly session: string;
+  private readonly store: Store;
+
+  private constructor(store: Store, session: string) {
+    if (typeof session !== "string" || session === "") {
+      throw new TypeError("a history session needs a non-empty name");
+    }
+    this.store = store;
+    this.dir = store.dir;
+    this.session = session;
+  }
+
+  /** Open (creating when missing) the history in `options.dir` for one session. */
+  static open(options: HistoryOptions): History {
+    return new History(new Store(options), options.session);
+  }
+
+  /** The same store seen as another session; the index is shared. */
+  forSession(session: string): History {
+    return new History(this.store, session);
+  }
+
+  putBlob(bytes: Uint8Array, durable = false): string {
+    const sha = this.store.blobs.put(bytes, durable);
+    this.store.index.noteBlob(sha, bytes.length);
+    return sha;
+  }
+
+  getBlob(sha: string): Uint8Array | undefined {
+    return this.store.blobs.get(sha);
+  }
+
+  /** Store the bytes a read showed (not fsync'ed) and journal the read. */
+  recordRead(path: string, bytes: Uint8Array, tag: string, range?: [number, number]): VersionRef {
+    const sha = this.putBlob(bytes, false);
+    const event: JournalEvent = { ...this.base("read", path), sha, tag, size: bytes.length };
+    if (range) event.range = [range[0], range[1]];
+    this.store.append(event, false);
+    return { sha, tag, size: bytes.length };
+  }
+
+  /**
+   * Journal a write, rollback or delete. Call it BEFORE replacing the file:
+   * both versions are stored and fsync'ed, then the event line is appended
+   * and fsync'ed, so once this returns neither version can be lost.
+   */
+  recordWrite(e: WriteRecord): { before?: VersionRef; after?: VersionRef } {
+    if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
+    if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
+    const out: { before?: VersionRef; after?: VersionRef } = {};
+    if (e.before) {
+      const sha = this.putBlob(e.before.bytes, true);
+      out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
+    }
+    if (e.after) {
+      const sha = this.putBlob(e.after.bytes, true);
+      out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
+    }
+    const event: JournalEvent = this.base(e.kind, e.path);
+    if (out.after) Object.assign(event, out.after);
+    if (out.before) event.before = { ...out.before };
+    if (e.backup !== undefined) event.backup = e.backup;
+    if (e.note !== undefined) event.note = e.note;
+    this.store.append(event, true);
+    return out;
+  }
+
+  seenShasForTag(path: string, tag: string): string[] {
+    this.store.catchUp();
+    return this.store.index.seenShasForTag(this.session, path, tag);
+  }
+
+  hasSeen(path: string, sha: string): boolean {
+    this.store.catchUp();
+    return this.store.index.hasSeen(this.session, path, sha);
+  }
+
+  lastRead(path: string): LastRead | undefined {
+    this.store.catchUp();
+    return this.store.index.lastRead(this.session, path);
+  }
+
+  versions(path: string): VersionInfo[] {
+    this.store.catchUp();
+    return this.store.index.versions(path);
+  }
+
+  findByTag(path: string, tag: string): VersionInfo[] {
+    return this.versions(path).filter((v) => v.tag === tag);
+  }
+
+  latestKnown(path: string): string | undefined {
+    this.store.catchUp();
+    return this.store.index.latestKnown(path);
+  }
+
+  versionBefore(path: string, sha: string): VersionRef | undefined {
+    this.store.catchUp();
+    return this.store.index.versionBefore(path, sha);
+  }
+
+  /** Blob files and bytes as found on disk; events as indexed from the journal. */
+  stats(): HistoryStats {
+    this.store.catchUp();
+    let bytes = 0;
+    const blobs = this.store.blobs.list();
+    for (const blob of blobs) bytes += blob.size;
+    return { blobs: blobs.length, bytes, events: this.store.index.count };
+  }
+
+  /** Bound the store now (a no-op returning zeros while another process compacts). */
+  collect(): CollectResult {
+    return this.store.collect();
+  }
+
+  private base(kind: JournalEvent["kind"], path: string): JournalEvent {
+    if (typeof path !== "string" || path === "")
+      throw new TypeError("a history path must be non-empty");
+    return { kind, path, session: this.session, at: new Date().toISOString() };
+  }
+}
+
+export type {
+  CollectResult,
+  EventKind,
+  HistoryOptions,
+  HistoryStats,
+  JournalEvent,
+  LastRead,
+  VersionInfo,
+  VersionRef,
+  WriteRecord,
+} from "./types.js";

@@ -1,0 +1,252 @@
+/**
+ * The journal: `journal.jsonl`, one JSON event per line, append-only.
+ *
+ * Writers append each line with a single write on an O_APPEND descriptor, so
+ * lines from concurrent processes interleave whole. Readers consume only
+ * complete lines and skip lines that do not parse (a torn last line after a
+ * crash). Each line carries a random `id`, so a line that ends up twice in the
+ * file (a writer racing a compaction writes it again) is counted once.
+ */
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { isErrno, randomId, writeAll } from "./fsutil.js";
+import { EVENT_KINDS, type EventKind, type JournalEvent, type VersionRef } from "./types.js";
+
+export const JOURNAL_FILE = "journal.jsonl";
+
+/** An event as stored: the public shape plus the line's id. */
+export interface StoredEvent extends JournalEvent {
+  id?: string;
+}
+
+const NEWLINE = 0x0a;
+/** How many leading bytes identify a journal file (they include the first line's random id). */
+const HEAD_BYTES = 64;
+/** A writer that keeps losing the race with compactions gives up after this many tries. */
+const MAX_APPEND_ATTEMPTS = 8;
+
+export function newEventId(): string {
+  return randomId(8);
+}
+
+/** The line for an event, without the newline. `id` comes first so it falls inside the head bytes. */
+export function serializeEvent(event: StoredEvent): string {
+  const { id, ...rest } = event;
+  return JSON.stringify({ id, ...rest });
+}
+
+const HEADER_PREFIX = '{"compacted":';
+
+/** The first line of a compacted journal: unique, so readers notice the file was replaced. */
+export function compactionHeader(): string {
+  return JSON.stringify({ compacted: randomId(8), at: new Date().toISOString() });
+}
+
+/** Parse one line; undefined for anything that is not a well-formed event. */
+export function parseEvent(line: string): StoredEvent | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  if (!EVENT_KINDS.includes(o.kind as EventKind)) return undefined;
+  if (typeof o.path !== "string" || typeof o.session !== "string" || typeof o.at !== "string") {
+    return undefined;
+  }
+  const event: StoredEvent = {
+    kind: o.kind as EventKind,
+    path: o.path,
+    session: o.session,
+    at: o.at,
+  };
+  if (typeof o.id === "string") event.id = o.id;
+  if (typeof o.sha === "string") {
+    event.sha = o.sha;
+    event.tag = typeof o.tag === "string" ? o.tag : "";
+    event.size = typeof o.size === "number" ? o.size : 0;
+  }
+  const before = parseRef(o.before);
+  if (before) event.before = before;
+  if (Array.isArray(o.range) && o.range.length === 2 && o.range.every(Number.isInteger)) {
+    event.range = [o.range[0] as number, o.range[1] as number];
+  }
+  if (typeof o.backup === "string") event.backup = o.backup;
+  if (typeof o.note === "string") event.note = o.note;
+  return event;
+}
+
+function parseRef(value: unknown): VersionRef | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const o = value as Record<string, unknown>;
+  if (typeof o.sha !== "string") return undefined;
+  return {
+    sha: o.sha,
+    tag: typeof o.tag === "string" ? o.tag : "",
+    size: typeof o.size === "number" ? o.size : 0,
+  };
+}
+
+/**
+ * The complete lines of a chunk: parsed events, how many bytes they span,
+ * and how many lines there were (compaction headers not counted).
+ */
+export function parseChunk(chunk: Uint8Array): {
+  events: StoredEvent[];
+  consumed: number;
+  lines: number;
+} {
+  const last = chunk.lastIndexOf(NEWLINE);
+  if (last < 0) return { events: [], consumed: 0, lines: 0 };
+  const text = Buffer.from(chunk.buffer, chunk.byteOffset, last + 1).toString("utf8");
+  const events: StoredEvent[] = [];
+  let lines = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "" || line.startsWith(HEADER_PREFIX)) continue;
+    lines++;
+    const event = parseEvent(line);
+    if (event) events.push(event);
+  }
+  return { events, consumed: last + 1, lines };
+}
+
+/** Read `length` bytes at `position` (fewer when the file is shorter). */
+export function readRange(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(Math.max(0, length));
+  let filled = 0;
+  while (filled < length) {
+    const n = readSync(fd, buffer, filled, length - filled, position + filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Append lines to the journal with one write. When the file does not end
+ * with a newline (a writer crashed mid-line) the data starts with one, so the
+ * torn fragment never swallows this event. If a compaction replaced the file
+ * while we wrote, the lines are written again into the new file (readers
+ * dedupe by id).
+ */
+export function appendLines(path: string, lines: string[], durable: boolean): void {
+  const body = `${lines.join("\n")}\n`;
+  for (let attempt = 1; ; attempt++) {
+    const fd = openSync(path, "a+");
+    let written: Stats;
+    try {
+      written = fstatSync(fd);
+      const torn = written.size > 0 && readRange(fd, written.size - 1, 1)[0] !== NEWLINE;
+      writeAll(fd, Buffer.from(torn ? `\n${body}` : body, "utf8"));
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (!replacedSince(path, written) || attempt >= MAX_APPEND_ATTEMPTS) return;
+  }
+}
+
+function replacedSince(path: string, before: Stats): boolean {
+  try {
+    const now = statSync(path);
+    return now.ino !== before.ino || now.dev !== before.dev;
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return false;
+    throw error;
+  }
+}
+
+export interface PollResult {
+  /** The file was replaced or truncated: drop what you have, `events` is the whole journal. */
+  reset: boolean;
+  events: StoredEvent[];
+}
+
+/**
+ * Follows the journal across processes: each poll returns the events appended
+ * since the last one. A cheap stat decides whether anything changed; a new
+ * inode, a shrunk file or different leading bytes mean a compaction replaced
+ * it, and the reader starts over.
+ */
+export class JournalReader {
+  readonly path: string;
+  private ino = -1;
+  private dev = -1;
+  private size = -1;
+  private ctimeMs = -1;
+  private offset = 0;
+  private head: Buffer = Buffer.alloc(0);
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  poll(): PollResult {
+    let st: Stats;
+    try {
+      st = statSync(this.path);
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+      const reset = this.ino !== -1;
+      this.forget();
+      return { reset, events: [] };
+    }
+    if (
+      st.ino === this.ino &&
+      st.dev === this.dev &&
+      st.size === this.size &&
+      st.ctimeMs === this.ctimeMs
+    ) {
+      return { reset: false, events: [] };
+    }
+    return this.read();
+  }
+
+  private read(): PollResult {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+      const reset = this.ino !== -1;
+      this.forget();
+      return { reset, events: [] };
+    }
+    try {
+      const st = fstatSync(fd);
+      const replaced =
+        this.ino === -1 ||
+        st.ino !== this.ino ||
+        st.dev !== this.dev ||
+        st.size < this.offset ||
+        !readRange(fd, 0, this.head.length).equals(this.head);
+      if (replaced) {
+        this.offset = 0;
+        this.head = Buffer.alloc(0);
+      }
+      const chunk = readRange(fd, this.offset, st.size - this.offset);
+      const { events, consumed } = parseChunk(chunk);
+      this.offset += consumed;
+      if (this.head.length < HEAD_BYTES && this.offset > this.head.length) {
+        this.head = readRange(fd, 0, Math.min(HEAD_BYTES, this.offset));
+      }
+      this.ino = st.ino;
+      this.dev = st.dev;
+      this.size = st.size;
+      this.ctimeMs = st.ctimeMs;
+      return { reset: replaced, events };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private forget(): void {
+    this.ino = -1;
+    this.dev = -1;
+    this.size = -1;
+    this.ctimeMs = -1;
+    this.offset = 0;
+    this.head = Buffer.alloc(0);
+  }
+}

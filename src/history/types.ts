@@ -1,0 +1,106 @@
+/**
+ * The public shapes of the history store. Other modules are written against
+ * these names: change them only together with their callers.
+ */
+
+export interface HistoryOptions {
+  /** The history directory, normally `<root>/.splice`. Created when missing. */
+  dir: string;
+  /** The session name every event of this handle carries, e.g. "cli" or "mcp-<uuid>". */
+  session: string;
+  /** Bound on the blob store in bytes; default 512 MiB. */
+  maxBytes?: number;
+  /** Bound on the journal in events; default 100_000. */
+  maxEntries?: number;
+}
+
+export interface VersionRef {
+  sha: string;
+  tag: string;
+  size: number;
+}
+
+export type EventKind = "read" | "write" | "rollback" | "delete";
+
+export interface JournalEvent {
+  kind: EventKind;
+  /** Root-relative, "/" separators, stored exactly as given. */
+  path: string;
+  session: string;
+  /** ISO time. Ordering never relies on it: the journal's line order is the truth. */
+  at: string;
+  /** The version read, or written ("after"); absent after a delete. */
+  sha?: string;
+  tag?: string;
+  size?: number;
+  /** For write/rollback/delete: the version replaced (absent when the file was new). */
+  before?: VersionRef;
+  /** For a read: the lines shown (1-based inclusive); absent = whole file. */
+  range?: [number, number];
+  /** Backup session id, when the write belonged to one. */
+  backup?: string;
+  /** Free text, e.g. "edit", "write", "rollback to 1A2B". */
+  note?: string;
+}
+
+export interface VersionInfo {
+  sha: string;
+  tag: string;
+  size: number;
+  at: string;
+  kind: EventKind;
+  session: string;
+  /** True when this version's newest event is the one that replaced it. */
+  replaced: boolean;
+  note?: string;
+}
+
+export interface WriteRecord {
+  kind: "write" | "rollback" | "delete";
+  path: string;
+  before?: { bytes: Uint8Array; tag: string };
+  after?: { bytes: Uint8Array; tag: string };
+  backup?: string;
+  note?: string;
+}
+
+export interface LastRead {
+  sha: string;
+  tag: string;
+  range?: [number, number];
+  at: string;
+}
+
+export interface HistoryStats {
+  blobs: number;
+  bytes: number;
+  events: number;
+}
+
+export interface CollectResult {
+  removedBlobs: number;
+  freedBytes: number;
+}
+
+export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
+export const DEFAULT_MAX_ENTRIES = 100_000;
+
+/**
+ * A blob younger than this is never collected, referenced or not: a
+ * concurrent process may have stored it and not yet appended the event that
+ * names it.
+ */
+export const BLOB_GRACE_MS = 60_000;
+
+/** A compaction lock older than this is considered abandoned. */
+export const LOCK_STALE_MS = 30_000;
+
+export const EVENT_KINDS: readonly EventKind[] = ["read", "write", "rollback", "delete"];
+
+/** What an event names as (after) sha and before sha, for reference counting. */
+export function shasOf(event: JournalEvent): string[] {
+  const out: string[] = [];
+  if (event.sha) out.push(event.sha);
+  if (event.before?.sha) out.push(event.before.sha);
+  return out;
+}

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { ToolError } from "../errors.js";
+import type { ToolContext } from "./context.js";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface Footprint {
+  reads: string[];
+  writes: string[];
+}
+
+export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
+  name: string;
+  /** Model-facing manual, loaded from `<name>.md` beside the tool. */
+  description: string;
+  /** A valid call, shown when a model sends a malformed one. */
+  example: z.input<I>;
+  input: I;
+  annotations: ToolAnnotations;
+  footprint(args: z.output<I>): Footprint;
+  call(context: ToolContext, args: z.output<I>): Promise<O>;
+}
+
+/** Identity: exists so each tool's argument and result types are inferred. */
+export function defineTool<I extends z.ZodType, O>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
+
+/** The manual for a tool, kept in a Markdown file next to its code. */
+export function manual(name: string): string {
+  return readFileSync(new URL(`./${name}.md`, import.meta.url), "utf8").trim();
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? formatPath(issue.path) : "the arguments";
+  if (issue.code === "unrecognized_keys") {
+    return `${where} has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  }
+  return `${where}: ${issue.message}`;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join("");
+}
+
+/**
+ * Validates raw arguments and runs the tool. A schema failure becomes one
+ * ToolError whose message lists every problem and shows a valid call.
+ */
+export async function invokeTool<I extends z.ZodType, O>(
+  tool: Tool<I, O>,
+  context: ToolContext,
+  raw: unknown,
+): Promise<O> {
+  const parsed = tool.input.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(describeIssue).join("; ");
+    throw new ToolError(
+      "invalid_input",
+      `Invalid arguments for ${tool.name}: ${problems}. A valid call looks like: ${JSON.stringify(tool.example)}`,
+    );
+  }
+  return tool.call(context, parsed.data);
+}

@@ -1,0 +1,174 @@
+/**
+ * What every file tool does around its own logic: load a guarded path as a
+ * text Document with its tag, and commit new bytes through history so the
+ * old version is stored durably before the file is replaced.
+ */
+import { createHash } from "node:crypto";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { unifiedDiff } from "../text/diff.js";
+import {
+  type Document,
+  documentFromBytes,
+  documentToBytes,
+  hasFinalNewline,
+} from "../text/document.js";
+import { documentTag, header } from "../text/hashline.js";
+import { WorkspaceError } from "../workspace/workspace.js";
+import type { ToolContext } from "./context.js";
+
+export interface LoadedFile {
+  bytes: Uint8Array;
+  doc: Document;
+  tag: string;
+  sha: string;
+  mode: number;
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Loads a text file or throws the ToolError a model can act on. */
+export async function loadTextFile(context: ToolContext, file: GuardedPath): Promise<LoadedFile> {
+  const stat = await context.workspace.stat(file.real);
+  if (!stat) {
+    throw new ToolError(
+      "not_found",
+      `${file.display} does not exist. Check the path, or create it with the write tool.`,
+      { path: file.display },
+    );
+  }
+  if (stat.kind === "directory") {
+    throw new ToolError(
+      "is_directory",
+      `${file.display} is a directory, not a file. Name a file inside it.`,
+      { path: file.display },
+    );
+  }
+  if (stat.size > context.limits.maxFileBytes) {
+    throw new ToolError(
+      "too_large",
+      `${file.display} is ${formatBytes(stat.size)}, over the ${formatBytes(context.limits.maxFileBytes)} limit for text operations. Search it instead, or raise max_file_bytes.`,
+      { path: file.display, size: stat.size },
+    );
+  }
+  const bytes = await readBytes(context, file);
+  const doc = documentFromBytes(bytes);
+  if ("kind" in doc) {
+    throw new ToolError(
+      "binary",
+      `${file.display} is not a text file (${doc.reason}); splice reads and edits UTF-8 text only.`,
+      { path: file.display },
+    );
+  }
+  return { bytes, doc, tag: documentTag(doc), sha: sha256(bytes), mode: stat.mode };
+}
+
+async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8Array> {
+  try {
+    return await context.workspace.readFile(file.real);
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.kind === "missing") {
+      throw new ToolError("not_found", `${file.display} disappeared while reading it. Try again.`);
+    }
+    throw error;
+  }
+}
+
+/** Loads the file, or undefined when nothing is there yet. */
+export async function loadIfExists(
+  context: ToolContext,
+  file: GuardedPath,
+): Promise<LoadedFile | undefined> {
+  if (!(await context.workspace.stat(file.real))) return undefined;
+  return loadTextFile(context, file);
+}
+
+export interface Committed {
+  tag: string;
+  sha: string;
+  header: string;
+  diff: string;
+}
+
+export interface CommitRequest {
+  kind: "write" | "rollback";
+  /** The version being replaced; undefined for a new file. */
+  before: LoadedFile | undefined;
+  doc: Document;
+  note: string;
+  mode?: number;
+  action: string;
+}
+
+/**
+ * Stores the old and new versions durably in history, then replaces the
+ * file atomically. The journal line comes first, so a crash in between can
+ * always be undone.
+ */
+export async function commitDocument(
+  context: ToolContext,
+  file: GuardedPath,
+  request: CommitRequest,
+): Promise<Committed> {
+  const bytes = documentToBytes(request.doc);
+  const tag = documentTag(request.doc);
+  const recorded = context.history.recordWrite({
+    kind: request.kind,
+    path: file.rel,
+    before: request.before && { bytes: request.before.bytes, tag: request.before.tag },
+    after: { bytes, tag },
+    note: request.note,
+  });
+  try {
+    await context.workspace.writeFile(file.real, bytes, {
+      mode: request.mode ?? request.before?.mode,
+    });
+  } catch (error) {
+    throw writeFailure(file, error);
+  }
+  const diff = documentDiff(file.display, request.before?.doc, request.doc);
+  context.events.emit({
+    type: "files_changed",
+    changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
+  });
+  return {
+    tag,
+    sha: recorded.after?.sha ?? sha256(bytes),
+    header: header(file.display, tag),
+    diff,
+  };
+}
+
+function writeFailure(file: GuardedPath, error: unknown): ToolError {
+  if (error instanceof WorkspaceError && error.kind === "escape") {
+    return new ToolError(
+      "guard",
+      `${file.display} was not written: its folder now resolves outside the root (a link was planted). Nothing changed.`,
+      { path: file.display },
+    );
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolError("io", `Writing ${file.display} failed: ${reason}. The file is unchanged.`, {
+    path: file.display,
+  });
+}
+
+export function documentDiff(path: string, before: Document | undefined, after: Document): string {
+  return unifiedDiff(before?.lines ?? [], after.lines, {
+    path,
+    oldFinalNewline: before ? hasFinalNewline(before) || before.lines.length === 0 : true,
+    newFinalNewline: hasFinalNewline(after) || after.lines.length === 0,
+  });
+}

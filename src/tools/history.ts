@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineTool, manual } from "./define.js";
+import { loadIfExists } from "./files.js";
+
+const input = z.strictObject({
+  path: z.string().describe("File path, relative to the root."),
+});
+
+export interface VersionEntry {
+  file_hash: string;
+  at: string;
+  kind: string;
+  /** The newest event replaced this version (its `at`, `kind` and `note` are of that event). */
+  replaced: boolean;
+  session: string;
+  size: number;
+  note?: string;
+  current: boolean;
+}
+
+export interface HistoryResult {
+  path: string;
+  /** Tag of the file on disk now, or null when it does not exist. */
+  current_hash: string | null;
+  versions: VersionEntry[];
+}
+
+export const historyTool = defineTool({
+  name: "history",
+  description: manual("history"),
+  example: { path: "src/main.ts" },
+  input,
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  footprint: (args) => ({ reads: [args.path], writes: [] }),
+  async call(context, args): Promise<HistoryResult> {
+    const file = context.guard.check(args.path, "read");
+    const current = await loadIfExists(context, file);
+    const versions = context.history.versions(file.rel).map((v) => ({
+      file_hash: v.tag,
+      at: v.at,
+      kind: v.kind,
+      replaced: v.replaced,
+      session: v.session,
+      size: v.size,
+      ...(v.note ? { note: v.note } : {}),
+      current: v.sha === current?.sha,
+    }));
+    return { path: file.display, current_hash: current?.tag ?? null, versions };
+  },
+});

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { isToolError, ToolError } from "../errors.js";
+import { header, renderHashline } from "../text/hashline.js";
+import { formatRange, parseRange } from "../text/range.js";
+import type { ToolContext } from "./context.js";
+import { defineTool, manual } from "./define.js";
+import { loadTextFile } from "./files.js";
+
+const lineRange = z
+  .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
+  .describe('Lines to show, 1-based inclusive: "40..80", "40-80", "40" or [40, 80].');
+
+const target = z.strictObject({
+  path: z.string().describe("File path, relative to the root."),
+  line_range: lineRange.optional(),
+});
+
+const input = z.strictObject({
+  targets: z.array(target).min(1).describe("Files to read, in order."),
+});
+
+export interface ReadResult {
+  path: string;
+  /** The 4-hex tag of the version shown; absent when nothing was read. */
+  file_hash?: string;
+  header?: string;
+  content: string;
+  total_lines?: number;
+  warnings: string[];
+  /** Set when this target could not be read; the batch still went on. */
+  error?: { code: string; message: string };
+}
+
+function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
+  return typeof value === "string" ? parseRange(value) : value;
+}
+
+async function readOne(context: ToolContext, t: z.output<typeof target>): Promise<ReadResult> {
+  const file = context.guard.check(t.path, "read");
+  const loaded = await loadTextFile(context, file);
+  const total = loaded.doc.lines.length;
+  const warnings: string[] = [];
+  let start: number | undefined;
+  let end: number | undefined;
+  if (t.line_range !== undefined) {
+    const range = toRange(t.line_range);
+    if (!range || range[0] < 1 || range[1] < range[0]) {
+      throw new ToolError(
+        "invalid_input",
+        `line_range ${JSON.stringify(t.line_range)} is not a valid range; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
+      );
+    }
+    if (range[0] > Math.max(total, 1)) {
+      throw new ToolError(
+        "invalid_input",
+        `line_range ${formatRange(range)} starts past the end: ${file.display} has ${total} lines. Read "1..${Math.max(total, 1)}" or less.`,
+      );
+    }
+    if (range[1] > total) {
+      warnings.push(
+        `line_range ${formatRange(range)} ends past line ${total}; showing up to ${total}.`,
+      );
+    }
+    [start, end] = range;
+  }
+  const rendered = renderHashline(loaded.doc, file.display, loaded.tag, {
+    start,
+    end,
+    maxLines: context.limits.maxLines,
+    maxLineLength: context.limits.maxLineLength,
+  });
+  const whole = rendered.shown[0] <= 1 && rendered.shown[1] >= total;
+  context.history.recordRead(
+    file.rel,
+    loaded.bytes,
+    loaded.tag,
+    whole ? undefined : rendered.shown,
+  );
+  return {
+    path: file.display,
+    file_hash: loaded.tag,
+    header: header(file.display, loaded.tag),
+    content: rendered.content,
+    total_lines: total,
+    warnings,
+  };
+}
+
+export const readTool = defineTool({
+  name: "read",
+  description: manual("read"),
+  example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
+  input,
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  footprint: (args) => ({ reads: args.targets.map((t) => t.path), writes: [] }),
+  async call(context, args): Promise<{ results: ReadResult[] }> {
+    const results: ReadResult[] = [];
+    for (const t of args.targets) {
+      try {
+        results.push(await readOne(context, t));
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        results.push({
+          path: t.path,
+          content: "",
+          warnings: [error.message],
+          error: { code: error.code, message: error.message },
+        });
+      }
+    }
+    context.events.emit({
+      type: "files_read",
+      paths: results.filter((r) => r.file_hash).map((r) => r.path),
+    });
+    return { results };
+  },
+});

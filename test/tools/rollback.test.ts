@@ -1,0 +1,91 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { numbered, Project, rejection } from "../helpers/project.js";
+
+describe("rollback and history", () => {
+  it("goes back to the version before the current one, and can undo itself", async () => {
+    const p = new Project();
+    p.write("f.txt", "one\n");
+    const s = p.splice();
+    const first = (await s.read({ targets: [{ path: "f.txt" }] })).results[0]!.file_hash!;
+    const second = (await s.write({ targets: [{ path: "f.txt", text: "two\n" }] })).results[0]!
+      .file_hash;
+    const back = await s.rollback({ path: "f.txt", hash: "" });
+    expect(p.text("f.txt")).toBe("one\n");
+    expect(back).toMatchObject({
+      file_hash: first,
+      replaced_hash: second,
+      changed: true,
+      warnings: [],
+    });
+    await s.rollback({ path: "f.txt", hash: back.replaced_hash! });
+    expect(p.text("f.txt")).toBe("two\n");
+  });
+
+  it("restores a version by tag, byte for byte with BOM and CRLF", async () => {
+    const p = new Project();
+    const original = "\uFEFFa\r\nb\r\nc";
+    p.write("w.txt", original);
+    const s = p.splice();
+    const tag = (await s.read({ targets: [{ path: "w.txt" }] })).results[0]!.file_hash!;
+    await s.edit({ targets: [{ path: "w.txt", file_hash: tag, ops: "delete 2" }] });
+    await s.write({ targets: [{ path: "w.txt", text: "other\n" }] });
+    await s.rollback({ path: "w.txt", hash: tag });
+    expect(p.bytes("w.txt").toString()).toBe(original);
+  });
+
+  it("recreates a deleted file", async () => {
+    const p = new Project();
+    p.write("gone.txt", "keep me\n");
+    const s = p.splice();
+    await s.read({ targets: [{ path: "gone.txt" }] });
+    rmSync(join(p.root, "gone.txt"));
+    const result = await s.rollback({ path: "gone.txt", hash: "" });
+    expect(p.text("gone.txt")).toBe("keep me\n");
+    expect(result.replaced_hash).toBeNull();
+    expect(result.warnings).toContain("gone.txt did not exist; it was recreated.");
+  });
+
+  it("warns when the file was changed outside splice, and backs that content up first", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice();
+    await s.read({ targets: [{ path: "f.txt" }] });
+    await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    writeFileSync(join(p.root, "f.txt"), "outside\n");
+    const result = await s.rollback({ path: "f.txt", hash: "" });
+    expect(result.warnings[0]).toContain("modified outside splice");
+    expect(p.text("f.txt")).toBe("v2\n");
+    await s.rollback({ path: "f.txt", hash: result.replaced_hash! });
+    expect(p.text("f.txt")).toBe("outside\n");
+  });
+
+  it("refuses an unknown tag and says how to list versions", async () => {
+    const p = new Project();
+    p.write("f.txt", numbered(2));
+    const error = await rejection(p.splice().rollback({ path: "f.txt", hash: "FFFF" }));
+    expect(error.code).toBe("not_found");
+    expect(error.message).toContain('Call history with {"path": "f.txt"}');
+  });
+
+  it("lists versions newest first and marks the current one", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice();
+    await s.read({ targets: [{ path: "f.txt" }] });
+    await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    const h = await s.history({ path: "f.txt" });
+    expect(h.versions.map((v) => v.current)).toEqual([true, false]);
+    expect(h.current_hash).toBe(h.versions[0]!.file_hash);
+  });
+
+  it("survives a new process: history is on disk", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    await p.splice().read({ targets: [{ path: "f.txt" }] });
+    await p.splice().write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    await p.splice({ history: { session: "fresh" } }).rollback({ path: "f.txt", hash: "" });
+    expect(p.text("f.txt")).toBe("v1\n");
+  });
+});
