@@ -16,6 +16,7 @@ export type ErrorCode =
   | "is_directory"
   | "unknown_tool"
   | "batch_failed"
+  | "check_failed"
   | "io";
 
 export class ToolError extends Error {

@@ -5,13 +5,22 @@ export { History } from "./history/history.js";
 export { createSplice, type Splice, type SpliceOptions } from "./splice.js";
 export { BatchError } from "./tools/batch.js";
 export type { Limits, ToolContext } from "./tools/context.js";
-export type { Footprint, Tool, ToolAnnotations } from "./tools/define.js";
+export type { CallSummary, Footprint, Tool, ToolAnnotations } from "./tools/define.js";
 export type { EditResult } from "./tools/edit.js";
 export { EventBus, type FileChange, type SpliceEvent } from "./tools/events.js";
 export type { HistoryResult } from "./tools/history.js";
 export type { ReadResult } from "./tools/read.js";
 export type { RollbackResult } from "./tools/rollback.js";
-export { allTools, findTool } from "./tools/toolkit.js";
+export { scheduleWaves } from "./tools/schedule.js";
+export {
+  type CallInfo,
+  createToolkit,
+  fullTools,
+  minimalTools,
+  type ToolCall,
+  type Toolkit,
+  type ToolkitOptions,
+} from "./tools/toolkit.js";
 export type { WriteResult } from "./tools/write.js";
 export { LocalWorkspace } from "./workspace/local.js";
 export { MemoryWorkspace } from "./workspace/memory.js";

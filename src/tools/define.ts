@@ -15,8 +15,20 @@ export interface Footprint {
   writes: string[];
 }
 
+/** How a host shows a call in a transcript or an approval prompt. */
+export interface CallSummary {
+  /** The path, pattern or command the call is about. */
+  subject: string;
+  /** One line, e.g. `read src/main.ts`, `run npm test`. */
+  summary: string;
+}
+
 export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
+  /** The approval class: "always allow this kind" applies to every tool of a kind. */
+  kind: "read" | "edit" | "run";
+  /** Whether a person must approve a call before it runs. */
+  needsApproval: boolean;
   /** Model-facing manual, loaded from `<name>.md` beside the tool. */
   description: string;
   /** A valid call, shown when a model sends a malformed one. */
@@ -24,6 +36,9 @@ export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
   input: I;
   annotations: ToolAnnotations;
   footprint(args: z.output<I>): Footprint;
+  summarize(args: z.output<I>): CallSummary;
+  /** What the call would do (a diff, a command), computed without changing anything. */
+  preview?(context: ToolContext, args: z.output<I>): Promise<string>;
   call(context: ToolContext, args: z.output<I>): Promise<O>;
 }
 
@@ -51,6 +66,23 @@ function formatPath(path: PropertyKey[]): string {
     .join("");
 }
 
+/** Parses raw arguments, or throws the ToolError a model can act on. */
+export function parseArgs<I extends z.ZodType>(tool: Tool<I, unknown>, raw: unknown): z.output<I> {
+  const parsed = tool.input.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(describeIssue).join("; ");
+  throw new ToolError(
+    "invalid_input",
+    `Invalid arguments for ${tool.name}: ${problems}. A valid call looks like: ${JSON.stringify(tool.example)}`,
+  );
+}
+
+/** A one-line list of the targets' paths, shortened after three. */
+export function pathList(paths: string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
 /**
  * Validates raw arguments and runs the tool. A schema failure becomes one
  * ToolError whose message lists every problem and shows a valid call.
@@ -60,13 +92,5 @@ export async function invokeTool<I extends z.ZodType, O>(
   context: ToolContext,
   raw: unknown,
 ): Promise<O> {
-  const parsed = tool.input.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(describeIssue).join("; ");
-    throw new ToolError(
-      "invalid_input",
-      `Invalid arguments for ${tool.name}: ${problems}. A valid call looks like: ${JSON.stringify(tool.example)}`,
-    );
-  }
-  return tool.call(context, parsed.data);
+  return tool.call(context, parseArgs(tool, raw));
 }

@@ -7,8 +7,8 @@ import { documentTag, header, parseTag } from "../text/hashline.js";
 import { applyOps, OpsError, parseOps } from "../text/ops.js";
 import { BatchError, runBatch } from "./batch.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
-import { commitDocument, type LoadedFile, loadTextFile, sameBytes, sha256 } from "./files.js";
+import { defineTool, manual, pathList } from "./define.js";
+import { type LoadedFile, loadTextFile, type Mode, modeSchema, settle, sha256 } from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -19,6 +19,7 @@ const target = z.strictObject({
 const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to edit, in order."),
   atomic: z.boolean().optional().describe("Apply every target or none."),
+  mode: modeSchema,
 });
 
 export interface EditResult {
@@ -158,37 +159,23 @@ function plannedFile(plan: Plan): LoadedFile {
   };
 }
 
-async function commitPlan(context: ToolContext, plan: Plan): Promise<EditResult> {
+async function commitPlan(context: ToolContext, plan: Plan, mode?: Mode): Promise<EditResult> {
   const { file, current, next, warnings } = plan;
-  if (sameBytes(current.bytes, documentToBytes(next))) {
-    context.history.recordRead(file.rel, current.bytes, current.tag);
-    warnings.push("The edit changes nothing; the file was not written.");
-    return {
-      path: file.display,
-      file_hash: current.tag,
-      header: header(file.display, current.tag),
-      applied: true,
-      changed: false,
-      first_changed_line: 0,
-      diff: "",
-      warnings,
-    };
-  }
-  const committed = await commitDocument(context, file, {
-    kind: "write",
-    before: current,
-    doc: next,
-    note: "edit",
-    action: "edit",
-  });
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: current, doc: next, note: "edit", action: "edit" },
+    mode,
+  );
+  if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
   return {
     path: file.display,
-    file_hash: committed.tag,
-    header: committed.header,
-    applied: true,
-    changed: true,
-    first_changed_line: firstChangedLine(current.doc.lines, next.lines),
-    diff: committed.diff,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    first_changed_line: outcome.changed ? firstChangedLine(current.doc.lines, next.lines) : 0,
+    diff: outcome.diff,
     warnings,
   };
 }
@@ -202,6 +189,7 @@ function asToolError(error: unknown): ToolError {
 async function editAtomically(
   context: ToolContext,
   targets: z.output<typeof target>[],
+  mode: Mode | undefined,
 ): Promise<{ results: EditResult[] }> {
   const pending = new Map<string, LoadedFile>();
   const plans: Plan[] = [];
@@ -218,7 +206,7 @@ async function editAtomically(
   const results: EditResult[] = [];
   for (const [i, plan] of plans.entries()) {
     try {
-      results.push(await commitPlan(context, plan));
+      results.push(await commitPlan(context, plan, mode));
     } catch (error) {
       await restore(context, plans.slice(0, results.length));
       throw new BatchError(plan.file.display, asToolError(error), [], others(targets[i]!), true);
@@ -244,6 +232,16 @@ async function restore(context: ToolContext, written: Plan[]): Promise<void> {
   }
 }
 
+function edit(
+  context: ToolContext,
+  args: z.output<typeof input>,
+): Promise<{ results: EditResult[] }> {
+  if (args.atomic) return editAtomically(context, args.targets, args.mode);
+  return runBatch(args.targets, async (t) =>
+    commitPlan(context, await planEdit(context, t, new Map()), args.mode),
+  );
+}
+
 export const editTool = defineTool({
   name: "edit",
   description: manual("edit"),
@@ -257,11 +255,16 @@ export const editTool = defineTool({
     idempotentHint: false,
     openWorldHint: false,
   },
+  kind: "edit",
+  needsApproval: true,
   footprint: (args) => ({ reads: [], writes: args.targets.map((t) => t.path) }),
-  async call(context, args) {
-    if (args.atomic) return editAtomically(context, args.targets);
-    return runBatch(args.targets, async (t) =>
-      commitPlan(context, await planEdit(context, t, new Map())),
-    );
+  summarize: (args) => {
+    const subject = pathList(args.targets.map((t) => t.path));
+    return { subject, summary: `edit ${subject}` };
   },
+  preview: async (context, args) => {
+    const { results } = await edit(context, { ...args, mode: "preview" });
+    return results.map((r) => r.diff).join("");
+  },
+  call: edit,
 });

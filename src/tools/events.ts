@@ -11,7 +11,18 @@ export interface FileChange {
 
 export type SpliceEvent =
   | { type: "files_read"; paths: string[] }
-  | { type: "files_changed"; changes: FileChange[] };
+  | { type: "files_changed"; changes: FileChange[] }
+  | { type: "files_listed"; path: string; entries: number; truncated: boolean }
+  | { type: "search_hits"; pattern: string; path: string; matches: number; files: string[] }
+  | {
+      type: "exit_status";
+      command: string;
+      cwd: string;
+      exitCode: number | null;
+      signal: string | null;
+      timedOut: boolean;
+      durationMs: number;
+    };
 
 export type Listener = (event: SpliceEvent) => void;
 

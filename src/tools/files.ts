@@ -4,6 +4,7 @@
  * old version is stored durably before the file is replaced.
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { unifiedDiff } from "../text/diff.js";
@@ -108,7 +109,8 @@ export interface CommitRequest {
   before: LoadedFile | undefined;
   doc: Document;
   note: string;
-  mode?: number;
+  /** Permission bits; default: the replaced file's. */
+  fileMode?: number;
   action: string;
 }
 
@@ -117,7 +119,7 @@ export interface CommitRequest {
  * file atomically. The journal line comes first, so a crash in between can
  * always be undone.
  */
-export async function commitDocument(
+async function commitDocument(
   context: ToolContext,
   file: GuardedPath,
   request: CommitRequest,
@@ -133,7 +135,7 @@ export async function commitDocument(
   });
   try {
     await context.workspace.writeFile(file.real, bytes, {
-      mode: request.mode ?? request.before?.mode,
+      mode: request.fileMode ?? request.before?.mode,
     });
   } catch (error) {
     throw writeFailure(file, error);
@@ -171,4 +173,59 @@ export function documentDiff(path: string, before: Document | undefined, after: 
     oldFinalNewline: before ? hasFinalNewline(before) || before.lines.length === 0 : true,
     newFinalNewline: hasFinalNewline(after) || after.lines.length === 0,
   });
+}
+
+/** apply writes; preview computes the result and writes nothing; check fails if anything would change. */
+export type Mode = "apply" | "preview" | "check";
+
+export const modeSchema = z
+  .enum(["apply", "preview", "check"])
+  .optional()
+  .describe(
+    '"apply" (default) writes; "preview" shows the diff only; "check" fails if it would change anything.',
+  );
+
+export interface Outcome {
+  tag: string;
+  header: string;
+  diff: string;
+  /** Whether the file on disk now holds the result. */
+  applied: boolean;
+  /** Whether the result differs from what was there. */
+  changed: boolean;
+}
+
+/** Writes (or previews, or checks) a new document for a file, per `mode`. */
+export async function settle(
+  context: ToolContext,
+  file: GuardedPath,
+  request: CommitRequest,
+  mode: Mode = "apply",
+): Promise<Outcome> {
+  const { before, doc } = request;
+  const bytes = documentToBytes(doc);
+  const modeChanges = request.fileMode !== undefined && request.fileMode !== before?.mode;
+  if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
+    context.history.recordRead(file.rel, before.bytes, before.tag);
+    const tag = before.tag;
+    return {
+      tag,
+      header: header(file.display, tag),
+      diff: "",
+      applied: mode === "apply",
+      changed: false,
+    };
+  }
+  if (mode === "apply")
+    return { ...(await commitDocument(context, file, request)), applied: true, changed: true };
+  const diff = documentDiff(file.display, before?.doc, doc);
+  if (mode === "check") {
+    throw new ToolError(
+      "check_failed",
+      `${file.display} would change (check mode writes nothing):\n${diff || "(permissions only)"}`,
+      { path: file.display, diff },
+    );
+  }
+  const tag = documentTag(doc);
+  return { tag, header: header(file.display, tag), diff, applied: false, changed: true };
 }

@@ -36,7 +36,10 @@ export const historyTool = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
+  kind: "read",
+  needsApproval: false,
   footprint: (args) => ({ reads: [args.path], writes: [] }),
+  summarize: (args) => ({ subject: args.path, summary: `history ${args.path}` }),
   async call(context, args): Promise<HistoryResult> {
     const file = context.guard.check(args.path, "read");
     const current = await loadIfExists(context, file);

@@ -3,7 +3,7 @@ import { isToolError, ToolError } from "../errors.js";
 import { header, renderHashline } from "../text/hashline.js";
 import { formatRange, parseRange } from "../text/range.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, pathList } from "./define.js";
 import { loadTextFile } from "./files.js";
 
 const lineRange = z
@@ -97,7 +97,13 @@ export const readTool = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
+  kind: "read",
+  needsApproval: false,
   footprint: (args) => ({ reads: args.targets.map((t) => t.path), writes: [] }),
+  summarize: (args) => {
+    const subject = pathList(args.targets.map((t) => t.path));
+    return { subject, summary: `read ${subject}` };
+  },
   async call(context, args): Promise<{ results: ReadResult[] }> {
     const results: ReadResult[] = [];
     for (const t of args.targets) {

@@ -2,16 +2,17 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { documentFromBytes } from "../text/document.js";
-import { header, parseTag } from "../text/hashline.js";
+import { parseTag } from "../text/hashline.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual } from "./define.js";
-import { commitDocument, type LoadedFile, loadIfExists } from "./files.js";
+import { type LoadedFile, loadIfExists, modeSchema, settle } from "./files.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
   hash: z
     .string()
     .describe('Tag of the version to restore; "" for the version before the current one.'),
+  mode: modeSchema,
 });
 
 export interface RollbackResult {
@@ -19,6 +20,7 @@ export interface RollbackResult {
   file_hash: string;
   header: string;
   replaced_hash: string | null;
+  applied: boolean;
   changed: boolean;
   diff: string;
   warnings: string[];
@@ -62,6 +64,56 @@ function pickVersion(
   return version;
 }
 
+async function rollback(
+  context: ToolContext,
+  args: z.output<typeof input>,
+): Promise<RollbackResult> {
+  const file = context.guard.check(args.path, "write");
+  const current = await loadIfExists(context, file);
+  const version = pickVersion(context, file, current, args.hash);
+  const bytes = context.history.getBlob(version.sha);
+  const doc = bytes && documentFromBytes(bytes);
+  if (!doc || "kind" in doc) {
+    throw new ToolError(
+      "not_found",
+      `Version ${version.tag} of ${file.display} is no longer stored (history was trimmed to its size limit).`,
+      { path: file.display },
+    );
+  }
+  const warnings: string[] = [];
+  if (current && context.history.latestKnown(file.rel) !== current.sha) {
+    warnings.push(
+      `${file.display} was modified outside splice since splice last saw it; that content (${current.tag}) is backed up before the rollback replaces it.`,
+    );
+  }
+  if (!current) warnings.push(`${file.display} did not exist; the rollback recreates it.`);
+  const outcome = await settle(
+    context,
+    file,
+    {
+      kind: "rollback",
+      before: current,
+      doc,
+      note: `rollback to ${version.tag}`,
+      action: "rollback",
+    },
+    args.mode,
+  );
+  if (!outcome.changed) {
+    warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
+  }
+  return {
+    path: file.display,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    replaced_hash: current?.tag ?? null,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
+    warnings,
+  };
+}
+
 export const rollbackTool = defineTool({
   name: "rollback",
   description: manual("rollback"),
@@ -73,55 +125,13 @@ export const rollbackTool = defineTool({
     idempotentHint: false,
     openWorldHint: false,
   },
+  kind: "edit",
+  needsApproval: true,
   footprint: (args) => ({ reads: [], writes: [args.path] }),
-  async call(context, args): Promise<RollbackResult> {
-    const file = context.guard.check(args.path, "write");
-    const current = await loadIfExists(context, file);
-    const version = pickVersion(context, file, current, args.hash);
-    const bytes = context.history.getBlob(version.sha);
-    const doc = bytes && documentFromBytes(bytes);
-    if (!doc || "kind" in doc) {
-      throw new ToolError(
-        "not_found",
-        `Version ${version.tag} of ${file.display} is no longer stored (history was trimmed to its size limit).`,
-        { path: file.display },
-      );
-    }
-    const warnings: string[] = [];
-    if (current && context.history.latestKnown(file.rel) !== current.sha) {
-      warnings.push(
-        `${file.display} was modified outside splice since splice last saw it; that content was backed up as ${current.tag} before the rollback.`,
-      );
-    }
-    if (!current) warnings.push(`${file.display} did not exist; it was recreated.`);
-    if (current && current.sha === version.sha) {
-      warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
-      context.history.recordRead(file.rel, current.bytes, current.tag);
-      return {
-        path: file.display,
-        file_hash: current.tag,
-        header: header(file.display, current.tag),
-        replaced_hash: current.tag,
-        changed: false,
-        diff: "",
-        warnings,
-      };
-    }
-    const committed = await commitDocument(context, file, {
-      kind: "rollback",
-      before: current,
-      doc,
-      note: `rollback to ${version.tag}`,
-      action: "rollback",
-    });
-    return {
-      path: file.display,
-      file_hash: committed.tag,
-      header: committed.header,
-      replaced_hash: current?.tag ?? null,
-      changed: true,
-      diff: committed.diff,
-      warnings,
-    };
-  },
+  summarize: (args) => ({
+    subject: args.path,
+    summary: `rollback ${args.path} to ${args.hash || "the previous version"}`,
+  }),
+  preview: async (context, args) => (await rollback(context, { ...args, mode: "preview" })).diff,
+  call: rollback,
 });

@@ -1,29 +1,172 @@
+/**
+ * A toolkit binds every tool to one root, guard, history and event bus.
+ * Hosts (CLI, MCP, model SDKs) only translate between their wire format and
+ * these calls.
+ */
+import { randomUUID } from "node:crypto";
+import { join, resolve } from "node:path";
 import { ToolError } from "../errors.js";
-import type { ToolContext } from "./context.js";
-import { invokeTool, type Tool } from "./define.js";
+import { PathGuard } from "../guard/path-guard.js";
+import { History } from "../history/history.js";
+import { LocalWorkspace } from "../workspace/local.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { DEFAULT_LIMITS, type ToolContext } from "./context.js";
+import { type CallSummary, parseArgs, type Tool } from "./define.js";
 import { editTool } from "./edit.js";
+import { EventBus } from "./events.js";
 import { historyTool } from "./history.js";
 import { readTool } from "./read.js";
 import { rollbackTool } from "./rollback.js";
+import { EVERYTHING, type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 import { writeTool } from "./write.js";
 
-/** Every tool splice offers, in the order hosts list them. */
-export const allTools = [readTool, writeTool, editTool, rollbackTool, historyTool] as const;
-
-export type ToolName = (typeof allTools)[number]["name"];
-
-export function findTool(name: string): Tool {
-  const tool = allTools.find((t) => t.name === name);
-  if (!tool) {
-    throw new ToolError(
-      "unknown_tool",
-      `There is no tool named "${name}". The tools are: ${allTools.map((t) => t.name).join(", ")}.`,
-    );
-  }
-  return tool as unknown as Tool;
+export interface ToolkitOptions {
+  /** The project root: every path must resolve inside it. */
+  root: string;
+  /** Working folder inside the root; relative paths resolve against it. */
+  base?: string;
+  /** Keep every path inside `base`, not only inside `root`. */
+  confine?: boolean;
+  /** Globs (root-relative) a write must match. */
+  allowlist?: string[];
+  /** Globs a write must not match (added to the defaults). */
+  blocklist?: string[];
+  read_allowlist?: string[];
+  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*). */
+  read_blocklist?: string[];
+  history?: {
+    /** Where history lives; default `<root>/.splice`. */
+    dir?: string;
+    /** Whose reads vouch for edits; default a fresh id per toolkit. */
+    session?: string;
+    max_bytes?: number;
+    max_entries?: number;
+  };
+  max_file_bytes?: number;
+  max_lines?: number;
+  max_line_length?: number;
+  /** Where bytes live; default the local disk. */
+  workspace?: Workspace;
+  /** "full" (default) or "minimal": the five tools small models handle best. */
+  tools?: "full" | "minimal";
 }
 
-/** Runs a tool by name with raw (unvalidated) arguments. */
-export function callTool(context: ToolContext, name: string, args: unknown): Promise<unknown> {
-  return invokeTool(findTool(name), context, args);
+/** Every tool splice offers, in the order hosts list them. */
+export const fullTools: readonly Tool[] = [
+  readTool,
+  writeTool,
+  editTool,
+  rollbackTool,
+  historyTool,
+] as unknown as readonly Tool[];
+
+/** For small models and simple hosts. */
+export const minimalTools: readonly Tool[] = [readTool, editTool] as unknown as readonly Tool[];
+
+export interface CallInfo extends CallSummary {
+  name: string;
+  kind: Tool["kind"];
+  needs_approval: boolean;
+}
+
+export interface ToolCall {
+  name: string;
+  args: unknown;
+}
+
+export interface Toolkit {
+  readonly root: string;
+  readonly session: string;
+  readonly context: ToolContext;
+  readonly events: EventBus;
+  readonly tools: readonly Tool[];
+  /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
+  find(name: string): Tool;
+  /** Validates raw arguments and runs the tool. */
+  call(name: string, args: unknown): Promise<unknown>;
+  /** What a call is, for transcripts and approval prompts; validates the arguments. */
+  describe(name: string, args: unknown): CallInfo;
+  /** What a call would do (a diff, a command), computed without changing anything. */
+  preview(name: string, args: unknown): Promise<string>;
+  /** Waves of call indexes: calls in one wave may run side by side. */
+  schedule(calls: ToolCall[]): number[][];
+}
+
+export function createContext(options: ToolkitOptions): { context: ToolContext; session: string } {
+  const guard = new PathGuard({
+    root: resolve(options.root),
+    base: options.base,
+    confine: options.confine,
+    allowlist: options.allowlist,
+    blocklist: options.blocklist,
+    readAllowlist: options.read_allowlist,
+    readBlocklist: options.read_blocklist,
+  });
+  const session = options.history?.session ?? `lib-${randomUUID()}`;
+  const history = History.open({
+    dir: options.history?.dir ?? join(guard.root, ".splice"),
+    session,
+    maxBytes: options.history?.max_bytes,
+    maxEntries: options.history?.max_entries,
+  });
+  const context: ToolContext = {
+    guard,
+    workspace: options.workspace ?? new LocalWorkspace({ confineTo: guard.root }),
+    history,
+    events: new EventBus(),
+    limits: {
+      maxFileBytes: options.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxLines: options.max_lines ?? DEFAULT_LIMITS.maxLines,
+      maxLineLength: options.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
+    },
+  };
+  return { context, session };
+}
+
+export function createToolkit(options: ToolkitOptions): Toolkit {
+  const { context, session } = createContext(options);
+  const tools = options.tools === "minimal" ? minimalTools : fullTools;
+  const find = (name: string): Tool => {
+    const tool = tools.find((t) => t.name === name);
+    if (tool) return tool;
+    throw new ToolError(
+      "unknown_tool",
+      `There is no tool named "${name}". The tools are: ${tools.map((t) => t.name).join(", ")}.`,
+    );
+  };
+  const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
+    try {
+      const tool = find(call.name);
+      const footprint = tool.footprint(parseArgs(tool, call.args));
+      const norm = (p: string) =>
+        p === EVERYTHING ? p : context.guard.relative(resolve(context.guard.base, p));
+      return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
+    } catch {
+      // A call that will fail validation touches nothing; it may run anywhere.
+      return { reads: [], writes: [] };
+    }
+  };
+  return {
+    root: context.guard.root,
+    session,
+    context,
+    events: context.events,
+    tools,
+    find,
+    call: async (name, args) => {
+      const tool = find(name);
+      return tool.call(context, parseArgs(tool, args));
+    },
+    describe: (name, args) => {
+      const tool = find(name);
+      const summary = tool.summarize(parseArgs(tool, args));
+      return { name, kind: tool.kind, needs_approval: tool.needsApproval, ...summary };
+    },
+    preview: async (name, args) => {
+      const tool = find(name);
+      const parsed = parseArgs(tool, args);
+      return tool.preview ? tool.preview(context, parsed) : tool.summarize(parsed).summary;
+    },
+    schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
+  };
 }

@@ -1,13 +1,12 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
-import { documentToBytes, normalizedText, parseDocument } from "../text/document.js";
-import { header } from "../text/hashline.js";
+import { normalizedText, parseDocument } from "../text/document.js";
 import { generatedReason, looksLikeHashline, stripLegacyPrefixes } from "../text/write-text.js";
 import { runBatch } from "./batch.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
-import { commitDocument, type LoadedFile, loadIfExists, sameBytes } from "./files.js";
+import { defineTool, manual, pathList } from "./define.js";
+import { type LoadedFile, loadIfExists, type Mode, modeSchema, settle } from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -17,6 +16,7 @@ const target = z.strictObject({
 
 const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to write, in order."),
+  mode: modeSchema,
 });
 
 export interface WriteResult {
@@ -24,6 +24,7 @@ export interface WriteResult {
   file_hash: string;
   header: string;
   action: "create" | "overwrite";
+  applied: boolean;
   changed: boolean;
   diff: string;
   warnings: string[];
@@ -47,7 +48,11 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   return doc;
 }
 
-async function writeOne(context: ToolContext, t: z.output<typeof target>): Promise<WriteResult> {
+async function writeOne(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  mode: Mode | undefined,
+): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
   const warnings: string[] = [];
   if (looksLikeHashline(t.text) && !t.force) {
@@ -75,40 +80,33 @@ async function writeOne(context: ToolContext, t: z.output<typeof target>): Promi
   const doc = adoptStyle(text, existing, warnings);
   if (text === "") warnings.push(`${file.display} is now empty.`);
   const baseMode = existing?.mode ?? 0o644;
-  const mode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
-  if (mode !== baseMode) warnings.push(`Made ${file.display} executable (it starts with #!).`);
+  const fileMode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
+  if (fileMode !== baseMode) warnings.push(`Made ${file.display} executable (it starts with #!).`);
   const action = existing ? "overwrite" : "create";
-  if (existing && mode === baseMode && sameBytes(existing.bytes, documentToBytes(doc))) {
-    context.history.recordRead(file.rel, existing.bytes, existing.tag);
-    warnings.push(`${file.display} already had this content; nothing was written.`);
-    return {
-      path: file.display,
-      file_hash: existing.tag,
-      header: header(file.display, existing.tag),
-      action,
-      changed: false,
-      diff: "",
-      warnings,
-    };
-  }
-  const committed = await commitDocument(context, file, {
-    kind: "write",
-    before: existing,
-    doc,
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: existing, doc, fileMode, note: "write", action },
     mode,
-    note: "write",
-    action,
-  });
+  );
+  if (!outcome.changed)
+    warnings.push(`${file.display} already had this content; nothing was written.`);
   return {
     path: file.display,
-    file_hash: committed.tag,
-    header: committed.header,
+    file_hash: outcome.tag,
+    header: outcome.header,
     action,
-    changed: true,
-    diff: committed.diff,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
     warnings,
   };
 }
+
+function write(context: ToolContext, args: z.output<typeof input>) {
+  return runBatch(args.targets, (t) => writeOne(context, t, args.mode));
+}
+
 export const writeTool = defineTool({
   name: "write",
   description: manual("write"),
@@ -120,6 +118,16 @@ export const writeTool = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
+  kind: "edit",
+  needsApproval: true,
   footprint: (args) => ({ reads: [], writes: args.targets.map((t) => t.path) }),
-  call: (context, args) => runBatch(args.targets, (t) => writeOne(context, t)),
+  summarize: (args) => {
+    const subject = pathList(args.targets.map((t) => t.path));
+    return { subject, summary: `write ${subject}` };
+  },
+  preview: async (context, args) => {
+    const { results } = await write(context, { ...args, mode: "preview" });
+    return results.map((r) => r.diff).join("");
+  },
+  call: write,
 });

@@ -244,3 +244,26 @@ describe("edit with line ops", () => {
     expect(error.code).toBe("guard");
   });
 });
+
+describe("edit modes", () => {
+  it("previews the diff without writing, and check fails only when something would change", async () => {
+    const p = new Project();
+    p.write("f.txt", numbered(3));
+    const s = p.splice();
+    const tag = await tagOf(s, "f.txt");
+    const target = { path: "f.txt", file_hash: tag, ops: "replace 2:\n+TWO" };
+    const preview = await s.edit({ mode: "preview", targets: [target] });
+    expect(preview.results[0]).toMatchObject({ applied: false, changed: true });
+    expect(preview.results[0]!.diff).toContain("-line 2\n+TWO");
+    expect(p.text("f.txt")).toBe(numbered(3));
+
+    const check = await rejection(s.edit({ mode: "check", targets: [target] }));
+    expect(check.code).toBe("check_failed");
+    expect(check.message).toContain("+TWO");
+    expect(p.text("f.txt")).toBe(numbered(3));
+
+    const same = { path: "f.txt", file_hash: tag, ops: "replace 2:\n+line 2" };
+    const unchanged = await s.edit({ mode: "check", targets: [same] });
+    expect(unchanged.results[0]).toMatchObject({ changed: false, diff: "" });
+  });
+});

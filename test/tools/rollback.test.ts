@@ -44,7 +44,7 @@ describe("rollback and history", () => {
     const result = await s.rollback({ path: "gone.txt", hash: "" });
     expect(p.text("gone.txt")).toBe("keep me\n");
     expect(result.replaced_hash).toBeNull();
-    expect(result.warnings).toContain("gone.txt did not exist; it was recreated.");
+    expect(result.warnings).toContain("gone.txt did not exist; the rollback recreates it.");
   });
 
   it("warns when the file was changed outside splice, and backs that content up first", async () => {

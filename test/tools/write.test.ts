@@ -111,3 +111,16 @@ describe("write", () => {
     expect(p.text("one.txt")).toBe("1\n");
   });
 });
+
+describe("write modes", () => {
+  it("previews a new file without creating it", async () => {
+    const p = new Project();
+    const { results } = await p
+      .splice()
+      .write({ mode: "preview", targets: [{ path: "n.txt", text: "a\n" }] });
+    expect(results[0]).toMatchObject({ applied: false, changed: true, action: "create" });
+    expect(results[0]!.diff).toContain("+a");
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(`${p.root}/n.txt`)).toBe(false);
+  });
+});

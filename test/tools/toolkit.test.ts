@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { createToolkit } from "../../src/tools/toolkit.js";
+import { numbered, Project, rejection } from "../helpers/project.js";
+
+describe("createToolkit", () => {
+  it("describes a call for approval prompts, validating its arguments", () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root });
+    expect(kit.describe("read", { targets: [{ path: "a.ts" }, { path: "b.ts" }] })).toEqual({
+      name: "read",
+      kind: "read",
+      needs_approval: false,
+      subject: "a.ts, b.ts",
+      summary: "read a.ts, b.ts",
+    });
+    expect(kit.describe("rollback", { path: "a.ts", hash: "" })).toMatchObject({
+      needs_approval: true,
+      summary: "rollback a.ts to the previous version",
+    });
+    expect(() => kit.describe("edit", { targets: [] })).toThrow(/Invalid arguments for edit/);
+  });
+
+  it("previews an edit as its diff without writing", async () => {
+    const p = new Project();
+    p.write("f.txt", numbered(3));
+    const kit = createToolkit({ root: p.root });
+    const read = (await kit.call("read", { targets: [{ path: "f.txt" }] })) as {
+      results: { file_hash: string }[];
+    };
+    const args = {
+      targets: [{ path: "f.txt", file_hash: read.results[0]!.file_hash, ops: "delete 2" }],
+    };
+    expect(await kit.preview("edit", args)).toContain("-line 2");
+    expect(p.text("f.txt")).toBe(numbered(3));
+  });
+
+  it("schedules calls of one reply into waves by footprint", () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root });
+    const waves = kit.schedule([
+      { name: "read", args: { targets: [{ path: "a.txt" }] } },
+      { name: "write", args: { targets: [{ path: "./a.txt", text: "x" }] } },
+      { name: "read", args: { targets: [{ path: "b.txt" }] } },
+      { name: "read", args: { targets: [{ path: "a.txt" }] } },
+    ]);
+    expect(waves).toEqual([[0, 2], [1], [3]]);
+  });
+
+  it("offers the minimal set and names the real tools for an unknown one", async () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root, tools: "minimal" });
+    expect(kit.tools.map((t) => t.name)).toEqual(["read", "edit"]);
+    const error = await rejection(kit.call("write", {}));
+    expect(error.code).toBe("unknown_tool");
+    expect(error.message).toContain("The tools are: read, edit.");
+  });
+});
