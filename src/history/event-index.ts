@@ -5,7 +5,7 @@
  * journal's new lines before each query.
  */
 import type { StoredEvent } from "./journal.js";
-import type { LastRead, VersionInfo, VersionRef } from "./types.js";
+import type { BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
 
 /** sha -> tag, in the order the session saw them (re-seeing moves a sha to the end). */
 type SeenVersions = Map<string, string>;
@@ -15,6 +15,7 @@ export class EventIndex {
   private seen = new Map<string, Map<string, SeenVersions>>();
   private ids = new Set<string>();
   private sizes = new Map<string, number>();
+  private backupEvents = new Map<string, StoredEvent[]>();
   /** Events indexed (duplicates excluded). */
   count = 0;
   /** Sum of the sizes of the distinct blobs the indexed events name (plus blobs noted directly). */
@@ -25,6 +26,7 @@ export class EventIndex {
     this.seen = new Map();
     this.ids = new Set();
     this.sizes = new Map();
+    this.backupEvents = new Map();
     this.count = 0;
     this.bytes = 0;
   }
@@ -42,6 +44,11 @@ export class EventIndex {
       this.byPath.set(event.path, list);
     }
     list.push(event);
+    if (event.backup !== undefined) {
+      const group = this.backupEvents.get(event.backup) ?? [];
+      group.push(event);
+      this.backupEvents.set(event.backup, group);
+    }
     if (event.sha) this.noteBlob(event.sha, event.size ?? 0);
     if (event.before) this.noteBlob(event.before.sha, event.before.size);
     if (event.sha && event.kind !== "delete") this.markSeen(event.session, event.path, event);
@@ -150,5 +157,26 @@ export class EventIndex {
     }
     const other = this.versions(path).find((v) => v.sha !== sha);
     return other ? { sha: other.sha, tag: other.tag, size: other.size } : undefined;
+  }
+
+  /** Backup sessions, newest first, each with the files it changed in journal order. */
+  backups(): BackupSession[] {
+    const out: BackupSession[] = [];
+    for (const [id, events] of this.backupEvents) {
+      const first = events[0]!;
+      out.push({
+        id,
+        at: first.at,
+        session: first.session,
+        changes: events.map((e) => ({
+          path: e.path,
+          kind: e.kind,
+          ...(e.before ? { before: { ...e.before } } : {}),
+          ...(e.sha ? { after: { sha: e.sha, tag: e.tag ?? "", size: e.size ?? 0 } } : {}),
+          ...(e.note !== undefined ? { note: e.note } : {}),
+        })),
+      });
+    }
+    return out.reverse();
   }
 }

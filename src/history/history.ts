@@ -23,6 +23,7 @@ import {
   serializeEvent,
 } from "./journal.js";
 import {
+  type BackupSession,
   type CollectResult,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_ENTRIES,
@@ -230,6 +231,12 @@ export class History {
     return this.store.index.versionBefore(path, sha);
   }
 
+  /** Backup sessions of every session, newest first. */
+  backups(): BackupSession[] {
+    this.store.catchUp();
+    return this.store.index.backups();
+  }
+
   /** Blob files and bytes as found on disk; events as indexed from the journal. */
   stats(): HistoryStats {
     this.store.catchUp();
@@ -252,6 +259,8 @@ export class History {
 }
 
 export type {
+  BackupChange,
+  BackupSession,
   CollectResult,
   EventKind,
   HistoryOptions,

@@ -104,3 +104,22 @@ export function shasOf(event: JournalEvent): string[] {
   if (event.before?.sha) out.push(event.before.sha);
   return out;
 }
+
+/** One file change inside a backup session. */
+export interface BackupChange {
+  path: string;
+  kind: EventKind;
+  /** The original content; absent when the change created the file. */
+  before?: VersionRef;
+  /** What the change wrote; absent for a delete. */
+  after?: VersionRef;
+  note?: string;
+}
+
+/** Everything one tool call changed, so it can be undone as a unit. */
+export interface BackupSession {
+  id: string;
+  at: string;
+  session: string;
+  changes: BackupChange[];
+}

@@ -8,7 +8,17 @@ import { applyOps, OpsError, parseOps } from "../text/ops.js";
 import { BatchError, runBatch } from "./batch.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
-import { type LoadedFile, loadTextFile, type Mode, modeSchema, settle, sha256 } from "./files.js";
+import {
+  exclusiveAll,
+  type LoadedFile,
+  loadTextFile,
+  type Mode,
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+  sha256,
+} from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -30,6 +40,8 @@ export interface EditResult {
   changed: boolean;
   first_changed_line: number;
   diff: string;
+  /** The backup session holding the original (undo restores it); set when written. */
+  backup_session?: string;
   warnings: string[];
 }
 
@@ -159,12 +171,17 @@ function plannedFile(plan: Plan): LoadedFile {
   };
 }
 
-async function commitPlan(context: ToolContext, plan: Plan, mode?: Mode): Promise<EditResult> {
+async function commitPlan(
+  context: ToolContext,
+  plan: Plan,
+  mode: Mode | undefined,
+  backup: string,
+): Promise<EditResult> {
   const { file, current, next, warnings } = plan;
   const outcome = await settle(
     context,
     file,
-    { kind: "write", before: current, doc: next, note: "edit", action: "edit" },
+    { kind: "write", before: current, doc: next, note: "edit", action: "edit", backup },
     mode,
   );
   if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
@@ -176,6 +193,7 @@ async function commitPlan(context: ToolContext, plan: Plan, mode?: Mode): Promis
     changed: outcome.changed,
     first_changed_line: outcome.changed ? firstChangedLine(current.doc.lines, next.lines) : 0,
     diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
   };
 }
@@ -191,6 +209,7 @@ async function editAtomically(
   targets: z.output<typeof target>[],
   mode: Mode | undefined,
 ): Promise<{ results: EditResult[] }> {
+  const backup = newBackupId();
   const pending = new Map<string, LoadedFile>();
   const plans: Plan[] = [];
   const others = (t: { path: string }) => targets.filter((x) => x !== t).map((x) => x.path);
@@ -206,9 +225,9 @@ async function editAtomically(
   const results: EditResult[] = [];
   for (const [i, plan] of plans.entries()) {
     try {
-      results.push(await commitPlan(context, plan, mode));
+      results.push(await commitPlan(context, plan, mode, backup));
     } catch (error) {
-      await restore(context, plans.slice(0, results.length));
+      await restore(context, plans.slice(0, results.length), backup);
       throw new BatchError(plan.file.display, asToolError(error), [], others(targets[i]!), true);
     }
   }
@@ -216,7 +235,7 @@ async function editAtomically(
 }
 
 /** Puts back what atomic targets already wrote, newest first. */
-async function restore(context: ToolContext, written: Plan[]): Promise<void> {
+async function restore(context: ToolContext, written: Plan[], backup: string): Promise<void> {
   for (const plan of [...written].reverse()) {
     const now = plannedFile(plan);
     context.history.recordWrite({
@@ -225,6 +244,7 @@ async function restore(context: ToolContext, written: Plan[]): Promise<void> {
       before: { bytes: now.bytes, tag: now.tag },
       after: { bytes: plan.current.bytes, tag: plan.current.tag },
       note: "atomic batch failed",
+      backup,
     });
     await context.workspace.writeFile(plan.file.real, plan.current.bytes, {
       mode: plan.current.mode,
@@ -236,9 +256,15 @@ function edit(
   context: ToolContext,
   args: z.output<typeof input>,
 ): Promise<{ results: EditResult[] }> {
-  if (args.atomic) return editAtomically(context, args.targets, args.mode);
-  return runBatch(args.targets, async (t) =>
-    commitPlan(context, await planEdit(context, t, new Map()), args.mode),
+  if (args.atomic) {
+    const paths = args.targets.map((t) => t.path);
+    return exclusiveAll(context, paths, () => editAtomically(context, args.targets, args.mode));
+  }
+  const backup = newBackupId();
+  return runBatch(args.targets, (t) =>
+    serialized(context, t.path, async () =>
+      commitPlan(context, await planEdit(context, t, new Map()), args.mode, backup),
+    ),
   );
 }
 

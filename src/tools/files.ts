@@ -3,7 +3,7 @@
  * text Document with its tag, and commit new bytes through history so the
  * old version is stored durably before the file is replaced.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
@@ -112,6 +112,8 @@ export interface CommitRequest {
   /** Permission bits; default: the replaced file's. */
   fileMode?: number;
   action: string;
+  /** The backup session this write belongs to (one per tool call). */
+  backup: string;
 }
 
 /**
@@ -126,31 +128,89 @@ async function commitDocument(
 ): Promise<Committed> {
   const bytes = documentToBytes(request.doc);
   const tag = documentTag(request.doc);
-  const recorded = context.history.recordWrite({
-    kind: request.kind,
-    path: file.rel,
-    before: request.before && { bytes: request.before.bytes, tag: request.before.tag },
-    after: { bytes, tag },
-    note: request.note,
-  });
+  let written: boolean;
   try {
-    await context.workspace.writeFile(file.real, bytes, {
+    // Compare-and-swap: history records the write only once the file is
+    // known to still be the version the edit was computed from.
+    written = await context.workspace.writeIf(file.real, bytes, request.before?.sha ?? null, {
       mode: request.fileMode ?? request.before?.mode,
+      beforeReplace: () =>
+        context.history.recordWrite({
+          kind: request.kind,
+          path: file.rel,
+          before: request.before && { bytes: request.before.bytes, tag: request.before.tag },
+          after: { bytes, tag },
+          note: request.note,
+          backup: request.backup,
+        }),
     });
   } catch (error) {
     throw writeFailure(file, error);
   }
+  if (!written) throw new RaceError(file.display);
   const diff = documentDiff(file.display, request.before?.doc, request.doc);
   context.events.emit({
     type: "files_changed",
     changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
   });
-  return {
-    tag,
-    sha: recorded.after?.sha ?? sha256(bytes),
-    header: header(file.display, tag),
-    diff,
+  return { tag, sha: sha256(bytes), header: header(file.display, tag), diff };
+}
+
+/** Another writer replaced the file between reading it and writing it. */
+export class RaceError extends ToolError {
+  constructor(path: string) {
+    super(
+      "stale",
+      `${path} was changed by another writer while this edit was being made, so nothing was written. Read it again and redo the edit.`,
+      { path, reason: "changed_during_write" },
+    );
+  }
+}
+
+/**
+ * Runs one read-compute-write step for a path with other splice writers kept
+ * out, and runs it again when a program outside splice changed the file in
+ * the middle of it.
+ */
+export async function serialized<T>(
+  context: ToolContext,
+  input: string,
+  step: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  const file = context.guard.check(input, "write");
+  for (let i = 1; ; i++) {
+    try {
+      return await context.workspace.exclusive(file.real, step);
+    } catch (error) {
+      if (!(error instanceof RaceError) || i >= attempts) throw error;
+    }
+  }
+}
+
+/** Holds the writer locks of several paths (in a fixed order, so two batches cannot deadlock). */
+export function exclusiveAll<T>(
+  context: ToolContext,
+  inputs: string[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const real = (p: string) => {
+    try {
+      return [context.guard.check(p, "write").real];
+    } catch {
+      return []; // refused paths fail later, inside the batch, with their own error
+    }
   };
+  const reals = [...new Set(inputs.flatMap(real))].sort();
+  const run = (i: number): Promise<T> =>
+    i === reals.length ? fn() : context.workspace.exclusive(reals[i]!, () => run(i + 1));
+  return run(0);
+}
+
+/** A backup session id: sortable by time, unique across processes. */
+export function newBackupId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 19);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
 function writeFailure(file: GuardedPath, error: unknown): ToolError {
@@ -189,6 +249,8 @@ export interface Outcome {
   tag: string;
   header: string;
   diff: string;
+  /** The backup session holding the original, when something was written. */
+  backup?: string;
   /** Whether the file on disk now holds the result. */
   applied: boolean;
   /** Whether the result differs from what was there. */
@@ -216,8 +278,10 @@ export async function settle(
       changed: false,
     };
   }
-  if (mode === "apply")
-    return { ...(await commitDocument(context, file, request)), applied: true, changed: true };
+  if (mode === "apply") {
+    const committed = await commitDocument(context, file, request);
+    return { ...committed, backup: request.backup, applied: true, changed: true };
+  }
   const diff = documentDiff(file.display, before?.doc, doc);
   if (mode === "check") {
     throw new ToolError(

@@ -5,7 +5,14 @@ import { documentFromBytes } from "../text/document.js";
 import { parseTag } from "../text/hashline.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual } from "./define.js";
-import { type LoadedFile, loadIfExists, modeSchema, settle } from "./files.js";
+import {
+  type LoadedFile,
+  loadIfExists,
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+} from "./files.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -22,6 +29,7 @@ export interface RollbackResult {
   replaced_hash: string | null;
   applied: boolean;
   changed: boolean;
+  backup_session?: string;
   diff: string;
   warnings: string[];
 }
@@ -96,6 +104,7 @@ async function rollback(
       doc,
       note: `rollback to ${version.tag}`,
       action: "rollback",
+      backup: newBackupId(),
     },
     args.mode,
   );
@@ -110,6 +119,7 @@ async function rollback(
     applied: outcome.applied,
     changed: outcome.changed,
     diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
   };
 }
@@ -133,5 +143,5 @@ export const rollbackTool = defineTool({
     summary: `rollback ${args.path} to ${args.hash || "the previous version"}`,
   }),
   preview: async (context, args) => (await rollback(context, { ...args, mode: "preview" })).diff,
-  call: rollback,
+  call: (context, args) => serialized(context, args.path, () => rollback(context, args)),
 });

@@ -103,15 +103,18 @@ export function createContext(options: ToolkitOptions): { context: ToolContext; 
     readBlocklist: options.read_blocklist,
   });
   const session = options.history?.session ?? `lib-${randomUUID()}`;
+  const historyDir = options.history?.dir ?? join(guard.root, ".splice");
   const history = History.open({
-    dir: options.history?.dir ?? join(guard.root, ".splice"),
+    dir: historyDir,
     session,
     maxBytes: options.history?.max_bytes,
     maxEntries: options.history?.max_entries,
   });
   const context: ToolContext = {
     guard,
-    workspace: options.workspace ?? new LocalWorkspace({ confineTo: guard.root }),
+    workspace:
+      options.workspace ??
+      new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks") }),
     history,
     events: new EventBus(),
     limits: {

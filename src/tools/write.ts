@@ -6,7 +6,15 @@ import { generatedReason, looksLikeHashline, stripLegacyPrefixes } from "../text
 import { runBatch } from "./batch.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
-import { type LoadedFile, loadIfExists, type Mode, modeSchema, settle } from "./files.js";
+import {
+  type LoadedFile,
+  loadIfExists,
+  type Mode,
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+} from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -26,6 +34,8 @@ export interface WriteResult {
   action: "create" | "overwrite";
   applied: boolean;
   changed: boolean;
+  /** The backup session holding the original (undo restores it); set when written. */
+  backup_session?: string;
   diff: string;
   warnings: string[];
 }
@@ -52,6 +62,7 @@ async function writeOne(
   context: ToolContext,
   t: z.output<typeof target>,
   mode: Mode | undefined,
+  backup: string,
 ): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
   const warnings: string[] = [];
@@ -86,7 +97,7 @@ async function writeOne(
   const outcome = await settle(
     context,
     file,
-    { kind: "write", before: existing, doc, fileMode, note: "write", action },
+    { kind: "write", before: existing, doc, fileMode, note: "write", action, backup },
     mode,
   );
   if (!outcome.changed)
@@ -99,12 +110,16 @@ async function writeOne(
     applied: outcome.applied,
     changed: outcome.changed,
     diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
   };
 }
 
 function write(context: ToolContext, args: z.output<typeof input>) {
-  return runBatch(args.targets, (t) => writeOne(context, t, args.mode));
+  const backup = newBackupId();
+  return runBatch(args.targets, (t) =>
+    serialized(context, t.path, () => writeOne(context, t, args.mode, backup)),
+  );
 }
 
 export const writeTool = defineTool({

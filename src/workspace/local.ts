@@ -1,11 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
+import { withFileLock } from "./file-lock.js";
 import {
   type DirEntry,
   type FileStat,
   type Workspace,
   WorkspaceError,
+  type WriteIfOptions,
   type WriteOptions,
 } from "./workspace.js";
 
@@ -17,6 +20,8 @@ export interface LocalWorkspaceOptions {
   confineTo?: string;
   /** fsync files before renaming them into place (default true). */
   durable?: boolean;
+  /** Where compare-and-swap writes keep their lock files (default: the OS temp folder). */
+  lockDir?: string;
 }
 
 function isMissing(error: unknown): boolean {
@@ -33,10 +38,33 @@ export class LocalWorkspace implements Workspace {
   readonly kind = "local";
   readonly #confineTo: string | undefined;
   readonly #durable: boolean;
+  readonly #lockDir: string;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#confineTo = options.confineTo;
     this.#durable = options.durable ?? true;
+    this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
+  }
+
+  exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(this.#lockDir, path, fn);
+  }
+
+  async writeIf(
+    path: string,
+    bytes: Uint8Array,
+    expected: string | null,
+    options: WriteIfOptions = {},
+  ): Promise<boolean> {
+    const current = await fs.readFile(path).catch((error) => {
+      if (isMissing(error)) return null;
+      throw error;
+    });
+    const actual = current && createHash("sha256").update(current).digest("hex");
+    if (actual !== expected) return false;
+    options.beforeReplace?.();
+    await this.writeFile(path, bytes, options);
+    return true;
   }
 
   async stat(path: string): Promise<FileStat | undefined> {

@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import {
   type DirEntry,
   type FileStat,
   type Workspace,
   WorkspaceError,
+  type WriteIfOptions,
   type WriteOptions,
 } from "./workspace.js";
 
@@ -50,6 +52,30 @@ export class MemoryWorkspace implements Workspace {
     if (this.#isDir(path)) throw new WorkspaceError("is_directory", path, `${path} is a directory`);
     const mode = options.mode ?? this.#files.get(path)?.mode ?? 0o644;
     this.#files.set(path, { bytes: bytes.slice(), mode, mtimeMs: this.#clock++ });
+  }
+
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(path) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    this.#queues.set(path, next.catch(() => undefined));
+    return next;
+  }
+
+  /** Synchronous between check and set, so nothing can interleave. */
+  async writeIf(
+    path: string,
+    bytes: Uint8Array,
+    expected: string | null,
+    options: WriteIfOptions = {},
+  ): Promise<boolean> {
+    const current = this.#files.get(path);
+    const actual = current ? createHash("sha256").update(current.bytes).digest("hex") : null;
+    if (actual !== expected) return false;
+    options.beforeReplace?.();
+    await this.writeFile(path, bytes, options);
+    return true;
   }
 
   async remove(path: string): Promise<void> {

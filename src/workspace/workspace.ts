@@ -22,6 +22,11 @@ export interface WriteOptions {
   mode?: number;
 }
 
+export interface WriteIfOptions extends WriteOptions {
+  /** Runs after the check passed, right before the file is replaced (history records here). */
+  beforeReplace?: () => void;
+}
+
 export interface Workspace {
   readonly kind: string;
   /** Follows symlinks; undefined when nothing is there. */
@@ -34,6 +39,25 @@ export interface Workspace {
    * followed.
    */
   writeFile(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
+  /**
+   * Runs `fn` holding the writer lock of `path`: other splice writers (in this
+   * process or another) wait, so a read-compute-write step is never
+   * interleaved with another one. Not re-entrant.
+   */
+  exclusive<T>(path: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Compare-and-swap: replaces the file only while its bytes still hash
+   * (SHA-256, hex) to `expected` — `null` means it must not exist — and
+   * returns false, writing nothing, when they do not. Call it inside
+   * `exclusive` so other splice writers cannot slip in between; against
+   * other programs it narrows the window to the instant of the rename.
+   */
+  writeIf(
+    path: string,
+    bytes: Uint8Array,
+    expected: string | null,
+    options?: WriteIfOptions,
+  ): Promise<boolean>;
   /** Removes a file; no error when it is already gone. */
   remove(path: string): Promise<void>;
   readDir(path: string): Promise<DirEntry[]>;

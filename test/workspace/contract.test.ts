@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { promises as fs, lstatSync, mkdtempSync, readlinkSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,38 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     await workspace.writeFile(path, bytes("#!/bin/sh\n"), { mode: 0o755 });
     await workspace.writeFile(path, bytes("#!/bin/sh\necho hi\n"));
     expect((await workspace.stat(path))?.mode).toBe(0o755);
+  });
+
+  it("writes only while the file is still the expected version (compare-and-swap)", async () => {
+    const { workspace, dir } = make();
+    const path = join(dir, "cas.txt");
+    const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+    expect(await workspace.writeIf(path, bytes("v1"), sha("other"))).toBe(false);
+    expect(await workspace.stat(path)).toBeUndefined();
+    expect(await workspace.writeIf(path, bytes("v1"), null)).toBe(true);
+    expect(await workspace.writeIf(path, bytes("v2"), null)).toBe(false);
+    let recorded = false;
+    const ok = await workspace.writeIf(path, bytes("v2"), sha("v1"), {
+      beforeReplace: () => {
+        recorded = true;
+      },
+    });
+    expect([ok, recorded, text(await workspace.readFile(path))]).toEqual([true, true, "v2"]);
+    expect(await workspace.writeIf(path, bytes("v3"), sha("v1"))).toBe(false);
+    expect(text(await workspace.readFile(path))).toBe("v2");
+  });
+
+  it("runs exclusive steps on one path one at a time", async () => {
+    const { workspace, dir } = make();
+    const path = join(dir, "x.txt");
+    const order: string[] = [];
+    const step = (name: string) => async () => {
+      order.push(`${name}:start`);
+      await new Promise((r) => setTimeout(r, 10));
+      order.push(`${name}:end`);
+    };
+    await Promise.all([workspace.exclusive(path, step("a")), workspace.exclusive(path, step("b"))]);
+    expect(order).toEqual(["a:start", "a:end", "b:start", "b:end"]);
   });
 
   it("lists a folder and removes files idempotently", async () => {

@@ -1,0 +1,67 @@
+/**
+ * A per-path lock that holds across processes: a lock file created with
+ * O_EXCL. Waiters in the same process queue on a promise instead of polling.
+ * A lock older than STALE_MS is from a crashed writer and is broken.
+ */
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+
+const STALE_MS = 10_000;
+const GIVE_UP_MS = 30_000;
+
+const queues = new Map<string, Promise<void>>();
+
+function lockName(dir: string, path: string): string {
+  return join(dir, `${createHash("sha256").update(path).digest("hex").slice(0, 32)}.lock`);
+}
+
+async function acquire(lock: string): Promise<void> {
+  const started = Date.now();
+  let delay = 2;
+  for (;;) {
+    try {
+      const handle = await fs.open(lock, "wx");
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const stat = await fs.stat(lock).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > STALE_MS) {
+      await fs.rm(lock, { force: true });
+      continue;
+    }
+    if (Date.now() - started > GIVE_UP_MS) {
+      throw new Error(`timed out waiting for the write lock ${lock}`);
+    }
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** Runs `fn` while holding the lock for `path` (locks live in `dir`). */
+export async function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
+  const lock = lockName(dir, path);
+  const previous = queues.get(lock) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => {
+    release = r;
+  });
+  const tail = previous.then(() => mine);
+  queues.set(lock, tail);
+  await previous;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    await acquire(lock);
+    try {
+      return await fn();
+    } finally {
+      await fs.rm(lock, { force: true });
+    }
+  } finally {
+    release();
+    if (queues.get(lock) === tail) queues.delete(lock);
+  }
+}
