@@ -5,6 +5,7 @@ import type { historyTool } from "./tools/history.js";
 import type { readTool } from "./tools/read.js";
 import type { rollbackTool } from "./tools/rollback.js";
 import { createToolkit, type Toolkit, type ToolkitOptions } from "./tools/toolkit.js";
+import type { undoTool } from "./tools/undo.js";
 import type { writeTool } from "./tools/write.js";
 
 export type SpliceOptions = Omit<ToolkitOptions, "tools">;
@@ -19,6 +20,7 @@ export interface Splice extends Toolkit {
   edit(args: Args<typeof editTool>): Promise<Result<typeof editTool>>;
   rollback(args: Args<typeof rollbackTool>): Promise<Result<typeof rollbackTool>>;
   history(args: Args<typeof historyTool>): Promise<Result<typeof historyTool>>;
+  undo(args: Args<typeof undoTool>): Promise<Result<typeof undoTool>>;
 }
 
 export function createSplice(options: SpliceOptions): Splice {
@@ -34,5 +36,6 @@ export function createSplice(options: SpliceOptions): Splice {
     edit: typed<typeof editTool>("edit"),
     rollback: typed<typeof rollbackTool>("rollback"),
     history: typed<typeof historyTool>("history"),
+    undo: typed<typeof undoTool>("undo"),
   };
 }

@@ -28,7 +28,7 @@ export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
   /** The approval class: "always allow this kind" applies to every tool of a kind. */
   kind: "read" | "edit" | "run";
   /** Whether a person must approve a call before it runs. */
-  needsApproval: boolean;
+  needsApproval: boolean | ((args: z.output<I>) => boolean);
   /** Model-facing manual, loaded from `<name>.md` beside the tool. */
   description: string;
   /** A valid call, shown when a model sends a malformed one. */

@@ -6,19 +6,10 @@ import { type Document, documentFromBytes, documentToBytes, withLines } from "..
 import { documentTag, header, parseTag } from "../text/hashline.js";
 import { applyOps, OpsError, parseOps } from "../text/ops.js";
 import { BatchError, runBatch } from "./batch.js";
+import { exclusiveAll, type Mode, modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
-import {
-  exclusiveAll,
-  type LoadedFile,
-  loadTextFile,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-  sha256,
-} from "./files.js";
+import { type LoadedFile, loadTextFile, sha256 } from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),

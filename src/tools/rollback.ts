@@ -3,16 +3,10 @@ import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { documentFromBytes } from "../text/document.js";
 import { parseTag } from "../text/hashline.js";
+import { modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual } from "./define.js";
-import {
-  type LoadedFile,
-  loadIfExists,
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-} from "./files.js";
+import { type LoadedFile, loadIfExists } from "./files.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),

@@ -18,6 +18,7 @@ import { historyTool } from "./history.js";
 import { readTool } from "./read.js";
 import { rollbackTool } from "./rollback.js";
 import { EVERYTHING, type ResolvedFootprint, scheduleWaves } from "./schedule.js";
+import { undoTool } from "./undo.js";
 import { writeTool } from "./write.js";
 
 export interface ToolkitOptions {
@@ -58,6 +59,7 @@ export const fullTools: readonly Tool[] = [
   editTool,
   rollbackTool,
   historyTool,
+  undoTool,
 ] as unknown as readonly Tool[];
 
 /** For small models and simple hosts. */
@@ -162,8 +164,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     },
     describe: (name, args) => {
       const tool = find(name);
-      const summary = tool.summarize(parseArgs(tool, args));
-      return { name, kind: tool.kind, needs_approval: tool.needsApproval, ...summary };
+      const parsed = parseArgs(tool, args);
+      const needs =
+        typeof tool.needsApproval === "function" ? tool.needsApproval(parsed) : tool.needsApproval;
+      return { name, kind: tool.kind, needs_approval: needs, ...tool.summarize(parsed) };
     },
     preview: async (name, args) => {
       const tool = find(name);

@@ -4,17 +4,10 @@ import { ToolError } from "../errors.js";
 import { normalizedText, parseDocument } from "../text/document.js";
 import { generatedReason, looksLikeHashline, stripLegacyPrefixes } from "../text/write-text.js";
 import { runBatch } from "./batch.js";
+import { type Mode, modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
-import {
-  type LoadedFile,
-  loadIfExists,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-} from "./files.js";
+import { type LoadedFile, loadIfExists } from "./files.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),

@@ -1,0 +1,257 @@
+/**
+ * Writing a file the safe way: under the file's writer lock, only if it is
+ * still the version the change was computed from, with both versions in
+ * history before the bytes move — or, in preview/check mode, not at all.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { unifiedDiff } from "../text/diff.js";
+import { type Document, documentToBytes, hasFinalNewline } from "../text/document.js";
+import { documentTag, header } from "../text/hashline.js";
+import { WorkspaceError } from "../workspace/workspace.js";
+import type { ToolContext } from "./context.js";
+import { type LoadedFile, sameBytes, sha256 } from "./files.js";
+
+export interface Committed {
+  tag: string;
+  sha: string;
+  header: string;
+  diff: string;
+}
+
+export interface CommitRequest {
+  kind: "write" | "rollback";
+  /** The version being replaced; undefined for a new file. */
+  before: LoadedFile | undefined;
+  doc: Document;
+  note: string;
+  /** Permission bits; default: the replaced file's. */
+  fileMode?: number;
+  action: string;
+  /** The backup session this write belongs to (one per tool call). */
+  backup: string;
+}
+
+/**
+ * Stores the old and new versions durably in history, then replaces the
+ * file atomically. The journal line comes first, so a crash in between can
+ * always be undone.
+ */
+async function commitDocument(
+  context: ToolContext,
+  file: GuardedPath,
+  request: CommitRequest,
+): Promise<Committed> {
+  const bytes = documentToBytes(request.doc);
+  const tag = documentTag(request.doc);
+  let written: boolean;
+  try {
+    // Compare-and-swap: history records the write only once the file is
+    // known to still be the version the edit was computed from.
+    written = await context.workspace.writeIf(file.real, bytes, request.before?.sha ?? null, {
+      mode: request.fileMode ?? request.before?.mode,
+      beforeReplace: () =>
+        context.history.recordWrite({
+          kind: request.kind,
+          path: file.rel,
+          before: request.before && { bytes: request.before.bytes, tag: request.before.tag },
+          after: { bytes, tag },
+          note: request.note,
+          backup: request.backup,
+        }),
+    });
+  } catch (error) {
+    throw writeFailure(file, error);
+  }
+  if (!written) throw new RaceError(file.display);
+  const diff = documentDiff(file.display, request.before?.doc, request.doc);
+  context.events.emit({
+    type: "files_changed",
+    changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
+  });
+  return { tag, sha: sha256(bytes), header: header(file.display, tag), diff };
+}
+
+/** Another writer replaced the file between reading it and writing it. */
+export class RaceError extends ToolError {
+  constructor(path: string) {
+    super(
+      "stale",
+      `${path} was changed by another writer while this edit was being made, so nothing was written. Read it again and redo the edit.`,
+      { path, reason: "changed_during_write" },
+    );
+  }
+}
+
+/**
+ * Runs one read-compute-write step for a path with other splice writers kept
+ * out, and runs it again when a program outside splice changed the file in
+ * the middle of it.
+ */
+export async function serialized<T>(
+  context: ToolContext,
+  input: string,
+  step: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  const file = context.guard.check(input, "write");
+  for (let i = 1; ; i++) {
+    try {
+      return await context.workspace.exclusive(file.real, step);
+    } catch (error) {
+      if (!(error instanceof RaceError) || i >= attempts) throw error;
+    }
+  }
+}
+
+/** Holds the writer locks of several paths (in a fixed order, so two batches cannot deadlock). */
+export function exclusiveAll<T>(
+  context: ToolContext,
+  inputs: string[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const real = (p: string) => {
+    try {
+      return [context.guard.check(p, "write").real];
+    } catch {
+      return []; // refused paths fail later, inside the batch, with their own error
+    }
+  };
+  const reals = [...new Set(inputs.flatMap(real))].sort();
+  const run = (i: number): Promise<T> =>
+    i === reals.length ? fn() : context.workspace.exclusive(reals[i]!, () => run(i + 1));
+  return run(0);
+}
+
+/** A backup session id: sortable by time, unique across processes. */
+export function newBackupId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+function writeFailure(file: GuardedPath, error: unknown): ToolError {
+  if (error instanceof WorkspaceError && error.kind === "escape") {
+    return new ToolError(
+      "guard",
+      `${file.display} was not written: its folder now resolves outside the root (a link was planted). Nothing changed.`,
+      { path: file.display },
+    );
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolError("io", `Writing ${file.display} failed: ${reason}. The file is unchanged.`, {
+    path: file.display,
+  });
+}
+
+export function documentDiff(path: string, before: Document | undefined, after: Document): string {
+  return unifiedDiff(before?.lines ?? [], after.lines, {
+    path,
+    oldFinalNewline: before ? hasFinalNewline(before) || before.lines.length === 0 : true,
+    newFinalNewline: hasFinalNewline(after) || after.lines.length === 0,
+  });
+}
+
+/** apply writes; preview computes the result and writes nothing; check fails if anything would change. */
+export type Mode = "apply" | "preview" | "check";
+
+export const modeSchema = z
+  .enum(["apply", "preview", "check"])
+  .optional()
+  .describe(
+    '"apply" (default) writes; "preview" shows the diff only; "check" fails if it would change anything.',
+  );
+
+export interface Outcome {
+  tag: string;
+  header: string;
+  diff: string;
+  /** The backup session holding the original, when something was written. */
+  backup?: string;
+  /** Whether the file on disk now holds the result. */
+  applied: boolean;
+  /** Whether the result differs from what was there. */
+  changed: boolean;
+}
+
+/** Writes (or previews, or checks) a new document for a file, per `mode`. */
+export async function settle(
+  context: ToolContext,
+  file: GuardedPath,
+  request: CommitRequest,
+  mode: Mode = "apply",
+): Promise<Outcome> {
+  const { before, doc } = request;
+  const bytes = documentToBytes(doc);
+  const modeChanges = request.fileMode !== undefined && request.fileMode !== before?.mode;
+  if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
+    context.history.recordRead(file.rel, before.bytes, before.tag);
+    const tag = before.tag;
+    return {
+      tag,
+      header: header(file.display, tag),
+      diff: "",
+      applied: mode === "apply",
+      changed: false,
+    };
+  }
+  if (mode === "apply") {
+    const committed = await commitDocument(context, file, request);
+    return { ...committed, backup: request.backup, applied: true, changed: true };
+  }
+  const diff = documentDiff(file.display, before?.doc, doc);
+  if (mode === "check") {
+    throw new ToolError(
+      "check_failed",
+      `${file.display} would change (check mode writes nothing):\n${diff || "(permissions only)"}`,
+      { path: file.display, diff },
+    );
+  }
+  const tag = documentTag(doc);
+  return { tag, header: header(file.display, tag), diff, applied: false, changed: true };
+}
+
+/**
+ * Deletes a file, backing it up first; run it inside `serialized`. Like
+ * `settle`, it refuses when the file is no longer the version it was given.
+ */
+export async function settleDelete(
+  context: ToolContext,
+  file: GuardedPath,
+  before: LoadedFile,
+  request: { note: string; backup: string },
+  mode: Mode = "apply",
+): Promise<Outcome> {
+  const diff = unifiedDiff(before.doc.lines, [], {
+    path: file.display,
+    oldFinalNewline: hasFinalNewline(before.doc),
+  });
+  if (mode === "check") {
+    throw new ToolError(
+      "check_failed",
+      `${file.display} would be deleted (check mode writes nothing).`,
+      {
+        path: file.display,
+        diff,
+      },
+    );
+  }
+  const outcome = { tag: "", header: "", diff, changed: true };
+  if (mode === "preview") return { ...outcome, applied: false };
+  const current = await context.workspace.readFile(file.real).catch(() => undefined);
+  if (!current || sha256(current) !== before.sha) throw new RaceError(file.display);
+  context.history.recordWrite({
+    kind: "delete",
+    path: file.rel,
+    before: { bytes: before.bytes, tag: before.tag },
+    note: request.note,
+    backup: request.backup,
+  });
+  await context.workspace.remove(file.real);
+  context.events.emit({
+    type: "files_changed",
+    changes: [{ path: file.display, resolved: file.real, action: "delete", diff }],
+  });
+  return { ...outcome, applied: true, backup: request.backup };
+}

@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { ToolError } from "../errors.js";
+import type { BackupChange, BackupSession, History } from "../history/history.js";
+import { unifiedDiff } from "../text/diff.js";
+import { type Document, documentFromBytes } from "../text/document.js";
+import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./commit.js";
+import type { ToolContext } from "./context.js";
+import { defineTool, manual } from "./define.js";
+import { loadIfExists } from "./files.js";
+
+const input = z.strictObject({
+  backup_session: z.string().optional().describe("The session to undo; default: your newest."),
+  path: z.string().optional().describe("Restore only this file from the session."),
+  list: z.boolean().optional().describe("List backup sessions instead of undoing."),
+  limit: z.number().int().min(1).max(200).optional().describe("Sessions to list (default 10)."),
+  all_sessions: z
+    .boolean()
+    .optional()
+    .describe("Include changes made by other agents and processes on this root."),
+  mode: modeSchema,
+});
+
+const UNDO_NOTE = "undo ";
+
+export interface UndoFile {
+  path: string;
+  action: "restore" | "delete" | "unchanged";
+  file_hash: string | null;
+  diff: string;
+  warnings: string[];
+}
+
+export interface UndoResult {
+  undone: string;
+  backup_session?: string;
+  applied: boolean;
+  files: UndoFile[];
+}
+
+export interface SessionSummary {
+  backup_session: string;
+  at: string;
+  session: string;
+  undone: boolean;
+  /** This session was itself an undo (undoing it redoes). */
+  is_undo: boolean;
+  files: { path: string; action: "created" | "modified" | "deleted"; diff: string }[];
+}
+
+function isUndo(b: BackupSession): boolean {
+  return b.changes.every((c) => c.note?.startsWith(UNDO_NOTE));
+}
+
+function undoneIds(backups: BackupSession[]): Set<string> {
+  const ids = new Set<string>();
+  for (const b of backups) {
+    for (const c of b.changes)
+      if (c.note?.startsWith(UNDO_NOTE)) ids.add(c.note.slice(UNDO_NOTE.length));
+  }
+  return ids;
+}
+
+function visible(context: ToolContext, all: boolean | undefined): BackupSession[] {
+  const backups = context.history.backups();
+  return all ? backups : backups.filter((b) => b.session === context.history.session);
+}
+
+/** Per path: the content before the session's first change and after its last. */
+function netChanges(
+  session: BackupSession,
+): Map<string, { first: BackupChange; last: BackupChange }> {
+  const out = new Map<string, { first: BackupChange; last: BackupChange }>();
+  for (const c of session.changes) {
+    const seen = out.get(c.path);
+    out.set(c.path, { first: seen?.first ?? c, last: c });
+  }
+  return out;
+}
+
+function docOf(history: History, sha: string | undefined): Document | undefined {
+  const bytes = sha === undefined ? undefined : history.getBlob(sha);
+  const doc = bytes && documentFromBytes(bytes);
+  return doc && !("kind" in doc) ? doc : undefined;
+}
+
+function summarize(context: ToolContext, b: BackupSession, undone: Set<string>): SessionSummary {
+  const files = [...netChanges(b)].map(([path, { first, last }]) => {
+    const before = docOf(context.history, first.before?.sha);
+    const after = docOf(context.history, last.after?.sha);
+    const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
+    const diff = unifiedDiff(before?.lines ?? [], after?.lines ?? [], { path });
+    return { path, action, diff } as const;
+  });
+  return {
+    backup_session: b.id,
+    at: b.at,
+    session: b.session,
+    undone: undone.has(b.id),
+    is_undo: isUndo(b),
+    files,
+  };
+}
+
+function pickSession(context: ToolContext, args: z.output<typeof input>): BackupSession {
+  const backups = visible(context, args.all_sessions || args.backup_session !== undefined);
+  if (args.backup_session !== undefined) {
+    const found = backups.find((b) => b.id === args.backup_session);
+    if (found) return found;
+    throw new ToolError(
+      "not_found",
+      `There is no backup session "${args.backup_session}". Call undo with {"list": true} to see the sessions you can undo.`,
+    );
+  }
+  const undone = undoneIds(backups);
+  const newest = backups.find((b) => !isUndo(b) && !undone.has(b.id));
+  if (newest) return newest;
+  throw new ToolError(
+    "not_found",
+    'There is nothing left to undo in this session. Call undo with {"list": true, "all_sessions": true} to see changes made by others.',
+  );
+}
+
+async function undoFile(
+  context: ToolContext,
+  path: string,
+  change: { first: BackupChange; last: BackupChange },
+  sessionId: string,
+  backup: string,
+  mode: z.output<typeof input>["mode"],
+): Promise<UndoFile> {
+  const file = context.guard.check(path, "write");
+  const current = await loadIfExists(context, file);
+  const warnings: string[] = [];
+  if ((current?.sha ?? undefined) !== change.last.after?.sha) {
+    warnings.push(
+      current
+        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${backup} before it is replaced.`
+        : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
+    );
+  }
+  const note = `${UNDO_NOTE}${sessionId}`;
+  if (!change.first.before) {
+    if (!current)
+      return { path: file.display, action: "unchanged", file_hash: null, diff: "", warnings };
+    const outcome = await settleDelete(context, file, current, { note, backup }, mode);
+    return { path: file.display, action: "delete", file_hash: null, diff: outcome.diff, warnings };
+  }
+  const doc = docOf(context.history, change.first.before.sha);
+  if (!doc) {
+    throw new ToolError(
+      "not_found",
+      `The original of ${file.display} from session ${sessionId} is no longer stored (history was trimmed to its size limit).`,
+    );
+  }
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "rollback", before: current, doc, note, action: "undo", backup },
+    mode,
+  );
+  const action = outcome.changed ? "restore" : "unchanged";
+  return { path: file.display, action, file_hash: outcome.tag, diff: outcome.diff, warnings };
+}
+
+async function undo(
+  context: ToolContext,
+  args: z.output<typeof input>,
+): Promise<UndoResult | { sessions: SessionSummary[] }> {
+  if (args.list) {
+    const backups = visible(context, args.all_sessions);
+    const undone = undoneIds(backups);
+    return {
+      sessions: backups.slice(0, args.limit ?? 10).map((b) => summarize(context, b, undone)),
+    };
+  }
+  const session = pickSession(context, args);
+  let changes = [...netChanges(session)];
+  if (args.path !== undefined) {
+    const rel = context.guard.check(args.path, "write").rel;
+    changes = changes.filter(([path]) => path === rel);
+    if (changes.length === 0) {
+      throw new ToolError(
+        "not_found",
+        `Session ${session.id} did not change ${args.path}; it changed: ${[...netChanges(session).keys()].join(", ")}.`,
+      );
+    }
+  }
+  const backup = newBackupId();
+  const files: UndoFile[] = [];
+  for (const [rel, change] of changes.reverse()) {
+    // History keys files by root-relative path; resolve from the root, not from `base`.
+    const path = join(context.guard.root, rel);
+    files.push(
+      await serialized(context, path, () =>
+        undoFile(context, path, change, session.id, backup, args.mode),
+      ),
+    );
+  }
+  const applied = (args.mode ?? "apply") === "apply";
+  const wrote = applied && files.some((f) => f.action !== "unchanged");
+  return {
+    undone: session.id,
+    ...(wrote ? { backup_session: backup } : {}),
+    applied,
+    files: files.reverse(),
+  };
+}
+
+export const undoTool = defineTool({
+  name: "undo",
+  description: manual("undo"),
+  example: { backup_session: "20261130-091650-a1b2c3" },
+  input,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  kind: "edit",
+  needsApproval: (args) => !args.list,
+  footprint: (args) => ({ reads: [], writes: args.list ? [] : args.path ? [args.path] : ["*"] }),
+  summarize: (args) => {
+    const what = args.list
+      ? "list backup sessions"
+      : `undo ${args.backup_session ?? "the newest change"}`;
+    return {
+      subject: args.backup_session ?? "",
+      summary: args.path ? `${what} for ${args.path}` : what,
+    };
+  },
+  preview: async (context, args) => {
+    const result = await undo(context, { ...args, mode: "preview" });
+    return "files" in result ? result.files.map((f) => f.diff).join("") : "";
+  },
+  call: undo,
+});

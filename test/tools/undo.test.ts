@@ -1,0 +1,105 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { UndoResult } from "../../src/tools/undo.js";
+import { numbered, Project, rejection } from "../helpers/project.js";
+
+describe("undo (backup sessions)", () => {
+  it("undoes a whole batch: edited files restored, created files deleted", async () => {
+    const p = new Project();
+    p.write("a.txt", "a\n");
+    const s = p.splice();
+    const { results } = await s.write({
+      targets: [
+        { path: "a.txt", text: "A\n" },
+        { path: "new/b.txt", text: "b\n" },
+      ],
+    });
+    expect(results[0]!.backup_session).toBe(results[1]!.backup_session);
+    const undone = (await s.undo({})) as UndoResult;
+    expect(undone.undone).toBe(results[0]!.backup_session);
+    expect(undone.files.map((f) => [f.path, f.action])).toEqual([
+      ["a.txt", "restore"],
+      ["new/b.txt", "delete"],
+    ]);
+    expect(p.text("a.txt")).toBe("a\n");
+    expect(existsSync(join(p.root, "new/b.txt"))).toBe(false);
+  });
+
+  it("goes further back when called again, and the undo itself can be undone", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice();
+    await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    await s.write({ targets: [{ path: "f.txt", text: "v3\n" }] });
+    const first = (await s.undo({})) as UndoResult;
+    expect(p.text("f.txt")).toBe("v2\n");
+    await s.undo({});
+    expect(p.text("f.txt")).toBe("v1\n");
+    await s.undo({ backup_session: first.backup_session! });
+    expect(p.text("f.txt")).toBe("v3\n");
+  });
+
+  it("restores one path from a session and warns about later changes", async () => {
+    const p = new Project();
+    p.write("a.txt", numbered(2));
+    p.write("b.txt", numbered(2));
+    const s = p.splice();
+    const { results } = await s.write({
+      targets: [
+        { path: "a.txt", text: "A\n" },
+        { path: "b.txt", text: "B\n" },
+      ],
+    });
+    writeFileSync(join(p.root, "a.txt"), "changed by hand\n");
+    const undone = (await s.undo({
+      backup_session: results[0]!.backup_session!,
+      path: "a.txt",
+    })) as UndoResult;
+    expect(p.text("a.txt")).toBe(numbered(2));
+    expect(p.text("b.txt")).toBe("B\n");
+    expect(undone.files[0]!.warnings[0]).toContain("changed after session");
+    const back = (await s.undo({ backup_session: undone.backup_session! })) as UndoResult;
+    expect(back.files[0]!.action).toBe("restore");
+    expect(p.text("a.txt")).toBe("changed by hand\n");
+  });
+
+  it("lists sessions with files and diffs, marking what was undone", async () => {
+    const p = new Project();
+    p.write("f.txt", "one\n");
+    const s = p.splice();
+    await s.write({ targets: [{ path: "f.txt", text: "two\n" }] });
+    await s.undo({});
+    const listed = (await s.undo({ list: true })) as {
+      sessions: { undone: boolean; is_undo: boolean; files: { action: string; diff: string }[] }[];
+    };
+    expect(listed.sessions.map((x) => [x.is_undo, x.undone])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(listed.sessions[1]!.files[0]).toMatchObject({ action: "modified" });
+    expect(listed.sessions[1]!.files[0]!.diff).toContain("-one\n+two");
+  });
+
+  it("keeps agents apart: one session's undo does not touch another's changes", async () => {
+    const p = new Project();
+    const mine = p.splice({ history: { session: "me" } });
+    const theirs = p.splice({ history: { session: "them" } });
+    await theirs.write({ targets: [{ path: "t.txt", text: "theirs\n" }] });
+    const error = await rejection(mine.undo({}));
+    expect(error.code).toBe("not_found");
+    expect(error.message).toContain('"all_sessions": true');
+    expect(p.text("t.txt")).toBe("theirs\n");
+  });
+
+  it("previews an undo without writing", async () => {
+    const p = new Project();
+    p.write("f.txt", "one\n");
+    const s = p.splice();
+    await s.write({ targets: [{ path: "f.txt", text: "two\n" }] });
+    const preview = (await s.undo({ mode: "preview" })) as UndoResult;
+    expect(preview.applied).toBe(false);
+    expect(preview.files[0]!.diff).toContain("-two\n+one");
+    expect(p.text("f.txt")).toBe("two\n");
+  });
+});
