@@ -59,7 +59,10 @@ export class MemoryWorkspace implements Workspace {
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.#queues.get(path) ?? Promise.resolve();
     const next = previous.then(fn, fn);
-    this.#queues.set(path, next.catch(() => undefined));
+    this.#queues.set(
+      path,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
