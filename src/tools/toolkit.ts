@@ -15,9 +15,12 @@ import { type CallSummary, parseArgs, type Tool } from "./define.js";
 import { editTool } from "./edit.js";
 import { EventBus } from "./events.js";
 import { historyTool } from "./history.js";
+import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { rollbackTool } from "./rollback.js";
+import { runTool } from "./run.js";
 import { EVERYTHING, type ResolvedFootprint, scheduleWaves } from "./schedule.js";
+import { searchTool } from "./search.js";
 import { undoTool } from "./undo.js";
 import { writeTool } from "./write.js";
 
@@ -55,15 +58,24 @@ export interface ToolkitOptions {
 /** Every tool splice offers, in the order hosts list them. */
 export const fullTools: readonly Tool[] = [
   readTool,
+  listTool,
+  searchTool,
   writeTool,
   editTool,
+  runTool,
   rollbackTool,
   historyTool,
   undoTool,
 ] as unknown as readonly Tool[];
 
-/** For small models and simple hosts. */
-export const minimalTools: readonly Tool[] = [readTool, editTool] as unknown as readonly Tool[];
+/** For small models and simple hosts: read, list, search, edit, run. */
+export const minimalTools: readonly Tool[] = [
+  readTool,
+  listTool,
+  searchTool,
+  editTool,
+  runTool,
+] as unknown as readonly Tool[];
 
 export interface CallInfo extends CallSummary {
   name: string;
@@ -143,8 +155,11 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     try {
       const tool = find(call.name);
       const footprint = tool.footprint(parseArgs(tool, call.args));
-      const norm = (p: string) =>
-        p === EVERYTHING ? p : context.guard.relative(resolve(context.guard.base, p));
+      const norm = (p: string) => {
+        if (p === EVERYTHING) return p;
+        const rel = context.guard.relative(resolve(context.guard.base, p));
+        return rel === "." ? "" : rel;
+      };
       return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
     } catch {
       // A call that will fail validation touches nothing; it may run anywhere.

@@ -34,6 +34,17 @@ describe("createToolkit", () => {
     expect(p.text("f.txt")).toBe(numbered(3));
   });
 
+  it("schedules a listing of the root after an earlier write anywhere", () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root });
+    const waves = kit.schedule([
+      { name: "write", args: { targets: [{ path: "src/a.ts", text: "x" }] } },
+      { name: "list", args: { path: "." } },
+      { name: "run", args: { command: "true" } },
+    ]);
+    expect(waves).toEqual([[0], [1], [2]]);
+  });
+
   it("schedules calls of one reply into waves by footprint", () => {
     const p = new Project();
     const kit = createToolkit({ root: p.root });
@@ -49,9 +60,9 @@ describe("createToolkit", () => {
   it("offers the minimal set and names the real tools for an unknown one", async () => {
     const p = new Project();
     const kit = createToolkit({ root: p.root, tools: "minimal" });
-    expect(kit.tools.map((t) => t.name)).toEqual(["read", "edit"]);
+    expect(kit.tools.map((t) => t.name)).toEqual(["read", "list", "search", "edit", "run"]);
     const error = await rejection(kit.call("write", {}));
     expect(error.code).toBe("unknown_tool");
-    expect(error.message).toContain("The tools are: read, edit.");
+    expect(error.message).toContain("The tools are: read, list, search, edit, run.");
   });
 });

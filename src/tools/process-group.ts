@@ -1,0 +1,139 @@
+/**
+ * A shell command in its own process group, so a timeout or a cancel can stop
+ * everything it started: SIGTERM to the whole group, then SIGKILL after a
+ * grace period, which no child can ignore.
+ */
+import { spawn } from "node:child_process";
+import { ToolError } from "../errors.js";
+
+export interface GroupOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL. */
+  graceMs: number;
+  /** How long to wait, after the shell exits, for background processes to release the output. */
+  drainMs: number;
+  onOutput(chunk: Buffer): void;
+  signal?: AbortSignal;
+}
+
+export interface GroupOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Background processes still held the output after the shell exited and were stopped. */
+  stoppedLeftovers: boolean;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Signals the whole group; false when no process of it is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
+    // detached: the shell leads a new session and process group (setsid).
+    const child = spawn("sh", ["-c", options.command], {
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const outcome: GroupOutcome = {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      stoppedLeftovers: false,
+    };
+    let done = false;
+    let exited = false;
+    let terminating: Promise<void> | undefined;
+    const timers: NodeJS.Timeout[] = [];
+
+    /** SIGTERM now, SIGKILL after the grace period; resolves once SIGKILL was sent (or nothing was left). */
+    const terminate = (): Promise<void> => {
+      const pgid = child.pid;
+      if (terminating || pgid === undefined) return terminating ?? Promise.resolve();
+      terminating = (async () => {
+        if (!signalGroup(pgid, "SIGTERM")) return;
+        const deadline = Date.now() + options.graceMs;
+        while (Date.now() < deadline && signalGroup(pgid, 0)) await sleep(50);
+        if (!signalGroup(pgid, "SIGKILL")) return;
+        // SIGKILL is delivered asynchronously; give the kernel a moment to finish the job.
+        const settled = Date.now() + 500;
+        while (Date.now() < settled && signalGroup(pgid, 0)) await sleep(20);
+      })();
+      return terminating;
+    };
+
+    const finish = async () => {
+      if (done) return;
+      done = true;
+      for (const t of timers) clearTimeout(t);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (terminating) await terminating;
+      if (outcome.aborted) reject(options.signal?.reason);
+      else resolve(outcome);
+    };
+
+    const onAbort = () => {
+      outcome.aborted = true;
+      void terminate();
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        outcome.timedOut = true;
+        void terminate();
+      }, options.timeoutMs),
+    );
+
+    child.stdout.on("data", options.onOutput);
+    child.stderr.on("data", options.onOutput);
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (done) return;
+      done = true;
+      for (const t of timers) clearTimeout(t);
+      options.signal?.removeEventListener("abort", onAbort);
+      reject(
+        new ToolError(
+          "io",
+          `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that sh is installed.`,
+        ),
+      );
+    });
+    child.on("exit", (code, signal) => {
+      exited = true;
+      outcome.exitCode = code;
+      outcome.signal = signal;
+      // Background children may hold the pipes open forever; do not wait on them for long.
+      timers.push(
+        setTimeout(async () => {
+          if (done) return;
+          outcome.stoppedLeftovers = !terminating;
+          await terminate();
+          await sleep(options.drainMs);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          void finish();
+        }, options.drainMs),
+      );
+    });
+    child.on("close", () => {
+      if (exited) void finish();
+    });
+  });
+}

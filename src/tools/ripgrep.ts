@@ -1,0 +1,124 @@
+/**
+ * The ripgrep process: spawn the binary the `@vscode/ripgrep` package ships,
+ * parse its `--json` lines as they stream in, and stop it the moment the
+ * caller has seen enough (or the context is aborted).
+ */
+import { spawn } from "node:child_process";
+import { rgPath } from "@vscode/ripgrep";
+import { ToolError } from "../errors.js";
+
+/** rg's JSON strings: `text` when valid UTF-8, otherwise base64 `bytes`. */
+export interface RgData {
+  text?: string;
+  bytes?: string;
+}
+
+export interface RgLine {
+  path: RgData;
+  lines: RgData;
+  line_number: number | null;
+  submatches: { start: number; end: number }[];
+}
+
+export type RgMessage =
+  | { type: "begin"; data: { path: RgData } }
+  | { type: "match"; data: RgLine }
+  | { type: "context"; data: RgLine }
+  | { type: "end"; data: { path: RgData; binary_offset: number | null } }
+  | { type: "summary"; data: unknown };
+
+export function rgText(data: RgData): string {
+  if (data.text !== undefined) return data.text;
+  return Buffer.from(data.bytes ?? "", "base64").toString("utf8");
+}
+
+export interface RgOutcome {
+  /** rg's exit code; null when it was stopped. */
+  code: number | null;
+  /** True when the caller asked to stop early. */
+  stopped: boolean;
+  stderr: string;
+}
+
+/** stderr beyond this is dropped: rg's messages are short, a flood adds nothing. */
+const MAX_STDERR = 64 * 1024;
+
+/**
+ * Runs rg and hands each JSON message to `onMessage`; returning false stops
+ * rg. Rejects with the signal's reason when aborted.
+ */
+export function runRipgrep(
+  args: string[],
+  cwd: string,
+  onMessage: (message: RgMessage) => boolean,
+  signal?: AbortSignal,
+): Promise<RgOutcome> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stopped = false;
+    let stderr = "";
+    let partial = "";
+    let failure: unknown;
+
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      child.stdout.removeAllListeners("data");
+      child.kill("SIGKILL");
+    };
+    const onAbort = () => stop();
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      const text = partial + chunk;
+      let from = 0;
+      let newline = text.indexOf("\n");
+      try {
+        while (newline !== -1) {
+          const line = text.slice(from, newline);
+          from = newline + 1;
+          if (line.length > 0 && !onMessage(JSON.parse(line) as RgMessage)) {
+            stop();
+            return;
+          }
+          newline = text.indexOf("\n", from);
+        }
+      } catch (error) {
+        failure = error;
+        stop();
+        return;
+      }
+      partial = text.slice(from);
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < MAX_STDERR) stderr += chunk;
+    });
+    child.on("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(
+        new ToolError(
+          "io",
+          `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable. Reinstall splice's dependencies (@vscode/ripgrep), or use the run tool with grep meanwhile.`,
+        ),
+      );
+    });
+    child.on("close", (code) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      if (failure !== undefined) {
+        reject(failure);
+        return;
+      }
+      resolve({ code: stopped ? null : code, stopped, stderr });
+    });
+  });
+}

@@ -1,0 +1,340 @@
+import path from "node:path";
+import { z } from "zod";
+import { isToolError, ToolError } from "../errors.js";
+import type { PathGuard } from "../guard/path-guard.js";
+import type { ToolContext } from "./context.js";
+import { defineTool, manual } from "./define.js";
+import { type RgLine, type RgMessage, rgText, runRipgrep } from "./ripgrep.js";
+import { SKIPPED_FOLDERS } from "./walk.js";
+
+export const SEARCH_LIMITS = {
+  /** Matches shown when no limit is given. */
+  defaultLimit: 200,
+  maxLimit: 2000,
+  maxContext: 10,
+  /** A shown line longer than this is cut to a window around its first match. */
+  maxLineChars: 300,
+  /** rg warnings (unreadable files) kept in `warnings`. */
+  maxWarnings: 5,
+} as const;
+
+const input = z.strictObject({
+  pattern: z.string().min(1).describe("Text to find (literal unless regex is true)."),
+  path: z
+    .string()
+    .optional()
+    .describe("Folder or file to search, relative to the root (default: the root)."),
+  glob: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe('Only files matching these globs, e.g. "*.ts" or ["src/**", "!*.test.ts"].'),
+  regex: z.boolean().optional().describe("Treat pattern as a regular expression (default false)."),
+  ignore_case: z.boolean().optional().describe("Match regardless of case (default false)."),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(SEARCH_LIMITS.maxContext)
+    .optional()
+    .describe("Lines to show before and after each match (default 0)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMITS.maxLimit)
+    .optional()
+    .describe(`Most matches to show (default ${SEARCH_LIMITS.defaultLimit}).`),
+});
+
+export interface SearchHit {
+  /** Root-relative path. */
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface SearchResult {
+  pattern: string;
+  content: string;
+  matches: number;
+  files: number;
+  truncated: boolean;
+  hits: SearchHit[];
+  warnings: string[];
+}
+
+interface ShownLine {
+  line: number;
+  text: string;
+  match: boolean;
+}
+
+interface FileHits {
+  path: string;
+  lines: ShownLine[];
+  lastMatch: number;
+  /** Index of this file's first entry in `hits`, to take them back if it turns out binary. */
+  firstHit: number;
+}
+
+/**
+ * Secret-file exclusions handed to rg so it never even reads those files, each
+ * with a probe name: an exclusion is used only when this guard refuses the
+ * probe, so a project that unblocks `*.pem` still finds its .pem files. The
+ * per-file guard check after rg stays the authority.
+ */
+const SECRET_EXCLUSIONS: readonly (readonly [string, string])[] = [
+  ["!.env", ".env"],
+  ["!.envrc", ".envrc"],
+  ["!*.pem", "probe.pem"],
+  ["!*.key", "probe.key"],
+  ["!id_rsa*", "id_rsa"],
+  ["!id_dsa*", "id_dsa"],
+  ["!id_ecdsa*", "id_ecdsa"],
+  ["!id_ed25519*", "id_ed25519"],
+];
+const PROBE_DIR = "splice-search-probe-5d1c";
+const exclusionCache = new WeakMap<PathGuard, string[]>();
+
+function exclusions(guard: PathGuard): string[] {
+  let globs = exclusionCache.get(guard);
+  if (globs) return globs;
+  // The folders list does not enter (.git and .splice among them); naming one as path still searches it.
+  globs = [...SKIPPED_FOLDERS].map((name) => `!${name}`);
+  for (const [glob, probe] of SECRET_EXCLUSIONS) {
+    try {
+      guard.check(path.join(guard.base, PROBE_DIR, probe), "read");
+    } catch (error) {
+      if (isToolError(error) && error.details.reason === "blocked") globs.push(glob);
+    }
+  }
+  exclusionCache.set(guard, globs);
+  return globs;
+}
+
+function rgArgs(args: z.output<typeof input>, guard: PathGuard, target: string): string[] {
+  const out = ["--json", "--no-config", "--hidden", "--no-require-git"];
+  out.push(args.regex ? "--engine=auto" : "--fixed-strings");
+  if (args.ignore_case) out.push("--ignore-case");
+  if (args.context) out.push(`--context=${args.context}`);
+  const globs = args.glob === undefined ? [] : [args.glob].flat();
+  for (const g of globs) out.push(`--glob=${g}`);
+  // Later globs win in rg: the user's globs cannot re-include what these exclude.
+  for (const g of exclusions(guard)) out.push(`--iglob=${g}`);
+  out.push("--", args.pattern, target);
+  return out;
+}
+
+/** One line as shown: no line break, and a window around the match when very long. */
+function shownText(data: RgLine): string {
+  let text = rgText(data.lines).replace(/\r?\n$/, "");
+  const max = SEARCH_LIMITS.maxLineChars;
+  if (text.length <= max) return text;
+  const first = data.submatches[0];
+  const at = first ? Buffer.from(text, "utf8").subarray(0, first.start).toString("utf8").length : 0;
+  const start = Math.max(0, Math.min(at - Math.floor(max / 3), text.length - max));
+  const head = start > 0 ? "…" : "";
+  const tail = start + max < text.length ? "…" : "";
+  text = head + text.slice(start, start + max) + tail;
+  return text;
+}
+
+function rgError(stderr: string, args: z.output<typeof input>): ToolError {
+  const section = /default regex engine error:\s*~+\s*([\s\S]*?)~{5,}/.exec(stderr);
+  const raw = (section?.[1] ?? stderr).replace(/^rg: /gm, "");
+  const message = raw.replace(/\s+/g, " ").trim().slice(0, 600);
+  if (/glob/i.test(message)) {
+    return new ToolError(
+      "invalid_input",
+      `A glob is not valid: ${message}. Fix the glob (for example "*.ts" or "src/**/*.py").`,
+      { glob: args.glob },
+    );
+  }
+  if (/regex|pattern|literal|escape/i.test(message)) {
+    const fix = args.regex
+      ? "Fix the regular expression, or pass regex: false to search the text literally."
+      : "Rephrase the pattern.";
+    return new ToolError(
+      "invalid_input",
+      `The pattern ${JSON.stringify(args.pattern)} is not valid: ${message}. ${fix}`,
+      { pattern: args.pattern },
+    );
+  }
+  return new ToolError(
+    "io",
+    `ripgrep failed: ${message}. Check the path and arguments, or try a narrower path.`,
+  );
+}
+
+function render(files: FileHits[], context: number): string {
+  return files
+    .map((file) => {
+      const out: string[] = [];
+      let previous = 0;
+      for (const l of file.lines) {
+        if (!l.match && l.line > file.lastMatch + context) break;
+        if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
+        out.push(`${file.path}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"} ${l.text}`);
+        previous = l.line;
+      }
+      return out.join("\n");
+    })
+    .join("\n\n");
+}
+
+function emptyNotice(args: z.output<typeof input>, where: string): string {
+  let hint = "";
+  if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
+    hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
+  } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
+    hint = "; try ignore_case: true or a shorter pattern";
+  }
+  return `[no matches for ${JSON.stringify(args.pattern)} in ${where}${hint}]`;
+}
+
+export const searchTool = defineTool({
+  name: "search",
+  description: manual("search"),
+  example: { pattern: "createServer", path: "src", glob: "*.ts" },
+  input,
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: [args.path || "."], writes: [] }),
+  summarize: (args) => ({
+    subject: args.pattern,
+    summary: `search ${JSON.stringify(args.pattern)}${args.path ? ` in ${args.path}` : ""}`,
+  }),
+  async call(context: ToolContext, args): Promise<SearchResult> {
+    const guard = context.guard;
+    const where = guard.check(args.path || ".", "read");
+    if (!where.exists) {
+      throw new ToolError(
+        "not_found",
+        `${where.display} does not exist. Check the path with the list tool, or search the whole project by leaving path out.`,
+        { path: where.display },
+      );
+    }
+    const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
+    const contextLines = args.context ?? 0;
+    const files: FileHits[] = [];
+    const hits: SearchHit[] = [];
+    let current: FileHits | undefined;
+    let full = false;
+    let truncated = false;
+
+    // Paths come back as rg printed them: relative to the root, "./" for a root search.
+    const rootSearch = where.rel === "";
+    const relOf = (printed: string) => (rootSearch ? printed.replace(/^\.\//, "") : printed);
+    const allowed = (rel: string) => {
+      try {
+        guard.check(path.join(guard.root, rel), "read");
+        return true;
+      } catch {
+        return false; // a secret or blocked file: its lines are never shown
+      }
+    };
+
+    const onMessage = (message: RgMessage): boolean => {
+      switch (message.type) {
+        case "begin": {
+          const rel = relOf(rgText(message.data.path));
+          current = allowed(rel)
+            ? { path: rel, lines: [], lastMatch: 0, firstHit: hits.length }
+            : undefined;
+          return true;
+        }
+        case "match": {
+          if (!current || message.data.line_number === null) return true;
+          if (full) {
+            truncated = true;
+            return false;
+          }
+          const text = shownText(message.data);
+          const line = message.data.line_number;
+          current.lines.push({ line, text, match: true });
+          current.lastMatch = line;
+          hits.push({ path: current.path, line, text });
+          if (hits.length >= limit) full = true;
+          return true;
+        }
+        case "context": {
+          if (current && message.data.line_number !== null) {
+            current.lines.push({
+              line: message.data.line_number,
+              text: shownText(message.data),
+              match: false,
+            });
+          }
+          return true;
+        }
+        case "end": {
+          // rg stops at a NUL byte but may have printed matches before it: a binary file shows nothing.
+          if (current && message.data.binary_offset !== null) {
+            hits.length = current.firstHit;
+            full = hits.length >= limit;
+          } else if (current && current.lastMatch > 0) {
+            files.push(current);
+          }
+          current = undefined;
+          return true;
+        }
+        default:
+          return true;
+      }
+    };
+
+    const outcome = await runRipgrep(
+      rgArgs(args, guard, rootSearch ? "./" : where.rel),
+      guard.root,
+      onMessage,
+      context.signal,
+    );
+    if (current && current.lastMatch > 0) files.push(current);
+
+    const warnings: string[] = [];
+    if (outcome.code === 2) {
+      if (hits.length === 0) throw rgError(outcome.stderr, args);
+      for (const line of outcome.stderr.split("\n").filter((l) => l.trim() !== "")) {
+        if (warnings.length >= SEARCH_LIMITS.maxWarnings) break;
+        warnings.push(line.replace(/^rg: /, ""));
+      }
+    }
+
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const order = new Map(files.map((f, i) => [f.path, i]));
+    hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
+
+    let content = render(files, contextLines);
+    if (hits.length === 0) content = emptyNotice(args, where.display);
+    if (truncated) {
+      const raise =
+        limit < SEARCH_LIMITS.maxLimit
+          ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
+          : "";
+      content += `\n\n[showing the first ${hits.length} matches in ${files.length} files; there are more. Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
+    }
+
+    context.events.emit({
+      type: "search_hits",
+      pattern: args.pattern,
+      path: where.display,
+      matches: hits.length,
+      files: files.map((f) => f.path),
+    });
+    return {
+      pattern: args.pattern,
+      content,
+      matches: hits.length,
+      files: files.length,
+      truncated,
+      hits,
+      warnings,
+    };
+  },
+});
