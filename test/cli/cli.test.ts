@@ -72,7 +72,9 @@ describe("the splice command", () => {
     expect(json(badJson.stdout).error.code).toBe("invalid_input");
     const unknown = splice(p.root, ["call", "frobnicate", "{}"]);
     expect(json(unknown.stdout).error).toMatchObject({ code: "unknown_tool" });
-    expect(json(unknown.stdout).error.message).toContain("read, list, search, write, edit, run, rollback, history, undo");
+    expect(json(unknown.stdout).error.message).toContain(
+      "read, list, search, write, edit, run, rollback, history, undo",
+    );
     const badArgs = splice(p.root, ["call", "edit", '{"targets":[{"path":"f.txt"}]}']);
     expect(json(badArgs.stdout).error.message).toContain("targets[0].file_hash");
     const missing = splice(p.root, ["call", "rollback", '{"path":"nope.txt","hash":""}']);
