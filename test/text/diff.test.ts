@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { firstChangedLine, merge3, unifiedDiff } from "../../src/text/diff.js";
 
@@ -98,5 +99,53 @@ describe("merge3", () => {
     const both = [...base];
     both[1] = "same";
     expect(merge3(base, both, both)).toEqual({ clean: true, lines: both });
+  });
+});
+
+describe("merge3 (property)", () => {
+  it("applies both sides' changes when they touch separate places", () => {
+    const line = fc.constantFrom("}", "", "a", "b", "return x;", "  {");
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 6, maxLength: 60 }),
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+        (base, p, q, mineText, theirsText) => {
+          const i = p % (base.length - 4);
+          const j = i + 3 + (q % (base.length - i - 3));
+          const ours = [
+            ...base.slice(0, i),
+            ...mineText.map((t) => `ours ${t}`),
+            ...base.slice(i + 1),
+          ];
+          const theirs = [
+            ...base.slice(0, j),
+            ...theirsText.map((t) => `theirs ${t}`),
+            ...base.slice(j + 1),
+          ];
+          const expected = [
+            ...base.slice(0, i),
+            ...mineText.map((t) => `ours ${t}`),
+            ...base.slice(i + 1, j),
+            ...theirsText.map((t) => `theirs ${t}`),
+            ...base.slice(j + 1),
+          ];
+          expect(merge3(base, ours, theirs)).toEqual({ clean: true, lines: expected });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("merges edits far apart in a long file of repeated lines", () => {
+    const base = Array.from({ length: 40_000 }, (_, i) => (i % 4 === 0 ? "}" : `x${i % 50}`));
+    const ours = [...base];
+    ours[39_990] = "ours";
+    const theirs = [...base];
+    theirs[10] = "theirs";
+    const result = merge3(base, ours, theirs);
+    expect(result.clean && [result.lines[10], result.lines[39_990]]).toEqual(["theirs", "ours"]);
   });
 });
