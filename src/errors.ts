@@ -5,6 +5,7 @@
 export type ErrorCode =
   | "not_found"
   | "ambiguous"
+  | "suspicious"
   | "stale"
   | "guard"
   | "invalid_input"

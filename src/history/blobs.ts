@@ -55,10 +55,11 @@ export class BlobStore {
   /**
    * Store bytes and return their sha. When the blob is already present its
    * mtime is refreshed, which tells a concurrent collection that it is in use
-   * again (collection only deletes blobs older than its start).
+   * again (collection only deletes blobs older than its start). A caller
+   * that already hashed the bytes passes `knownSha` to skip hashing again.
    */
-  put(bytes: Uint8Array, durable = false): string {
-    const sha = sha256Hex(bytes);
+  put(bytes: Uint8Array, durable = false, knownSha?: string): string {
+    const sha = knownSha ?? sha256Hex(bytes);
     const path = this.pathOf(sha);
     if (this.touch(path)) {
       if (durable && !this.durable.has(sha)) this.makeDurable(sha, path, bytes);

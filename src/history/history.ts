@@ -152,8 +152,8 @@ export class History {
     return new History(this.store, session);
   }
 
-  putBlob(bytes: Uint8Array, durable = false): string {
-    const sha = this.store.blobs.put(bytes, durable);
+  putBlob(bytes: Uint8Array, durable = false, knownSha?: string): string {
+    const sha = this.store.blobs.put(bytes, durable, knownSha);
     this.store.index.noteBlob(sha, bytes.length);
     return sha;
   }
@@ -163,8 +163,14 @@ export class History {
   }
 
   /** Store the bytes a read showed (not fsync'ed) and journal the read. */
-  recordRead(path: string, bytes: Uint8Array, tag: string, range?: [number, number]): VersionRef {
-    const sha = this.putBlob(bytes, false);
+  recordRead(
+    path: string,
+    bytes: Uint8Array,
+    tag: string,
+    range?: [number, number],
+    knownSha?: string,
+  ): VersionRef {
+    const sha = this.putBlob(bytes, false, knownSha);
     const event: JournalEvent = { ...this.base("read", path), sha, tag, size: bytes.length };
     if (range) event.range = [range[0], range[1]];
     this.store.append(event, false);
@@ -181,11 +187,11 @@ export class History {
     if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) {
-      const sha = this.putBlob(e.before.bytes, true);
+      const sha = this.putBlob(e.before.bytes, true, e.before.sha);
       out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
     }
     if (e.after) {
-      const sha = this.putBlob(e.after.bytes, true);
+      const sha = this.putBlob(e.after.bytes, true, e.after.sha);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
     const event: JournalEvent = this.base(e.kind, e.path);

@@ -58,8 +58,9 @@ export interface VersionInfo {
 export interface WriteRecord {
   kind: "write" | "rollback" | "delete";
   path: string;
-  before?: { bytes: Uint8Array; tag: string };
-  after?: { bytes: Uint8Array; tag: string };
+  /** `sha`, when given, must be the SHA-256 of `bytes` (it saves hashing them again). */
+  before?: { bytes: Uint8Array; tag: string; sha?: string };
+  after?: { bytes: Uint8Array; tag: string; sha?: string };
   backup?: string;
   note?: string;
 }

@@ -75,6 +75,15 @@ export function parseDocument(text: string): Document {
 }
 
 export function renderDocument(doc: Document): string {
+  const { lines, eols } = doc;
+  const n = lines.length;
+  // Fast path: one terminator style throughout (the common case) joins in one go.
+  const eol = eols[0];
+  let uniform = n > 0;
+  for (let i = 1; i < n - 1 && uniform; i++) uniform = eols[i] === eol;
+  if (uniform && (n < 2 || eols[n - 2] === eol)) {
+    return (doc.bom ? BOM : "") + lines.join(eol) + (eols[n - 1] ?? "");
+  }
   const parts: string[] = doc.bom ? [BOM] : [];
   for (let i = 0; i < doc.lines.length; i++) {
     parts.push(doc.lines[i]!, doc.eols[i] ?? doc.eol);
@@ -134,4 +143,26 @@ export function withLines(
     out[last] = finalNewline ? out[last]! : "";
   }
   return { bom: original.bom, lines, eols: out, eol: original.eol };
+}
+
+/**
+ * A new version of `original` with these lines: lines the change left alone
+ * at the start and end keep their own terminators (so a mixed file stays
+ * mixed), changed lines get the dominant one, and the last line ends with a
+ * newline exactly when `finalNewline` says so.
+ */
+export function restyle(original: Document, lines: string[], finalNewline: boolean): Document {
+  const old = original.lines;
+  const eols: string[] = new Array(lines.length).fill(original.eol);
+  let p = 0;
+  while (p < lines.length && p < old.length && lines[p] === old[p]) {
+    eols[p] = original.eols[p] || original.eol;
+    p++;
+  }
+  for (let s = 1; s <= Math.min(lines.length, old.length) - p; s++) {
+    if (lines[lines.length - s] !== old[old.length - s]) break;
+    eols[lines.length - s] = original.eols[old.length - s] || original.eol;
+  }
+  if (lines.length > 0) eols[lines.length - 1] = finalNewline ? eols[lines.length - 1]! : "";
+  return { bom: original.bom, lines, eols, eol: original.eol };
 }

@@ -12,7 +12,7 @@ import { type Document, documentToBytes, hasFinalNewline } from "../text/documen
 import { documentTag, header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
-import { type LoadedFile, sameBytes, sha256 } from "./files.js";
+import { identify, type LoadedFile, sameBytes, sha256 } from "./files.js";
 
 export interface Committed {
   tag: string;
@@ -43,9 +43,10 @@ async function commitDocument(
   context: ToolContext,
   file: GuardedPath,
   request: CommitRequest,
+  bytes: Uint8Array,
 ): Promise<Committed> {
-  const bytes = documentToBytes(request.doc);
-  const tag = documentTag(request.doc);
+  const { sha, tag } = identify(bytes, request.doc);
+  const { before } = request;
   let written: boolean;
   try {
     // Compare-and-swap: history records the write only once the file is
@@ -56,8 +57,8 @@ async function commitDocument(
         context.history.recordWrite({
           kind: request.kind,
           path: file.rel,
-          before: request.before && { bytes: request.before.bytes, tag: request.before.tag },
-          after: { bytes, tag },
+          before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
+          after: { bytes, tag, sha },
           note: request.note,
           backup: request.backup,
         }),
@@ -71,7 +72,7 @@ async function commitDocument(
     type: "files_changed",
     changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
   });
-  return { tag, sha: sha256(bytes), header: header(file.display, tag), diff };
+  return { tag, sha, header: header(file.display, tag), diff };
 }
 
 /** Another writer replaced the file between reading it and writing it. */
@@ -186,7 +187,7 @@ export async function settle(
   const bytes = documentToBytes(doc);
   const modeChanges = request.fileMode !== undefined && request.fileMode !== before?.mode;
   if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
-    context.history.recordRead(file.rel, before.bytes, before.tag);
+    context.history.recordRead(file.rel, before.bytes, before.tag, undefined, before.sha);
     const tag = before.tag;
     return {
       tag,
@@ -197,7 +198,7 @@ export async function settle(
     };
   }
   if (mode === "apply") {
-    const committed = await commitDocument(context, file, request);
+    const committed = await commitDocument(context, file, request, bytes);
     return { ...committed, backup: request.backup, applied: true, changed: true };
   }
   const diff = documentDiff(file.display, before?.doc, doc);
@@ -208,7 +209,7 @@ export async function settle(
       { path: file.display, diff },
     );
   }
-  const tag = documentTag(doc);
+  const { tag } = identify(bytes, doc);
   return { tag, header: header(file.display, tag), diff, applied: false, changed: true };
 }
 
@@ -244,7 +245,7 @@ export async function settleDelete(
   context.history.recordWrite({
     kind: "delete",
     path: file.rel,
-    before: { bytes: before.bytes, tag: before.tag },
+    before: { bytes: before.bytes, tag: before.tag, sha: before.sha },
     note: request.note,
     backup: request.backup,
   });

@@ -22,6 +22,16 @@ export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/**
+ * The SHA-256 of the bytes and the tag of the text. Without a BOM or CR the
+ * bytes are the normalized text already, so one hash serves both.
+ */
+export function identify(bytes: Uint8Array, doc: Document): { sha: string; tag: string } {
+  const sha = sha256(bytes);
+  const normalized = !doc.bom && bytes.indexOf(13) === -1;
+  return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : documentTag(doc) };
+}
+
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
@@ -65,7 +75,7 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
       { path: file.display },
     );
   }
-  return { bytes, doc, tag: documentTag(doc), sha: sha256(bytes), mode: stat.mode };
+  return { bytes, doc, ...identify(bytes, doc), mode: stat.mode };
 }
 
 async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8Array> {

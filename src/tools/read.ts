@@ -75,6 +75,7 @@ async function readOne(context: ToolContext, t: z.output<typeof target>): Promis
     loaded.bytes,
     loaded.tag,
     whole ? undefined : rendered.shown,
+    loaded.sha,
   );
   return {
     path: file.display,

@@ -13,6 +13,7 @@ import type { Workspace } from "../workspace/workspace.js";
 import { DEFAULT_LIMITS, type ToolContext } from "./context.js";
 import { type CallSummary, parseArgs, type Tool } from "./define.js";
 import { editTool } from "./edit.js";
+import { simpleEditTool } from "./edit-simple.js";
 import { EventBus } from "./events.js";
 import { historyTool } from "./history.js";
 import { listTool } from "./list.js";
@@ -73,7 +74,7 @@ export const minimalTools: readonly Tool[] = [
   readTool,
   listTool,
   searchTool,
-  editTool,
+  simpleEditTool,
   runTool,
 ] as unknown as readonly Tool[];
 

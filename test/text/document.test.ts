@@ -7,6 +7,7 @@ import {
   normalizedText,
   parseDocument,
   renderDocument,
+  restyle,
   withLines,
 } from "../../src/text/document.js";
 
@@ -52,5 +53,15 @@ describe("withLines", () => {
     const original = parseDocument("a\r\nb");
     const next = withLines(original, ["a", "new", "b"], ["\r\n", undefined, ""]);
     expect(renderDocument(next)).toBe("a\r\nnew\r\nb");
+  });
+});
+
+describe("restyle", () => {
+  it("keeps untouched terminators, gives new lines the dominant one, and sets the final newline", () => {
+    const original = parseDocument("a\r\nb\nc\r\nd");
+    const next = restyle(original, ["a", "B", "new", "c", "d"], false);
+    expect(renderDocument(next)).toBe("a\r\nB\r\nnew\r\nc\r\nd");
+    expect(renderDocument(restyle(original, ["a", "b", "c", "d"], true))).toBe("a\r\nb\nc\r\nd\r\n");
+    expect(renderDocument(restyle(parseDocument(""), ["x"], true))).toBe("x\n");
   });
 });

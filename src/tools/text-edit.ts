@@ -1,0 +1,125 @@
+/**
+ * Planning a text edit: each old_text -> new_text is found by the replace
+ * engine (exact first, then the fuzzy ladder) on the evolving text of the
+ * file, all or nothing for that file. A target that cannot be found is
+ * refused with what the model needs to fix it in one step.
+ */
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { normalizedText, parseDocument, restyle } from "../text/document.js";
+import { type MatchMode, type ReplaceOutcome, replaceText } from "../text/replace.js";
+import type { ToolContext } from "./context.js";
+import type { MatchReport, Plan } from "./edit-plan.js";
+import { type LoadedFile, loadIfExists } from "./files.js";
+
+export interface TextEditArgs {
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean;
+}
+
+const LOOSENESS: MatchMode[] = ["exact", "fuzzy", "anchored"];
+
+/** Says so when the file changed since this session last read it: the likely reason old_text is gone. */
+function staleHint(context: ToolContext, file: GuardedPath, current: LoadedFile): string {
+  const last = context.history.lastRead(file.rel);
+  if (!last || last.sha === current.sha) return "";
+  const lines = last.range ? `lines ${last.range[0]}..${last.range[1]}` : "the file";
+  return ` ${file.display} changed since you read it at ${last.at} (tag ${last.tag}, now ${current.tag}); read ${lines} again and quote the current text.`;
+}
+
+function refusal(
+  context: ToolContext,
+  file: GuardedPath,
+  current: LoadedFile,
+  outcome: Extract<ReplaceOutcome, { ok: false }>,
+  index: number,
+  count: number,
+): ToolError {
+  const which =
+    count > 1 ? ` (edit ${index + 1} of ${count}; none of this file's edits were applied)` : "";
+  const hint = outcome.code === "not_found" ? staleHint(context, file, current) : "";
+  return new ToolError(outcome.code, `${file.display}${which}: ${outcome.message}${hint}`, {
+    path: file.display,
+    edit_index: index,
+    ...(outcome.lines ? { lines: outcome.lines } : {}),
+    ...(outcome.candidates ? { candidates: outcome.candidates } : {}),
+  });
+}
+
+function createPlan(file: GuardedPath, edits: TextEditArgs[]): Plan {
+  if (edits.length !== 1) {
+    throw new ToolError(
+      "not_found",
+      `${file.display} does not exist. To create it, send one edit with an empty old_text and the whole file as new_text (or use write).`,
+      { path: file.display },
+    );
+  }
+  const text = edits[0]!.new_text.replace(/\r\n/g, "\n");
+  return {
+    file,
+    current: undefined,
+    next: parseDocument(text),
+    action: "create",
+    warnings: [],
+    match: { match_count: 0, match_mode: "exact", matched_text: "" },
+  };
+}
+
+export async function planTextEdit(
+  context: ToolContext,
+  t: { path: string; edits: TextEditArgs[] },
+  pending: Map<string, LoadedFile>,
+): Promise<Plan> {
+  const file = context.guard.check(t.path, "write");
+  const current = pending.get(file.rel) ?? (await loadIfExists(context, file));
+  const creates = t.edits.some((e) => e.old_text === "");
+  if (!current) {
+    if (creates) return createPlan(file, t.edits);
+    throw new ToolError(
+      "not_found",
+      `${file.display} does not exist. Check the path; to create it, use an empty old_text with the whole file as new_text.`,
+      { path: file.display },
+    );
+  }
+  if (creates) {
+    throw new ToolError(
+      "exists",
+      `${file.display} already exists, so an empty old_text (which creates a file) is refused. Quote the text to replace, or use write to replace the whole file.`,
+      { path: file.display },
+    );
+  }
+  let text = normalizedText(current.doc);
+  const warnings: string[] = [];
+  const matches: NonNullable<MatchReport["matches"]> = [];
+  const matched: string[] = [];
+  for (const [i, edit] of t.edits.entries()) {
+    const outcome = replaceText(text, {
+      oldText: edit.old_text,
+      newText: edit.new_text,
+      replaceAll: edit.replace_all,
+    });
+    if (!outcome.ok) throw refusal(context, file, current, outcome, i, t.edits.length);
+    text = outcome.text;
+    warnings.push(...outcome.warnings);
+    matched.push(outcome.matchedText);
+    matches.push({
+      match_count: outcome.count,
+      match_mode: outcome.mode,
+      ...(outcome.mode === "exact" ? {} : { match_score: outcome.score }),
+      lines: outcome.matchedLines,
+    });
+  }
+  const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
+  const next = restyle(current.doc, lines, text.endsWith("\n"));
+  const loosest = matches.reduce((m, x) => Math.max(m, LOOSENESS.indexOf(x.match_mode)), 0);
+  const scores = matches.flatMap((m) => (m.match_score === undefined ? [] : [m.match_score]));
+  const match: MatchReport = {
+    match_count: matches.reduce((n, m) => n + m.match_count, 0),
+    match_mode: LOOSENESS[loosest]!,
+    ...(scores.length > 0 ? { match_score: Math.min(...scores) } : {}),
+    matched_text: matched.join("\n"),
+    ...(matches.length > 1 ? { matches } : {}),
+  };
+  return { file, current, next, action: "replace", warnings, match };
+}

@@ -1,0 +1,250 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createToolkit } from "../../src/tools/toolkit.js";
+import { Project, rejection } from "../helpers/project.js";
+
+const source = `export function greet(name: string) {
+  const greeting = "hello";
+  return \`\${greeting}, \${name}\`;
+}
+
+export function part(name: string) {
+  return "bye";
+}
+`;
+
+describe("edit with old_text / new_text", () => {
+  it("replaces a unique exact match and reports it honestly", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const { results } = await p.splice().edit({
+      targets: [
+        {
+          path: "g.ts",
+          edits: [
+            { old_text: '  const greeting = "hello";', new_text: '  const greeting = "hi";' },
+          ],
+        },
+      ],
+    });
+    expect(results[0]).toMatchObject({
+      path: "g.ts",
+      action: "replace",
+      applied: true,
+      changed: true,
+      match_count: 1,
+      match_mode: "exact",
+      matched_text: '  const greeting = "hello";',
+      first_changed_line: 2,
+      warnings: [],
+    });
+    expect(results[0]!.match_score).toBeUndefined();
+    expect(results[0]!.backup_session).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    expect(p.text("g.ts")).toContain('const greeting = "hi";');
+  });
+
+  it("recovers a re-indented quote, keeps the file's own context lines, and says it was fuzzy", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const { results } = await p.splice().edit({
+      targets: [
+        {
+          path: "g.ts",
+          edits: [
+            {
+              old_text: 'const greeting = "hello";\nreturn `${greeting}, ${name}`;',
+              new_text: 'const greeting = "hello";\nreturn `${greeting}, ${name}!`;',
+            },
+          ],
+        },
+      ],
+    });
+    expect(results[0]).toMatchObject({ match_mode: "fuzzy", match_count: 1 });
+    expect(p.text("g.ts")).toContain(
+      '  const greeting = "hello";\n  return `${greeting}, ${name}!`;\n',
+    );
+  });
+
+  it("keeps CRLF and the BOM when the quote uses LF", async () => {
+    const p = new Project();
+    p.write("w.txt", "\uFEFFone\r\ntwo\r\nthree\r\n");
+    await p
+      .splice()
+      .edit({
+        targets: [{ path: "w.txt", edits: [{ old_text: "two\n", new_text: "2\nand a half\n" }] }],
+      });
+    expect(p.bytes("w.txt").toString()).toBe("\uFEFFone\r\n2\r\nand a half\r\nthree\r\n");
+  });
+
+  it("inserts new_text literally: $& and $1 are plain text", async () => {
+    const p = new Project();
+    p.write("r.txt", "price = 5\n");
+    await p
+      .splice()
+      .edit({
+        targets: [
+          { path: "r.txt", edits: [{ old_text: "price = 5", new_text: "price = $& $1 $$" }] },
+        ],
+      });
+    expect(p.text("r.txt")).toBe("price = $& $1 $$\n");
+  });
+
+  it("refuses an ambiguous quote, listing every match, and writes nothing", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const error = await rejection(
+      p
+        .splice()
+        .edit({
+          targets: [
+            { path: "g.ts", edits: [{ old_text: "(name: string) {", new_text: "(n: string) {" }] },
+          ],
+        }),
+    );
+    expect(error.code).toBe("ambiguous");
+    expect(error.details.lines).toEqual([1, 6]);
+    expect(p.text("g.ts")).toBe(source);
+  });
+
+  it("says the file changed since the read when the quote is gone", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const s = p.splice();
+    await s.read({ targets: [{ path: "g.ts", line_range: "1..4" }] });
+    writeFileSync(join(p.root, "g.ts"), source.replace('"hello"', '"howdy"'));
+    const error = await rejection(
+      s.edit({
+        targets: [
+          {
+            path: "g.ts",
+            edits: [{ old_text: '  const greeting = "hello";\n  return x;', new_text: "x" }],
+          },
+        ],
+      }),
+    );
+    expect(error.code).toBe("not_found");
+    expect(error.message).toContain("changed since you read it");
+    expect(error.message).toContain("read lines 1..4 again");
+  });
+
+  it("applies all of a file's edits or none", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const error = await rejection(
+      p.splice().edit({
+        targets: [
+          {
+            path: "g.ts",
+            edits: [
+              { old_text: '"hello"', new_text: '"hi"' },
+              { old_text: "this text is not in the file", new_text: "x" },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toContain("edit 2 of 2; none of this file's edits were applied");
+    expect(p.text("g.ts")).toBe(source);
+  });
+
+  it("creates a file from an empty old_text and refuses when it exists", async () => {
+    const p = new Project();
+    const s = p.splice();
+    const { results } = await s.edit({
+      targets: [{ path: "n/new.ts", edits: [{ old_text: "", new_text: "export {};\n" }] }],
+    });
+    expect(results[0]).toMatchObject({ action: "create", changed: true });
+    expect(p.text("n/new.ts")).toBe("export {};\n");
+    const again = await rejection(
+      s.edit({ targets: [{ path: "n/new.ts", edits: [{ old_text: "", new_text: "x" }] }] }),
+    );
+    expect(again.code).toBe("exists");
+  });
+
+  it("refuses old_text equal to new_text", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const error = await rejection(
+      p
+        .splice()
+        .edit({ targets: [{ path: "g.ts", edits: [{ old_text: "bye", new_text: "bye" }] }] }),
+    );
+    expect(error.code).toBe("invalid_input");
+  });
+
+  it("shows the right shapes when a target mixes or misses forms", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const s = p.splice();
+    const cases = [
+      {
+        path: "g.ts",
+        file_hash: "1A2B",
+        ops: "delete 1",
+        edits: [{ old_text: "a", new_text: "b" }],
+      },
+      { path: "g.ts", ops: "delete 1" },
+      { path: "g.ts", file_hash: "1A2B", edits: [{ old_text: "a", new_text: "b" }] },
+      { path: "g.ts" },
+    ];
+    for (const t of cases) {
+      const error = await rejection(s.edit({ targets: [t] }));
+      expect(error.code).toBe("invalid_input");
+      expect(error.message).toContain('{"path", "edits": [{"old_text", "new_text"}]}');
+    }
+  });
+
+  it("previews a text edit without writing", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const { results } = await p.splice().edit({
+      mode: "preview",
+      targets: [
+        { path: "g.ts", edits: [{ old_text: 'return "bye";', new_text: 'return "ciao";' }] },
+      ],
+    });
+    expect(results[0]).toMatchObject({ applied: false, changed: true });
+    expect(results[0]!.diff).toContain('+  return "ciao";');
+    expect(p.text("g.ts")).toBe(source);
+  });
+
+  it("keeps every one of many concurrent text edits to one file", async () => {
+    const p = new Project();
+    const lines = Array.from({ length: 40 }, (_, i) => `value_${i} = ${i}`);
+    p.write("many.txt", `${lines.join("\n")}\n`);
+    const s = p.splice();
+    await Promise.all(
+      lines.map((line, i) =>
+        s.edit({
+          targets: [
+            { path: "many.txt", edits: [{ old_text: line, new_text: `value_${i} = ${i * 10 + 1}` }] },
+          ],
+        }),
+      ),
+    );
+    const expected = lines.map((_, i) => `value_${i} = ${i * 10 + 1}`);
+    expect(p.text("many.txt")).toBe(`${expected.join("\n")}\n`);
+  });
+});
+
+describe("the minimal edit tool", () => {
+  it("takes the flat {path, old_text, new_text} shape", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const kit = createToolkit({ root: p.root, tools: "minimal" });
+    const result = (await kit.call("edit", {
+      path: "g.ts",
+      old_text: 'return "bye";',
+      new_text: 'return "ciao";',
+    })) as {
+      match_mode: string;
+      changed: boolean;
+    };
+    expect(result).toMatchObject({ match_mode: "exact", changed: true });
+    expect(p.text("g.ts")).toContain('return "ciao";');
+    await expect(kit.call("edit", { path: "g.ts", edits: [] })).rejects.toThrow(
+      /Invalid arguments for edit/,
+    );
+  });
+});
