@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { unifiedDiff } from "../text/diff.js";
-import { type Document, documentToBytes, hasFinalNewline } from "../text/document.js";
+import { changedBytes, type Document, documentToBytes, hasFinalNewline } from "../text/document.js";
 import { documentTag, header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
@@ -184,7 +184,7 @@ export async function settle(
   mode: Mode = "apply",
 ): Promise<Outcome> {
   const { before, doc } = request;
-  const bytes = documentToBytes(doc);
+  const bytes = before ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc);
   const modeChanges = request.fileMode !== undefined && request.fileMode !== before?.mode;
   if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
     context.history.recordRead(file.rel, before.bytes, before.tag, undefined, before.sha);

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  changedBytes,
   decodeText,
   documentFromBytes,
   documentToBytes,
@@ -61,7 +63,38 @@ describe("restyle", () => {
     const original = parseDocument("a\r\nb\nc\r\nd");
     const next = restyle(original, ["a", "B", "new", "c", "d"], false);
     expect(renderDocument(next)).toBe("a\r\nB\r\nnew\r\nc\r\nd");
-    expect(renderDocument(restyle(original, ["a", "b", "c", "d"], true))).toBe("a\r\nb\nc\r\nd\r\n");
+    expect(renderDocument(restyle(original, ["a", "b", "c", "d"], true))).toBe(
+      "a\r\nb\nc\r\nd\r\n",
+    );
     expect(renderDocument(restyle(parseDocument(""), ["x"], true))).toBe("x\n");
+  });
+});
+
+describe("changedBytes (property)", () => {
+  it("equals rendering the whole new document", () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "é", " ", "\t", "😀"), maxLength: 5 });
+    const eol = fc.constantFrom("\n", "\r\n");
+    const doc = fc
+      .record({
+        lines: fc.array(fc.tuple(line, eol), { maxLength: 12 }),
+        bom: fc.boolean(),
+        last: fc.option(line),
+      })
+      .map(
+        ({ lines, bom, last }) =>
+          (bom ? "\uFEFF" : "") + lines.map(([l, e]) => l + e).join("") + (last ?? ""),
+      );
+    fc.assert(
+      fc.property(doc, doc, (a, b) => {
+        const prev = parseDocument(a);
+        const next = parseDocument(b);
+        next.bom = prev.bom;
+        const expected = documentToBytes(next);
+        expect(Buffer.from(changedBytes(documentToBytes(prev), prev, next))).toEqual(
+          Buffer.from(expected),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -4,6 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createToolkit } from "../../src/tools/toolkit.js";
 import { Project, rejection } from "../helpers/project.js";
 
+/** The template literal in the file under edit: `${greeting}, ${name}` (kept out of test-code templates). */
+const template = ["`$", "{greeting}, $", "{name}"].join("");
+
 const source = `export function greet(name: string) {
   const greeting = "hello";
   return \`\${greeting}, \${name}\`;
@@ -53,8 +56,8 @@ describe("edit with old_text / new_text", () => {
           path: "g.ts",
           edits: [
             {
-              old_text: 'const greeting = "hello";\nreturn `${greeting}, ${name}`;',
-              new_text: 'const greeting = "hello";\nreturn `${greeting}, ${name}!`;',
+              old_text: `const greeting = "hello";\nreturn ${template}\`;`,
+              new_text: `const greeting = "hello";\nreturn ${template}!\`;`,
             },
           ],
         },
@@ -62,31 +65,27 @@ describe("edit with old_text / new_text", () => {
     });
     expect(results[0]).toMatchObject({ match_mode: "fuzzy", match_count: 1 });
     expect(p.text("g.ts")).toContain(
-      '  const greeting = "hello";\n  return `${greeting}, ${name}!`;\n',
+      `  const greeting = "hello";\n  return ${template}!\`;\n`,
     );
   });
 
   it("keeps CRLF and the BOM when the quote uses LF", async () => {
     const p = new Project();
     p.write("w.txt", "\uFEFFone\r\ntwo\r\nthree\r\n");
-    await p
-      .splice()
-      .edit({
-        targets: [{ path: "w.txt", edits: [{ old_text: "two\n", new_text: "2\nand a half\n" }] }],
-      });
+    await p.splice().edit({
+      targets: [{ path: "w.txt", edits: [{ old_text: "two\n", new_text: "2\nand a half\n" }] }],
+    });
     expect(p.bytes("w.txt").toString()).toBe("\uFEFFone\r\n2\r\nand a half\r\nthree\r\n");
   });
 
   it("inserts new_text literally: $& and $1 are plain text", async () => {
     const p = new Project();
     p.write("r.txt", "price = 5\n");
-    await p
-      .splice()
-      .edit({
-        targets: [
-          { path: "r.txt", edits: [{ old_text: "price = 5", new_text: "price = $& $1 $$" }] },
-        ],
-      });
+    await p.splice().edit({
+      targets: [
+        { path: "r.txt", edits: [{ old_text: "price = 5", new_text: "price = $& $1 $$" }] },
+      ],
+    });
     expect(p.text("r.txt")).toBe("price = $& $1 $$\n");
   });
 
@@ -94,13 +93,11 @@ describe("edit with old_text / new_text", () => {
     const p = new Project();
     p.write("g.ts", source);
     const error = await rejection(
-      p
-        .splice()
-        .edit({
-          targets: [
-            { path: "g.ts", edits: [{ old_text: "(name: string) {", new_text: "(n: string) {" }] },
-          ],
-        }),
+      p.splice().edit({
+        targets: [
+          { path: "g.ts", edits: [{ old_text: "(name: string) {", new_text: "(n: string) {" }] },
+        ],
+      }),
     );
     expect(error.code).toBe("ambiguous");
     expect(error.details.lines).toEqual([1, 6]);
@@ -218,7 +215,10 @@ describe("edit with old_text / new_text", () => {
       lines.map((line, i) =>
         s.edit({
           targets: [
-            { path: "many.txt", edits: [{ old_text: line, new_text: `value_${i} = ${i * 10 + 1}` }] },
+            {
+              path: "many.txt",
+              edits: [{ old_text: line, new_text: `value_${i} = ${i * 10 + 1}` }],
+            },
           ],
         }),
       ),
