@@ -64,9 +64,7 @@ describe("edit with old_text / new_text", () => {
       ],
     });
     expect(results[0]).toMatchObject({ match_mode: "fuzzy", match_count: 1 });
-    expect(p.text("g.ts")).toContain(
-      `  const greeting = "hello";\n  return ${template}!\`;\n`,
-    );
+    expect(p.text("g.ts")).toContain(`  const greeting = "hello";\n  return ${template}!\`;\n`);
   });
 
   it("keeps CRLF and the BOM when the quote uses LF", async () => {
