@@ -1,0 +1,49 @@
+/**
+ * Vercel AI SDK (`ai`) tools. `execute` returns the text the model reads.
+ * A failed call throws an Error whose message is that sentence: the SDK
+ * turns a throw into a `tool-error` part and sends its message to the model
+ * as an error result, so the model sees the same words every host shows,
+ * and code still finds the ToolError as the error's `cause`.
+ *
+ * Validation is splice's, not the SDK's: the schema is published without a
+ * validator, so a bad call reaches `execute` and is answered by parseArgs'
+ * sentence with a valid example. (Unknown tools and unparsable JSON never
+ * reach a tool; the SDK answers those itself.)
+ */
+import { type JSONSchema7, jsonSchema, type Tool as SdkTool, tool } from "ai";
+import type { Tool } from "../tools/define.js";
+import type { Toolkit } from "../tools/toolkit.js";
+import { dispatch } from "./dispatch.js";
+import { toolJsonSchema } from "./json-schema.js";
+
+export interface AiSdkToolOptions {
+  /**
+   * Pass each tool's `needsApproval` to the SDK, which then stops before
+   * edits, writes, rollbacks and runs and asks for an approval (default false:
+   * the host approves, as with the other adapters).
+   */
+  approvals?: boolean;
+}
+
+export type AiSdkTool = SdkTool<unknown, string>;
+
+function aiSdkTool(toolkit: Toolkit, spliceTool: Tool, options: AiSdkToolOptions): AiSdkTool {
+  return tool<unknown, string>({
+    description: spliceTool.description,
+    inputSchema: jsonSchema<unknown>(toolJsonSchema(spliceTool) as JSONSchema7),
+    ...(options.approvals ? { needsApproval: spliceTool.needsApproval } : {}),
+    execute: async (input) => {
+      const reply = await dispatch(toolkit, { name: spliceTool.name, args: input });
+      if (reply.isError) throw new Error(reply.text, { cause: reply.error });
+      return reply.text;
+    },
+  });
+}
+
+/** Every tool of the toolkit, keyed by name: the `tools` of `generateText` / `streamText`. */
+export function aiSdkTools(
+  toolkit: Toolkit,
+  options: AiSdkToolOptions = {},
+): Record<string, AiSdkTool> {
+  return Object.fromEntries(toolkit.tools.map((t) => [t.name, aiSdkTool(toolkit, t, options)]));
+}

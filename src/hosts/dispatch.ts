@@ -1,0 +1,54 @@
+/**
+ * The step every model-SDK adapter shares: validate a call, run it, and turn
+ * the outcome into the text the model reads. A bad call (unknown tool,
+ * missing field, wrong type) is answered with a sentence, never thrown, so
+ * one malformed call cannot end an agent's turn.
+ */
+import type { ToolError } from "../errors.js";
+import { renderError, renderResult } from "../tools/render-result.js";
+import type { Toolkit } from "../tools/toolkit.js";
+
+export interface ModelCall {
+  name: string;
+  /** The arguments as the model sent them, not yet validated. */
+  args: unknown;
+  /** Set when the host could not even read the arguments (e.g. invalid JSON). */
+  failure?: ToolError;
+}
+
+export interface ModelReply {
+  /** What the model reads. */
+  text: string;
+  isError: boolean;
+  /** The result (when it succeeded) for code that wants more than the text. */
+  result?: unknown;
+  /** What was thrown (when it failed): a ToolError for bad calls and tool failures. */
+  error?: unknown;
+}
+
+export async function dispatch(toolkit: Toolkit, call: ModelCall): Promise<ModelReply> {
+  try {
+    if (call.failure) throw call.failure;
+    const result = await toolkit.call(call.name, call.args);
+    return { text: renderResult(call.name, result), isError: false, result };
+  } catch (error) {
+    return { text: renderError(call.name, error), isError: true, error };
+  }
+}
+
+/**
+ * Runs the calls of one model reply: calls whose footprints do not overlap
+ * run side by side, the rest in the order the model gave them. Replies come
+ * back in that order too.
+ */
+export async function dispatchAll(toolkit: Toolkit, calls: ModelCall[]): Promise<ModelReply[]> {
+  const replies: ModelReply[] = new Array(calls.length);
+  for (const wave of toolkit.schedule(calls)) {
+    await Promise.all(
+      wave.map(async (i) => {
+        replies[i] = await dispatch(toolkit, calls[i]!);
+      }),
+    );
+  }
+  return replies;
+}

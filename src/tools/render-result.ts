@@ -1,0 +1,71 @@
+/**
+ * The model-readable view of a tool call, the same for every host. The view
+ * follows the result's shape, not the tool's name, so a new tool needs no
+ * change here: a `content` string (read, list, search) is shown as is; a
+ * `header` and `diff` (edit, write, rollback) as the header and the diff;
+ * anything else as JSON. Warnings become bracketed notice lines, the form
+ * read output already uses for lines that are not file lines.
+ */
+import { isToolError } from "../errors.js";
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** Longest first line of an unexpected error a model is shown. */
+const MAX_FAULT_LENGTH = 300;
+
+function notices(item: Json): string[] {
+  const warnings = Array.isArray(item.warnings) ? item.warnings.filter((w) => str(w)) : [];
+  return warnings.map((w) => `[${w}]`);
+}
+
+/** One target's text, or undefined when it has no readable view. */
+function itemText(item: Json): string | undefined {
+  if (isObject(item.error)) {
+    // A failed target of a batch that went on (read): which one and why, once.
+    const { code, message } = item.error;
+    return `[${str(item.path) ?? "?"}: ${str(code)}: ${str(message)}]`;
+  }
+  const content = str(item.content);
+  if (content !== undefined) return [content, ...notices(item)].filter(Boolean).join("\n");
+  const header = str(item.header);
+  if (header !== undefined) {
+    return [header, str(item.diff)?.trimEnd(), ...notices(item)].filter(Boolean).join("\n");
+  }
+  return undefined;
+}
+
+function resultText(result: unknown): string {
+  if (isObject(result)) {
+    const own = itemText(result);
+    if (own !== undefined) return own;
+    if (Array.isArray(result.results) && result.results.every(isObject)) {
+      const parts = result.results.map(itemText);
+      if (parts.every((p) => p !== undefined)) return parts.join("\n\n");
+    }
+  }
+  return JSON.stringify(result, null, 2) ?? "";
+}
+
+/** What the model reads for a call that succeeded. */
+export function renderResult(toolName: string, result: unknown): string {
+  // An empty tool result reads to a model like a dropped call.
+  return resultText(result) || `[${toolName} returned nothing]`;
+}
+
+/**
+ * What the model reads for a call that failed. A ToolError is `code: message`
+ * (the message already says what to do next). Anything else is a fault of
+ * splice or its environment: one line, never a stack trace.
+ */
+export function renderError(toolName: string, error: unknown): string {
+  if (isToolError(error)) return `${error.code}: ${error.message}`;
+  const raw = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const line = raw.split("\n", 1)[0]!.trim();
+  const fault = line.length > MAX_FAULT_LENGTH ? `${line.slice(0, MAX_FAULT_LENGTH)}…` : line;
+  return `internal: the ${toolName} tool failed unexpectedly (${fault}). This is not a problem with your arguments; tell the user if it keeps happening.`;
+}

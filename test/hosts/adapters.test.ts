@@ -1,0 +1,336 @@
+/**
+ * One contract, every model-SDK adapter: the published schemas are valid JSON
+ * Schema that accept each tool's example, every tool round-trips through
+ * dispatch on a real temp project, and a bad call gets a sentence back.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
+import { anthropicTools, dispatchAnthropic } from "../../src/hosts/anthropic.js";
+import { toolJsonSchema } from "../../src/hosts/json-schema.js";
+import {
+  dispatchOpenAIChat,
+  dispatchOpenAIResponses,
+  openaiChatTools,
+  openaiResponsesTools,
+} from "../../src/hosts/openai.js";
+import type { Tool } from "../../src/tools/define.js";
+import { createToolkit, type Toolkit } from "../../src/tools/toolkit.js";
+import { LocalWorkspace } from "../../src/workspace/local.js";
+import { Project } from "../helpers/project.js";
+
+type Schema = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Schema =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** What a strict-mode model sends: every optional field that was left out, as null. */
+function nullsForAbsent(schema: unknown, value: unknown): unknown {
+  if (!isObject(schema)) return value;
+  if (Array.isArray(schema.anyOf)) {
+    const kind = Array.isArray(value) ? "array" : isObject(value) ? "object" : "other";
+    return nullsForAbsent(
+      schema.anyOf.find((s) => isObject(s) && s.type === kind),
+      value,
+    );
+  }
+  if (Array.isArray(value)) return value.map((v) => nullsForAbsent(schema.items, v));
+  if (!isObject(value) || !isObject(schema.properties)) return value;
+  const out: Schema = {};
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (key in value) out[key] = nullsForAbsent(property, value[key]);
+    else if (!(schema.required as string[] | undefined)?.includes(key)) out[key] = null;
+  }
+  return { ...value, ...out };
+}
+
+/** Where a schema breaks OpenAI's strict-mode rules (empty when it keeps them). */
+function strictRuleBreaks(node: unknown, at = "$"): string[] {
+  if (!isObject(node)) return [`${at}: not a schema object`];
+  const breaks: string[] = [];
+  for (const key of ["prefixItems", "oneOf", "allOf", "not", "if", "patternProperties"]) {
+    if (key in node) breaks.push(`${at}: uses ${key}`);
+  }
+  if (!["type", "anyOf", "enum", "const", "$ref"].some((k) => k in node)) {
+    breaks.push(`${at}: accepts anything`);
+  }
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes("object") || "properties" in node) {
+    const properties = isObject(node.properties) ? node.properties : {};
+    if (node.additionalProperties !== false) breaks.push(`${at}: additionalProperties not false`);
+    const required = [...((node.required as string[] | undefined) ?? [])].sort();
+    if (JSON.stringify(required) !== JSON.stringify(Object.keys(properties).sort())) {
+      breaks.push(`${at}: not every property is required`);
+    }
+    for (const [k, v] of Object.entries(properties))
+      breaks.push(...strictRuleBreaks(v, `${at}.${k}`));
+  }
+  if (node.items !== undefined) breaks.push(...strictRuleBreaks(node.items, `${at}[]`));
+  if (Array.isArray(node.anyOf)) {
+    for (const [i, s] of node.anyOf.entries()) breaks.push(...strictRuleBreaks(s, `${at}|${i}`));
+  }
+  return breaks;
+}
+
+interface Reply {
+  text: string;
+  /** undefined where the wire has no error flag (OpenAI). */
+  isError: boolean | undefined;
+}
+
+interface Adapter {
+  name: string;
+  /** Strict OpenAI schemas: every field is required, absent ones are sent as null. */
+  strict: boolean;
+  /** Whether a call to a tool the model was not given reaches dispatch (the AI SDK answers it itself). */
+  seesUnknownTools: boolean;
+  schemas(kit: Toolkit): Map<string, { schema: Schema; strict: boolean }>;
+  call(kit: Toolkit, name: string, args: unknown): Promise<Reply>;
+}
+
+/** The arguments a strict-mode model would send: every optional field present, null when absent. */
+function asSent(kit: Toolkit, name: string, args: unknown, strict: boolean): unknown {
+  const tool = kit.tools.find((t) => t.name === name);
+  return strict && tool ? nullsForAbsent(toolJsonSchema(tool), args) : args;
+}
+
+function openai(strict: boolean, api: "responses" | "chat"): Adapter {
+  return {
+    name: `openai ${api}${strict ? " strict" : ""}`,
+    strict,
+    seesUnknownTools: true,
+    schemas: (kit) =>
+      new Map(
+        api === "responses"
+          ? openaiResponsesTools(kit, { strict }).map((t) => [
+              t.name,
+              { schema: t.parameters, strict: t.strict },
+            ])
+          : openaiChatTools(kit, { strict }).map((t) => [
+              t.function.name,
+              { schema: t.function.parameters, strict: t.function.strict },
+            ]),
+      ),
+    call: async (kit, name, args) => {
+      const text = JSON.stringify(asSent(kit, name, args, strict));
+      if (api === "responses") {
+        const out = await dispatchOpenAIResponses(kit, {
+          call_id: "call_1",
+          name,
+          arguments: text,
+        });
+        expect(out).toMatchObject({ type: "function_call_output", call_id: "call_1" });
+        return { text: out.output, isError: undefined };
+      }
+      const message = await dispatchOpenAIChat(kit, {
+        id: "call_2",
+        function: { name, arguments: text },
+      });
+      expect(message).toMatchObject({ role: "tool", tool_call_id: "call_2" });
+      return { text: message.content, isError: undefined };
+    },
+  };
+}
+
+const adapters: Adapter[] = [
+  {
+    name: "anthropic",
+    strict: false,
+    seesUnknownTools: true,
+    schemas: (kit) =>
+      new Map(
+        anthropicTools(kit).map((t) => [
+          t.name,
+          { schema: t.input_schema as Schema, strict: false },
+        ]),
+      ),
+    call: async (kit, name, input) => {
+      const block = await dispatchAnthropic(kit, { id: "toolu_1", name, input });
+      expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
+      expect(typeof block.content).toBe("string");
+      return { text: block.content as string, isError: block.is_error === true };
+    },
+  },
+  openai(true, "responses"),
+  openai(false, "responses"),
+  openai(true, "chat"),
+  {
+    name: "ai-sdk",
+    strict: false,
+    seesUnknownTools: false,
+    schemas: (kit) =>
+      new Map(
+        Object.entries(aiSdkTools(kit)).map(([name, t]) => [
+          name,
+          { schema: (t.inputSchema as { jsonSchema: Schema }).jsonSchema, strict: false },
+        ]),
+      ),
+    call: async (kit, name, input) => {
+      const tool = aiSdkTools(kit)[name]!;
+      try {
+        const text = await tool.execute!(input, { toolCallId: "c1", messages: [] });
+        return { text: text as string, isError: false };
+      } catch (error) {
+        return { text: (error as Error).message, isError: true };
+      }
+    },
+  },
+];
+
+const ajv = new Ajv2020({ allowUnionTypes: true });
+
+function expectError(reply: Reply, text: string | RegExp) {
+  if (typeof text === "string") expect(reply.text).toBe(text);
+  else expect(reply.text).toMatch(text);
+  if (reply.isError !== undefined) expect(reply.isError).toBe(true);
+}
+
+function expectOk(reply: Reply, text: string) {
+  expect(reply.text).toBe(text);
+  if (reply.isError !== undefined) expect(reply.isError).toBe(false);
+}
+
+const tagOf = (text: string) => /^¶[^#\n]+#([0-9A-F]{4})$/m.exec(text)![1]!;
+
+describe.each(adapters)("the $name adapter", (adapter) => {
+  it("publishes every tool with a schema that compiles and accepts its example", () => {
+    const kit = createToolkit({ root: new Project().root });
+    const schemas = adapter.schemas(kit);
+    expect([...schemas.keys()]).toEqual(kit.tools.map((t) => t.name));
+    for (const tool of kit.tools as Tool[]) {
+      const { schema, strict } = schemas.get(tool.name)!;
+      expect(schema.type).toBe("object");
+      expect(schema).not.toHaveProperty("$schema");
+      const validate = ajv.compile(schema);
+      const example = strict ? nullsForAbsent(toolJsonSchema(tool), tool.example) : tool.example;
+      expect(validate(example), `${tool.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      // The schema refuses what parseArgs refuses: an unknown field.
+      expect(validate({ ...(example as object), surprise: 1 })).toBe(false);
+      if (strict) expect(strictRuleBreaks(schema), tool.name).toEqual([]);
+    }
+    if (adapter.strict) {
+      // Every current tool can be strict (see openai.test.ts for the fallbacks).
+      expect([...schemas.values()].every((s) => s.strict)).toBe(true);
+    }
+  });
+
+  it("round-trips every tool on a real project, answering with what the model should read", async () => {
+    const p = new Project();
+    p.write("src/a.txt", "one\ntwo\nthree\n");
+    const kit = createToolkit({ root: p.root });
+    const has = (name: string) => kit.tools.some((t) => t.name === name);
+    const done = new Set<string>();
+    const call = async (name: string, args: unknown) => {
+      done.add(name);
+      return adapter.call(kit, name, args);
+    };
+
+    const read = await call("read", { targets: [{ path: "src/a.txt" }, { path: "gone.txt" }] });
+    const tag = tagOf(read.text);
+    expectOk(
+      read,
+      `¶src/a.txt#${tag}\n1| one\n2| two\n3| three\n\n[gone.txt: not_found: gone.txt does not exist. Check the path, or create it with the write tool.]`,
+    );
+    const lines = await call("read", { targets: [{ path: "src/a.txt", line_range: [2, 3] }] });
+    expectOk(lines, `¶src/a.txt#${tag}\n2| two\n3| three\n[showing lines 2..3 of 3]`);
+
+    const edit = await call("edit", {
+      targets: [{ path: "src/a.txt", file_hash: tag, ops: "replace 2:\n+TWO" }],
+    });
+    const edited = tagOf(edit.text);
+    expectOk(
+      edit,
+      `¶src/a.txt#${edited}\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three`,
+    );
+    expect(p.text("src/a.txt")).toBe("one\nTWO\nthree\n");
+
+    const write = await call("write", { targets: [{ path: "src/b.txt", text: "new\n" }] });
+    expectOk(
+      write,
+      `¶src/b.txt#${tagOf(write.text)}\n--- a/src/b.txt\n+++ b/src/b.txt\n@@ -0,0 +1,1 @@\n+new`,
+    );
+
+    const rollback = await call("rollback", { path: "src/a.txt", hash: "" });
+    expectOk(
+      rollback,
+      `¶src/a.txt#${tag}\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n one\n-TWO\n+two\n three`,
+    );
+    expect(p.text("src/a.txt")).toBe("one\ntwo\nthree\n");
+
+    const history = await call("history", { path: "src/a.txt" });
+    const shown = JSON.parse(history.text) as { current_hash: string; versions: unknown[] };
+    expect(shown.current_hash).toBe(tag);
+    expect(shown.versions.length).toBeGreaterThanOrEqual(2);
+    expect(history.text).toBe(JSON.stringify(JSON.parse(history.text), null, 2));
+
+    if (has("list")) {
+      const list = await call("list", { path: "src" });
+      expect(list.text).toMatch(/a\.txt[\s\S]*b\.txt/);
+    }
+    if (has("search")) {
+      const search = await call("search", { pattern: "three", path: "src" });
+      expect(search.text).toContain("src/a.txt");
+      expect(search.text).toContain("three");
+    }
+    if (has("run")) {
+      const run = await call("run", { command: "echo splice-ran" });
+      expect(run.text).toContain("splice-ran");
+    }
+    // A tool added later still goes through dispatch with its own example call.
+    for (const tool of kit.tools.filter((t) => !done.has(t.name))) {
+      const reply = await call(tool.name, tool.example);
+      expect(reply.text.length, tool.name).toBeGreaterThan(0);
+    }
+    expect([...done].sort()).toEqual(kit.tools.map((t) => t.name).sort());
+  });
+
+  it("answers malformed calls with a sentence for the model", async () => {
+    const kit = createToolkit({ root: new Project().root });
+    const example = JSON.stringify(kit.find("read").example);
+    if (adapter.seesUnknownTools) {
+      expectError(
+        await adapter.call(kit, "nope", {}),
+        `unknown_tool: There is no tool named "nope". The tools are: ${kit.tools.map((t) => t.name).join(", ")}.`,
+      );
+    }
+    expectError(
+      await adapter.call(kit, "read", {}),
+      `invalid_input: Invalid arguments for read: targets: Invalid input: expected array, received undefined. A valid call looks like: ${example}`,
+    );
+    expectError(
+      await adapter.call(kit, "read", { targets: "src/a.txt" }),
+      `invalid_input: Invalid arguments for read: targets: Invalid input: expected array, received string. A valid call looks like: ${example}`,
+    );
+    expectError(
+      await adapter.call(kit, "history", { path: "a.txt", depth: 2 }),
+      /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth"\./,
+    );
+  });
+
+  it("turns a failure inside a tool into an error result with its code", async () => {
+    const kit = createToolkit({ root: new Project().root });
+    expectError(
+      await adapter.call(kit, "rollback", { path: "none.txt", hash: "" }),
+      'not_found: splice has no earlier version of none.txt to go back to. Call history with {"path": "none.txt"} to see what it knows.',
+    );
+  });
+
+  it("reports an unexpected fault in one line, without a stack trace", async () => {
+    const p = new Project();
+    p.write("a.txt", "x\n");
+    class FailingDisk extends LocalWorkspace {
+      override async readFile(): Promise<Uint8Array> {
+        throw new Error("EIO: i/o error, read\n    at readFile (node:fs:1:1)");
+      }
+    }
+    const kit = createToolkit({
+      root: p.root,
+      workspace: new FailingDisk({ confineTo: p.root }),
+    });
+    const reply = await adapter.call(kit, "read", { targets: [{ path: "a.txt" }] });
+    expectError(
+      reply,
+      "internal: the read tool failed unexpectedly (Error: EIO: i/o error, read). This is not a problem with your arguments; tell the user if it keeps happening.",
+    );
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * A library user who imports splice's root must not pay for the host SDKs.
+ * A fresh Node process imports the entry with a module.register() resolve
+ * hook that records every module the ESM loader resolves; the CommonJS
+ * cache is read afterwards for anything loaded through require.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+/** Each check starts a fresh Node process; on a busy machine that takes seconds. */
+const SLOW = 60_000;
+const HOST_SDKS = ["@anthropic-ai/sdk", "ai", "@ai-sdk", "@modelcontextprotocol/sdk"];
+
+const HOOKS = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(log, specifier + "\\t" + result.url + "\\n");
+  return result;
+}
+`;
+
+const REGISTER = `
+import { register } from "node:module";
+register("./hooks.mjs", import.meta.url, { data: { log: process.env.SPLICE_RESOLVE_LOG } });
+`;
+
+/** Every module specifier and file a fresh process loads to import `entry`. */
+function modulesLoadedBy(entry: string, viaTsx: boolean): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "splice-entry-"));
+  writeFileSync(join(dir, "hooks.mjs"), HOOKS);
+  writeFileSync(join(dir, "register.mjs"), REGISTER);
+  const log = join(dir, "resolved.log");
+  writeFileSync(log, "");
+  const script = `
+    import { createRequire } from "node:module";
+    await import(${JSON.stringify(join(ROOT, entry))});
+    console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
+  `;
+  const run = spawnSync(
+    process.execPath,
+    [
+      ...(viaTsx ? ["--import", "tsx"] : []),
+      "--import",
+      join(dir, "register.mjs"),
+      "--input-type=module",
+      "-e",
+      script,
+    ],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, SPLICE_RESOLVE_LOG: log } },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const required = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as string[];
+  const resolved = readFileSync(log, "utf8").split("\n").filter(Boolean);
+  return [...resolved.flatMap((line) => line.split("\t")), ...required];
+}
+
+function hostSdksIn(modules: string[]): string[] {
+  const hits = modules.filter((m) =>
+    HOST_SDKS.some(
+      (name) =>
+        m === name ||
+        m.startsWith(`${name}/`) ||
+        m.includes(`/node_modules/${name}/`) ||
+        m.includes(`\\node_modules\\${name}\\`),
+    ),
+  );
+  return [...new Set(hits)];
+}
+
+describe("the package entry", () => {
+  it(
+    "does not load any host SDK from the source entry",
+    () => {
+      const modules = modulesLoadedBy("src/index.ts", true);
+      expect(modules.some((m) => m.endsWith("/src/tools/toolkit.ts"))).toBe(true);
+      expect(hostSdksIn(modules)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it.skipIf(!existsSync(join(ROOT, "dist/index.js")))(
+    "does not load any host SDK from the built entry",
+    () => {
+      const modules = modulesLoadedBy("dist/index.js", false);
+      expect(modules.some((m) => m.endsWith("/dist/tools/toolkit.js"))).toBe(true);
+      expect(hostSdksIn(modules)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    "sees an SDK when one is loaded, so the check above is real",
+    () => {
+      expect(hostSdksIn(modulesLoadedBy("src/hosts/ai-sdk.ts", true))).toContain("ai");
+      // The Anthropic adapter uses the SDK's types only.
+      expect(hostSdksIn(modulesLoadedBy("src/hosts/anthropic.ts", true))).toEqual([]);
+    },
+    SLOW,
+  );
+});
