@@ -5,6 +5,7 @@ import type { EditResult } from "../tools/edit.js";
 import type { HistoryResult } from "../tools/history.js";
 import type { ReadResult } from "../tools/read.js";
 import type { RollbackResult } from "../tools/rollback.js";
+import type { SessionSummary, UndoResult } from "../tools/undo.js";
 import type { WriteResult } from "../tools/write.js";
 import { formatDiff, formatHashline, formatWarnings, type Paint } from "./format.js";
 
@@ -109,5 +110,49 @@ export const commands: Record<string, (input: CommandInput) => Promise<CommandOu
     });
     const head = `${json.path}: ${json.versions.length} version(s); current ${json.current_hash ?? "missing"}`;
     return { json, human: [head, ...rows].join("\n") };
+  },
+
+  async undo(input) {
+    const [id] = input.positionals;
+    const { flags, paint } = input;
+    if (flags.list) {
+      const json = (await input.splice.call("undo", { list: true, all_sessions: true })) as {
+        sessions: SessionSummary[];
+      };
+      const human = json.sessions
+        .map((s) => {
+          const mark = s.undone
+            ? paint("dim", " (undone)")
+            : s.is_undo
+              ? paint("dim", " (undo)")
+              : "";
+          const files = s.files.map(
+            (f) => `  ${f.action.padEnd(8)} ${f.path}\n${formatDiff(f.diff, paint)}`,
+          );
+          return [
+            `${paint("bold", s.backup_session)}  ${s.at}  ${paint("dim", s.session)}${mark}`,
+            ...files,
+          ].join("\n");
+        })
+        .join("\n\n");
+      return { json, human: human || "No backup sessions yet." };
+    }
+    const args = {
+      all_sessions: true,
+      ...(id ? { backup_session: id } : {}),
+      ...(typeof flags.path === "string" ? { path: flags.path } : {}),
+    };
+    const json = (await input.splice.call("undo", args)) as UndoResult;
+    const lines = [
+      `Undid ${paint("bold", json.undone)}${json.backup_session ? ` (undo it with: splice undo ${json.backup_session})` : ""}`,
+    ];
+    for (const f of json.files) {
+      lines.push(
+        `${f.action.padEnd(9)} ${f.path}`,
+        ...(f.diff ? [formatDiff(f.diff, paint)] : []),
+        ...formatWarnings(f.warnings, paint),
+      );
+    }
+    return { json, human: lines.join("\n") };
   },
 };

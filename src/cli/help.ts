@@ -8,7 +8,9 @@ Commands:
   edit PATH             apply line ops (from --ops, --ops-file or stdin) against a tag
   rollback PATH [TAG]   restore an earlier version (default: the one before the current)
   history PATH          list the versions splice knows of a file
+  undo [ID]             undo the newest change (or backup session ID); --list shows them
   call TOOL [JSON]      run any tool with JSON arguments (or JSON on stdin) and print JSON
+  serve                 run the MCP server (stdio, or Streamable HTTP with --http PORT)
 
 Options for every command:
   --root DIR   the project root (default: the current folder)
@@ -76,5 +78,34 @@ tool error prints {"error": {"code", "message"}} and exits 1.
   splice call read '{"targets":[{"path":"src/main.ts"}]}'
   splice call edit '{"targets":[{"path":"a.txt","file_hash":"1A2B","ops":"delete 3"}]}'
   echo '{"path":"a.txt","hash":""}' | splice call rollback
+`,
+  serve: `Usage: splice serve [--root DIR] [--tools full|minimal] [--http PORT [--host HOST] [--token T]]
+
+Runs splice's tools as an MCP server. Over stdio by default (for a client that
+starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
+connection gets its own history session. When the client offers roots, its
+roots replace --root. Logs go to stderr. Stops on SIGINT/SIGTERM, or on stdio
+when the client closes stdin.
+
+  --root DIR      where paths resolve (default: the current folder)
+  --tools SET     "full" (default) or "minimal": the few tools small models handle best
+  --http PORT     serve over HTTP on PORT (0 picks a free one) instead of stdio
+  --host HOST     address to bind (default 127.0.0.1; requests must name this
+                  host, localhost or 127.0.0.1 in Host, and a localhost Origin)
+  --token T       require "Authorization: Bearer T" (or set SPLICE_TOKEN)
+
+  splice serve --root ~/src/app
+  splice serve --http 3000 --token "$(openssl rand -hex 16)"
+`,
+  undo: `Usage: splice undo [BACKUP_SESSION] [--path PATH] [--list] [--json]
+
+Every call that writes files opens a backup session holding the originals.
+Without an id, undoes the newest change not yet undone (by anyone on this
+root); with --path, restores only that file. Undo is itself a backup session,
+so it can be undone. --list shows the sessions, their files and diffs.
+
+  splice undo --list
+  splice undo
+  splice undo 20261130-091650-a1b2c3 --path src/main.ts
 `,
 };

@@ -5,6 +5,7 @@ import { createSplice } from "../splice.js";
 import { commands } from "./commands.js";
 import { makePaint } from "./format.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
+import { serveCommand } from "./serve.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
 const CLI_SESSION = "cli";
@@ -59,6 +60,13 @@ async function main(argv: string[]): Promise<number> {
       ops: { type: "string" },
       "ops-file": { type: "string" },
       force: { type: "boolean" },
+      list: { type: "boolean" },
+      path: { type: "string" },
+      all: { type: "boolean" },
+      http: { type: "string" },
+      host: { type: "string" },
+      token: { type: "string" },
+      tools: { type: "string" },
     },
   });
   const [command, ...rest] = positionals;
@@ -77,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const root = typeof values.root === "string" ? values.root : process.cwd();
   if (command === "call") return callCommand(root, rest);
+  if (command === "serve") return serveCommand(root, values);
   const run = commands[command];
   if (!run) {
     process.stderr.write(`splice: unknown command "${command}"\n\n${MAIN_HELP}`);

@@ -90,6 +90,14 @@ export class EventIndex {
     return this.seen.get(session)?.get(path)?.has(sha) ?? false;
   }
 
+  /** The version of `path` this session saw (read or wrote) most recently. */
+  lastSeen(session: string, path: string): { sha: string; tag: string } | undefined {
+    const versions = this.seen.get(session)?.get(path);
+    if (!versions || versions.size === 0) return undefined;
+    const [sha, tag] = [...versions].at(-1)!;
+    return { sha, tag };
+  }
+
   lastRead(session: string, path: string): LastRead | undefined {
     const events = this.byPath.get(path) ?? [];
     for (let i = events.length - 1; i >= 0; i--) {

@@ -213,6 +213,12 @@ export class History {
     return this.store.index.hasSeen(this.session, path, sha);
   }
 
+  /** The version of `path` this session read or wrote most recently. */
+  lastSeen(path: string): { sha: string; tag: string } | undefined {
+    this.store.catchUp();
+    return this.store.index.lastSeen(this.session, path);
+  }
+
   lastRead(path: string): LastRead | undefined {
     this.store.catchUp();
     return this.store.index.lastRead(this.session, path);

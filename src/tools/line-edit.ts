@@ -45,7 +45,7 @@ function seenVersion(context: ToolContext, file: GuardedPath, current: LoadedFil
   );
 }
 
-function conflictError(
+export function conflictError(
   context: ToolContext,
   file: GuardedPath,
   current: LoadedFile,
@@ -60,7 +60,7 @@ function conflictError(
   return new ToolError(
     "conflict",
     [
-      `${file.display} changed since you read it at ${tag}, and the change overlaps your edit, so nothing was written. The current lines ${first}..${last}:`,
+      `${file.display} changed since you read it (at ${tag}), and the change overlaps your edit, so nothing was written. The current lines ${first}..${last}:`,
       header(file.display, current.tag),
       ...shown,
       `Redo the edit against the current version with file_hash "${current.tag}".`,

@@ -6,11 +6,20 @@
  */
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import { normalizedText, parseDocument, restyle } from "../text/document.js";
+import { firstChangedLine, merge3 } from "../text/diff.js";
+import {
+  type Document,
+  documentFromBytes,
+  hasFinalNewline,
+  normalizedText,
+  parseDocument,
+  restyle,
+} from "../text/document.js";
 import { type MatchMode, type ReplaceOutcome, replaceText } from "../text/replace.js";
 import type { ToolContext } from "./context.js";
 import type { MatchReport, Plan } from "./edit-plan.js";
 import { type LoadedFile, loadIfExists } from "./files.js";
+import { conflictError } from "./line-edit.js";
 
 export interface TextEditArgs {
   old_text: string;
@@ -89,17 +98,51 @@ export async function planTextEdit(
       { path: file.display },
     );
   }
-  let text = normalizedText(current.doc);
+  const seen = seenVersion(context, file, current);
+  if (seen) {
+    // The file changed since this session saw it: edit the version the model
+    // saw and merge, so an outside change to the same lines is never overwritten.
+    const onSeen = applyEdits(normalizedText(seen), t.edits);
+    if (onSeen.ok) return mergePlan(context, file, current, seen, onSeen);
+  }
+  const applied = applyEdits(normalizedText(current.doc), t.edits);
+  if (!applied.ok) {
+    const { outcome, index } = applied;
+    throw refusal(context, file, current, outcome, index, t.edits.length);
+  }
+  const next = restyle(current.doc, linesOf(applied.text), applied.text.endsWith("\n"));
+  return {
+    file,
+    current,
+    next,
+    action: "replace",
+    warnings: applied.warnings,
+    match: applied.match,
+  };
+}
+
+interface Applied {
+  ok: true;
+  text: string;
+  warnings: string[];
+  match: MatchReport;
+}
+
+/** Runs a target's edits in order on `text`: all of them, or the first refusal. */
+function applyEdits(
+  text: string,
+  edits: TextEditArgs[],
+): Applied | { ok: false; outcome: Extract<ReplaceOutcome, { ok: false }>; index: number } {
   const warnings: string[] = [];
   const matches: NonNullable<MatchReport["matches"]> = [];
   const matched: string[] = [];
-  for (const [i, edit] of t.edits.entries()) {
+  for (const [index, edit] of edits.entries()) {
     const outcome = replaceText(text, {
       oldText: edit.old_text,
       newText: edit.new_text,
       replaceAll: edit.replace_all,
     });
-    if (!outcome.ok) throw refusal(context, file, current, outcome, i, t.edits.length);
+    if (!outcome.ok) return { ok: false, outcome, index };
     text = outcome.text;
     warnings.push(...outcome.warnings);
     matched.push(outcome.matchedText);
@@ -110,8 +153,6 @@ export async function planTextEdit(
       lines: outcome.matchedLines,
     });
   }
-  const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
-  const next = restyle(current.doc, lines, text.endsWith("\n"));
   const loosest = matches.reduce((m, x) => Math.max(m, LOOSENESS.indexOf(x.match_mode)), 0);
   const scores = matches.flatMap((m) => (m.match_score === undefined ? [] : [m.match_score]));
   const match: MatchReport = {
@@ -121,5 +162,41 @@ export async function planTextEdit(
     matched_text: matched.join("\n"),
     ...(matches.length > 1 ? { matches } : {}),
   };
-  return { file, current, next, action: "replace", warnings, match };
+  return { ok: true, text, warnings, match };
+}
+
+const linesOf = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
+
+/** The version this session last saw, when the file changed since; undefined when it did not. */
+function seenVersion(
+  context: ToolContext,
+  file: GuardedPath,
+  current: LoadedFile,
+): Document | undefined {
+  const seen = context.history.lastSeen(file.rel);
+  if (!seen || seen.sha === current.sha) return undefined;
+  const bytes = context.history.getBlob(seen.sha);
+  const doc = bytes && documentFromBytes(bytes);
+  return doc && !("kind" in doc) ? doc : undefined;
+}
+
+function mergePlan(
+  context: ToolContext,
+  file: GuardedPath,
+  current: LoadedFile,
+  seen: Document,
+  applied: Applied,
+): Plan {
+  const merged = merge3(seen.lines, linesOf(applied.text), current.doc.lines);
+  if (!merged.clean) {
+    throw conflictError(context, file, current, merged.conflicts, "the version you saw");
+  }
+  const finalNewline = current.doc.lines.length === 0 || hasFinalNewline(current.doc);
+  const next = restyle(current.doc, merged.lines, finalNewline);
+  const at = firstChangedLine(current.doc.lines, next.lines);
+  const warnings = [
+    ...applied.warnings,
+    `${file.display} changed since you last saw it (now ${current.tag}); your edit was made on the version you saw and merged into the current one${at > 0 ? `, starting at line ${at}` : ""}. Check the diff.`,
+  ];
+  return { file, current, next, action: "replace", warnings, match: applied.match };
 }

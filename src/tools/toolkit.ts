@@ -97,8 +97,8 @@ export interface Toolkit {
   readonly tools: readonly Tool[];
   /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
   find(name: string): Tool;
-  /** Validates raw arguments and runs the tool. */
-  call(name: string, args: unknown): Promise<unknown>;
+  /** Validates raw arguments and runs the tool; `signal` cancels this one call. */
+  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
   /** What a call is, for transcripts and approval prompts; validates the arguments. */
   describe(name: string, args: unknown): CallInfo;
   /** What a call would do (a diff, a command), computed without changing anything. */
@@ -174,9 +174,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     events: context.events,
     tools,
     find,
-    call: async (name, args) => {
+    call: async (name, args, options) => {
       const tool = find(name);
-      return tool.call(context, parseArgs(tool, args));
+      const scoped = options?.signal ? { ...context, signal: options.signal } : context;
+      return tool.call(scoped, parseArgs(tool, args));
     },
     describe: (name, args) => {
       const tool = find(name);

@@ -75,8 +75,8 @@ describe("the splice command", () => {
     expect(json(unknown.stdout).error.message).toContain(
       "read, list, search, write, edit, run, rollback, history, undo",
     );
-    const badArgs = splice(p.root, ["call", "edit", '{"targets":[{"path":"f.txt"}]}']);
-    expect(json(badArgs.stdout).error.message).toContain("targets[0].file_hash");
+    const badArgs = splice(p.root, ["call", "edit", '{"targets":[{"path":"f.txt","ops":3}]}']);
+    expect(json(badArgs.stdout).error.message).toContain("targets[0].ops");
     const missing = splice(p.root, ["call", "rollback", '{"path":"nope.txt","hash":""}']);
     expect(missing.code).toBe(1);
     expect(json(missing.stdout).error.code).toBe("not_found");
@@ -95,5 +95,20 @@ describe("the splice command", () => {
     );
     expect(execFileSync(BIN, ["edit", "--help"], { encoding: "utf8" })).toContain("--hash TAG");
     expect(spawnSync(BIN, ["bogus"], { encoding: "utf8" }).status).toBe(2);
+  });
+});
+
+describe("splice undo", () => {
+  it("lists backup sessions and undoes the newest", () => {
+    const p = new Project();
+    p.write("f.txt", "one\n");
+    expect(splice(p.root, ["write", "f.txt", "--text", "two\n"]).code).toBe(0);
+    const list = splice(p.root, ["undo", "--list"]);
+    expect(list.stdout).toContain("modified f.txt");
+    expect(list.stdout).toContain("+two");
+    const undo = splice(p.root, ["undo"]);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(/^Undid \d{8}-\d{6}-[0-9a-f]{6} \(undo it with: splice undo /);
+    expect(p.text("f.txt")).toBe("one\n");
   });
 });

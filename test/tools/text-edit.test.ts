@@ -123,6 +123,48 @@ describe("edit with old_text / new_text", () => {
     expect(error.message).toContain("read lines 1..4 again");
   });
 
+  it("never overwrites an outside change to the lines it edits, even when a fuzzy rung would match", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const s = p.splice();
+    await s.read({ targets: [{ path: "g.ts" }] });
+    const theirs = source.replace('const greeting = "hello";', 'const greeting = "howdy";');
+    writeFileSync(join(p.root, "g.ts"), theirs);
+    const error = await rejection(
+      s.edit({
+        targets: [
+          {
+            path: "g.ts",
+            edits: [
+              {
+                old_text: `export function greet(name: string) {\n  const greeting = "hello";\n  return ${template}\`;\n}`,
+                new_text: `export function greet(name: string) {\n  const greeting = "hi";\n  return ${template}\`;\n}`,
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error.code).toBe("conflict");
+    expect(error.message).toContain('2|   const greeting = "howdy";');
+    expect(p.text("g.ts")).toBe(theirs);
+  });
+
+  it("merges an edit of the version it saw when the outside change is elsewhere", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const s = p.splice();
+    await s.read({ targets: [{ path: "g.ts" }] });
+    writeFileSync(join(p.root, "g.ts"), `// header\n${source}`);
+    const { results } = await s.edit({
+      targets: [
+        { path: "g.ts", edits: [{ old_text: 'return "bye";', new_text: 'return "ciao";' }] },
+      ],
+    });
+    expect(results[0]!.warnings.at(-1)).toContain("merged into the current one");
+    expect(p.text("g.ts")).toBe(`// header\n${source.replace('"bye"', '"ciao"')}`);
+  });
+
   it("applies all of a file's edits or none", async () => {
     const p = new Project();
     p.write("g.ts", source);

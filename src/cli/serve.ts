@@ -1,0 +1,73 @@
+/**
+ * `splice serve`: the MCP server, over stdio (default) or Streamable HTTP
+ * (`--http PORT`). Runs until SIGINT/SIGTERM, or on stdio until the client
+ * closes stdin. Everything it says goes to stderr: on stdio, stdout is the
+ * protocol.
+ */
+import { isToolError } from "../errors.js";
+import { serveStdio } from "../hosts/mcp.js";
+import { serveHttp } from "../hosts/mcp-http.js";
+
+type Flags = Record<string, string | boolean | undefined>;
+
+const log = (line: string) => process.stderr.write(`splice serve: ${line}\n`);
+
+function usage(message: string): number {
+  process.stderr.write(`splice serve: ${message}\nSee: splice serve --help\n`);
+  return 2;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(controller: AbortController): () => void {
+  const stop = (signal: string) => {
+    log(`${signal}: shutting down`);
+    controller.abort();
+  };
+  const onInt = () => stop("SIGINT");
+  const onTerm = () => stop("SIGTERM");
+  process.once("SIGINT", onInt);
+  process.once("SIGTERM", onTerm);
+  return () => {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  };
+}
+
+export async function serveCommand(root: string, flags: Flags): Promise<number> {
+  const tools = flags.tools ?? "full";
+  if (tools !== "full" && tools !== "minimal") {
+    return usage(`--tools must be "full" or "minimal", not "${tools}".`);
+  }
+  const token = typeof flags.token === "string" ? flags.token : process.env.SPLICE_TOKEN;
+  if (token !== undefined && token.trim() === "") return usage("the token is empty.");
+  const host = typeof flags.host === "string" ? flags.host : undefined;
+  const options = { root, tools, log } as const;
+
+  const controller = new AbortController();
+  const forget = untilSignal(controller);
+  try {
+    if (flags.http === undefined) {
+      if (host !== undefined || typeof flags.token === "string") {
+        return usage("--host and --token apply to --http only.");
+      }
+      await serveStdio(options, controller.signal);
+      return 0;
+    }
+    const port = Number(flags.http);
+    if (typeof flags.http !== "string" || !Number.isInteger(port) || port < 0 || port > 65535) {
+      return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
+    }
+    const server = await serveHttp({ ...options, port, host, token });
+    await new Promise((resolve) => controller.signal.addEventListener("abort", resolve));
+    await server.close();
+    return 0;
+  } catch (error) {
+    // A root that does not exist, a port in use: say so, without a stack.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!isToolError(error) && code !== "EADDRINUSE" && code !== "EACCES") throw error;
+    log((error as Error).message);
+    return 1;
+  } finally {
+    forget();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * splice's MCP server over Streamable HTTP (node:http, stateful mode): each
+ * client that initializes gets a session id and its own server object, so
+ * its own history session. Bound to 127.0.0.1 by default, and guarded the
+ * way the spec's security warning asks: a page in a browser must not reach
+ * it through DNS rebinding (Host and Origin checks), and a token, when set,
+ * must come with every request.
+ */
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpServer, type McpServerOptions } from "./mcp.js";
+
+export interface HttpServeOptions extends McpServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Default 127.0.0.1: reachable from this machine only. */
+  host?: string;
+  /** Require `Authorization: Bearer <token>` on every request. */
+  token?: string;
+}
+
+export interface HttpServer {
+  /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
+  readonly url: string;
+  readonly port: number;
+  /** Ends every session and stops listening. */
+  close(): Promise<void>;
+}
+
+export const MCP_PATH = "/mcp";
+const MAX_BODY = 4 * 1024 * 1024;
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function reply(res: ServerResponse, status: number, code: number, message: string): void {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (status === 401) headers["www-authenticate"] = 'Bearer realm="splice"';
+  res
+    .writeHead(status, headers)
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** The Host values a client on this machine sends: the bound host or a loopback name, with the port. */
+function allowedHosts(host: string, port: number): Set<string> {
+  const bound = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return new Set([bound, ...LOOPBACK].map((h) => `${h.toLowerCase()}:${port}`));
+}
+
+function loopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Equal-time comparison of the presented token (hashed, so lengths match). */
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ?? "";
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error(`the request body is over ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> {
+  const { port: wanted, host = "127.0.0.1", token, ...serverOptions } = options;
+  const log = options.log ?? (() => {});
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let hosts = new Set<string>();
+
+  /** Refuses what must not reach a session; true when a reply was sent. */
+  const refused = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!hosts.has((req.headers.host ?? "").toLowerCase())) {
+      reply(res, 403, -32000, `Forbidden: Host "${req.headers.host}" is not this server.`);
+      return true;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !loopbackOrigin(origin)) {
+      reply(res, 403, -32000, `Forbidden: Origin "${origin}" may not use this server.`);
+      return true;
+    }
+    if (token !== undefined && !tokenMatches(req.headers.authorization, token)) {
+      reply(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.");
+      return true;
+    }
+    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) {
+      reply(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+      return true;
+    }
+    return false;
+  };
+
+  /** A request without a session id must be an initialize; it opens a new session. */
+  const open = async (req: IncomingMessage, res: ServerResponse) => {
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (error) {
+      return reply(res, 400, -32700, `Parse error: ${(error as Error).message}.`);
+    }
+    if (!isInitializeRequest(body)) {
+      return reply(res, 400, -32000, "Bad Request: no session id; send initialize first.");
+    }
+    const { server } = createMcpServer(serverOptions);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    server.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    if (refused(req, res)) return;
+    const id = req.headers["mcp-session-id"];
+    const handled =
+      typeof id === "string"
+        ? (sessions.get(id)?.handleRequest(req, res) ??
+          reply(res, 404, -32001, "Session not found: initialize a new session."))
+        : req.method === "POST"
+          ? open(req, res)
+          : reply(res, 400, -32000, "Bad Request: no session id; POST initialize first.");
+    Promise.resolve(handled).catch((error: unknown) => {
+      log(`HTTP request failed: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) reply(res, 500, -32603, "Internal error.");
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(wanted, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  hosts = allowedHosts(host, port);
+  const shown = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shown}:${port}${MCP_PATH}`;
+  log(`serving over HTTP at ${url}${token ? " (bearer token required)" : ""}`);
+
+  return {
+    url,
+    port,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+      sessions.clear();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The MCP roots protocol, client side of the story: when the client offers
+ * roots, its file:// roots replace the configured root. They are asked for
+ * lazily, by the first tool call after `initialized` or after
+ * `notifications/roots/list_changed`, and the question travels with that
+ * call: over Streamable HTTP a request tied to a call rides on the call's
+ * own response stream, while a free-standing one needs a GET stream the
+ * client may not have opened yet (and would then never be answered).
+ */
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RootSet } from "../tools/roots.js";
+
+/** Asks the client for its roots (within the call that needs them). */
+export type AskRoots = () => Promise<ListRootsResult>;
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export class ClientRoots {
+  #current: RootSet;
+  #stale = false;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(
+    /** Builds the tools for a list of roots. */
+    private readonly make: (roots: string[]) => RootSet,
+    /** Used while the client names no roots. */
+    private readonly fallback: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.#current = make([fallback]);
+  }
+
+  /** The roots as last known, without asking. */
+  get known(): RootSet {
+    return this.#current;
+  }
+
+  /** The client has (new) roots: the next call asks for them. */
+  markStale(): void {
+    this.#stale = true;
+  }
+
+  /** The roots to run a call against, asking the client first when they changed. */
+  async current(ask: AskRoots): Promise<RootSet> {
+    // Loops when the roots change again while being fetched; concurrent calls share one question.
+    while (this.#stale || this.#refreshing) {
+      if (!this.#refreshing) {
+        this.#stale = false;
+        this.#refreshing = this.#refresh(ask).finally(() => {
+          this.#refreshing = undefined;
+        });
+      }
+      await this.#refreshing;
+    }
+    return this.#current;
+  }
+
+  async #refresh(ask: AskRoots): Promise<void> {
+    try {
+      const { roots } = await ask();
+      const paths = roots
+        .filter((r) => r.uri.startsWith("file://"))
+        .map((r) => fileURLToPath(r.uri));
+      const usable = paths.filter(isDirectory);
+      for (const skipped of paths.filter((p) => !usable.includes(p))) {
+        this.log(`ignoring the client's root ${skipped}: it is not a folder`);
+      }
+      this.#current = this.make(usable.length > 0 ? usable : [this.fallback]);
+      this.log(`roots: ${this.#current.roots.join(", ")}`);
+    } catch (error) {
+      // Keep serving: the last known roots are still the best answer.
+      this.log(
+        `could not get the client's roots (${String(error)}); keeping ${this.#current.roots.join(", ")}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The MCP host: splice's tools over the Model Context Protocol. One server
+ * object serves one connection, with its own history session, so one agent's
+ * reads never vouch for another agent's edits. It only translates: tools and
+ * schemas out, calls in, results and errors back.
+ *
+ * Errors follow the 2025-11-25 spec ("Error Handling" in server/tools): an
+ * unknown tool is a protocol error (-32602); arguments that fail validation
+ * and every failure inside a tool are `isError` results, because those carry
+ * a sentence the model can act on and clients pass them to the model.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListRootsResultSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isToolError } from "../errors.js";
+import type { Tool } from "../tools/define.js";
+import { RootSet } from "../tools/roots.js";
+import type { ToolkitOptions } from "../tools/toolkit.js";
+import { toolJsonSchema } from "./json-schema.js";
+import { errorResult, successResult } from "./mcp-result.js";
+import { ClientRoots } from "./mcp-roots.js";
+
+export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history"> {
+  /** Where paths resolve unless the client names its roots; default the current folder. */
+  root?: string;
+  history?: Omit<NonNullable<ToolkitOptions["history"]>, "session">;
+  /** Follow the client's roots when it offers them (MCP roots); default true. */
+  clientRoots?: boolean;
+  /** Diagnostics, one line each. Never stdout: on stdio that is the protocol. */
+  log?: (line: string) => void;
+}
+
+export interface SpliceMcpServer {
+  /** The SDK server: connect it to one transport. */
+  readonly server: Server;
+  /** This connection's history session, `mcp-<uuid>`. */
+  readonly session: string;
+  /** The roots calls resolved against last; the first is where relative paths start. */
+  roots(): string[];
+  /** Settles when no call is running and every answer went to the transport. */
+  idle(): Promise<void>;
+}
+
+const VERSION: string = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).version;
+
+/** A short display name: the description's first clause ("Read text files with …"). */
+function titleOf(tool: Tool): string {
+  const clause = tool.description
+    .split("\n")[0]!
+    .split(/[.:;(,]/)[0]!
+    .trim();
+  return clause.length > 0 && clause.length <= 60 ? clause : tool.name;
+}
+
+/** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
+const listings = new WeakMap<Tool, McpTool>();
+
+/** The tools/list entry; computed once per tool, since every connection lists the same tools. */
+function listing(tool: Tool): McpTool {
+  let entry = listings.get(tool);
+  if (!entry) {
+    const title = titleOf(tool);
+    entry = {
+      name: tool.name,
+      title,
+      description: tool.description,
+      inputSchema: toolJsonSchema(tool) as McpTool["inputSchema"],
+      annotations: { title, ...tool.annotations },
+    };
+    listings.set(tool, entry);
+  }
+  return entry;
+}
+
+export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer {
+  const {
+    root = process.cwd(),
+    clientRoots = true,
+    log = () => {},
+    history,
+    ...toolkitOptions
+  } = options;
+  const session = `mcp-${randomUUID()}`;
+  const roots = new ClientRoots(
+    (paths) => new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }),
+    root,
+    log,
+  );
+
+  const server = new Server(
+    { name: "splice", title: "splice", version: VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: roots.known.tools.map(listing),
+  }));
+
+  const running = new Set<Promise<unknown>>();
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const ask = () =>
+      extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
+        timeout: ROOTS_TIMEOUT_MS,
+      });
+    const pending = roots.current(ask).then((set) => set.call(name, args));
+    running.add(pending);
+    try {
+      return successResult(name, await pending);
+    } catch (error) {
+      if (isToolError(error) && error.code === "unknown_tool") {
+        throw new McpError(ErrorCode.InvalidParams, error.message);
+      }
+      if (!isToolError(error)) {
+        log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+      return errorResult(name, error);
+    } finally {
+      running.delete(pending);
+    }
+  });
+
+  const followRoots = () => {
+    if (clientRoots && server.getClientCapabilities()?.roots) roots.markStale();
+  };
+  server.oninitialized = followRoots;
+  server.setNotificationHandler(RootsListChangedNotificationSchema, followRoots);
+
+  return {
+    server,
+    session,
+    roots: () => roots.known.roots,
+    idle: async () => {
+      while (running.size > 0) await Promise.allSettled(running);
+      // The SDK sends an answer a few promise turns after the handler returns.
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+/**
+ * Serves one client over stdin/stdout until stdin ends, the client
+ * disconnects or `signal` aborts.
+ */
+export async function serveStdio(options: McpServerOptions, signal?: AbortSignal): Promise<void> {
+  const mcp = createMcpServer(options);
+  const { server } = mcp;
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  const stop = () => void server.close();
+  // A client that closes stdin may still read the answers to calls it sent:
+  // finish those (an edit half-way is better completed than abandoned).
+  const drain = () => void mcp.idle().then(stop);
+  // The SDK's transport notices neither a closed stdin nor a reader that
+  // went away (EPIPE on stdout).
+  process.stdin.once("end", drain);
+  process.stdin.once("close", drain);
+  process.stdout.once("error", stop);
+  signal?.addEventListener("abort", stop, { once: true });
+  await server.connect(transport);
+  options.log?.(`serving over stdio; root ${options.root ?? process.cwd()}`);
+  await closed;
+  process.stdin.off("end", drain);
+  process.stdin.off("close", drain);
+  process.stdout.off("error", stop);
+  signal?.removeEventListener("abort", stop);
+}

@@ -1,0 +1,227 @@
+/**
+ * What only the HTTP transport and the `splice serve` command do: DNS
+ * rebinding checks, the bearer token, session ids, and the process lifecycle
+ * (the built CLI, stopped by a signal or by closing stdin).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type HttpServer, serveHttp } from "../../src/hosts/mcp-http.js";
+import { Project } from "../helpers/project.js";
+
+const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+});
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw request, so Host and Origin can be anything (fetch would not allow that). */
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...options.headers,
+        },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+          // An SSE answer stays open; the first event is all a test needs.
+          if (body.includes("\n\n")) res.destroy();
+        });
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        res.on("end", done);
+        res.on("close", done);
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function start(options: { token?: string } = {}): Promise<HttpServer> {
+  const server = await serveHttp({ root: new Project().root, port: 0, ...options });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+describe("MCP over HTTP: who may connect", () => {
+  it("binds to 127.0.0.1 and serves /mcp", async () => {
+    const server = await start();
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
+    const ok = await send(server.url, { body: INITIALIZE });
+    expect(ok.status).toBe(200);
+    expect(ok.headers["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await send(`http://127.0.0.1:${server.port}/other`, { body: INITIALIZE })).status).toBe(
+      404,
+    );
+  });
+
+  it("accepts localhost spellings of the Host and refuses any other with 403", async () => {
+    const server = await start();
+    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`]) {
+      expect((await send(server.url, { headers: { host }, body: INITIALIZE })).status).toBe(200);
+    }
+    for (const host of [`evil.example:${server.port}`, "127.0.0.1:1", "localhost"]) {
+      const reply = await send(server.url, { headers: { host }, body: INITIALIZE });
+      expect(reply.status).toBe(403);
+      expect(JSON.parse(reply.body)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: `Forbidden: Host "${host}" is not this server.` },
+        id: null,
+      });
+    }
+  });
+
+  it("refuses an Origin that is not localhost with 403, and allows localhost ones", async () => {
+    const server = await start();
+    for (const origin of ["http://localhost:5173", "https://127.0.0.1"]) {
+      expect((await send(server.url, { headers: { origin }, body: INITIALIZE })).status).toBe(200);
+    }
+    for (const origin of ["https://evil.example", "http://localhost.evil.example", "null"]) {
+      const reply = await send(server.url, { headers: { origin }, body: INITIALIZE });
+      expect(reply.status).toBe(403);
+      expect(reply.body).toContain(`Forbidden: Origin \\"${origin}\\" may not use this server.`);
+    }
+  });
+
+  it("requires the bearer token when one is set: 401 without, 200 with", async () => {
+    const server = await start({ token: "s3cret" });
+    for (const authorization of [undefined, "Bearer wrong", "s3cret"]) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      const reply = await send(server.url, { headers, body: INITIALIZE });
+      expect(reply.status).toBe(401);
+      expect(reply.headers["www-authenticate"]).toMatch(/^Bearer/);
+      expect(JSON.parse(reply.body).error.message).toBe(
+        "Unauthorized: send Authorization: Bearer <token>.",
+      );
+    }
+    const ok = await send(server.url, {
+      headers: { authorization: "Bearer s3cret" },
+      body: INITIALIZE,
+    });
+    expect(ok.status).toBe(200);
+
+    // The SDK client with the header works end to end.
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: "Bearer s3cret" } },
+      }),
+    );
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it("answers an unknown session with 404 and a missing one with 400", async () => {
+    const server = await start();
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const unknown = await send(server.url, { headers: { "mcp-session-id": "nope" }, body: list });
+    expect(unknown.status).toBe(404);
+    expect((await send(server.url, { body: list })).status).toBe(400);
+    expect((await send(server.url, { method: "GET" })).status).toBe(400);
+  });
+
+  it("ends a session on DELETE", async () => {
+    const server = await start();
+    const client = new Client({ name: "t", version: "1" });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    const id = transport.sessionId!;
+    await transport.terminateSession();
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    expect((await send(server.url, { headers: { "mcp-session-id": id }, body: list })).status).toBe(
+      404,
+    );
+    await client.close();
+  });
+});
+
+function serve(args: string[]): ChildProcess & { stderrText: () => string } {
+  const child = spawn(process.execPath, [BIN, "serve", ...args], { stdio: "pipe" });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  cleanups.push(async () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+  return Object.assign(child, { stderrText: () => stderr });
+}
+
+async function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const [code] = await once(child, "exit");
+  return code as number | null;
+}
+
+describe("splice serve", () => {
+  it("serves HTTP on the port it prints, and exits 0 on SIGTERM", async () => {
+    const child = serve(["--http", "0", "--root", new Project().root]);
+    while (!/http:\/\/\S+\/mcp/.test(child.stderrText())) await once(child.stderr!, "data");
+    const url = /(http:\/\/\S+\/mcp)/.exec(child.stderrText())![1]!;
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("read");
+    await client.close();
+    child.kill("SIGTERM");
+    expect(await exitCode(child)).toBe(0);
+    expect(child.stderrText()).toContain("SIGTERM: shutting down");
+  });
+
+  it("exits 0 when the client closes stdin, writing nothing but protocol to stdout", async () => {
+    const child = serve(["--root", new Project().root]);
+    let stdout = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdin!.end(`${INITIALIZE}\n`);
+    expect(await exitCode(child)).toBe(0);
+    expect(JSON.parse(stdout.trim())).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "splice" } },
+    });
+  });
+
+  it.each([
+    [["--tools", "huge"], '--tools must be "full" or "minimal", not "huge".'],
+    [["--http", "port"], "--http needs a port number"],
+    [["--token", "t"], "--host and --token apply to --http only."],
+  ])("refuses %j with exit 2", async (args, message) => {
+    const child = serve(args);
+    expect(await exitCode(child)).toBe(2);
+    expect(child.stderrText()).toContain(message);
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * splice's MCP server driven by the real MCP SDK client, one suite for both
+ * transports: stdio (the built CLI as a child process) and Streamable HTTP
+ * (in-process, on a free port). Asserts what the model sees.
+ */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+  type Root,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { serveHttp } from "../../src/hosts/mcp-http.js";
+import { fullTools, minimalTools } from "../../src/tools/toolkit.js";
+import { numbered, Project } from "../helpers/project.js";
+
+const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
+
+interface Launch {
+  /** A new MCP connection (a new session) to the same server. */
+  connect(roots?: Root[]): Promise<Client>;
+}
+
+interface Harness {
+  name: string;
+  launch(root: string, args?: string[]): Promise<Launch>;
+}
+
+/** Closed after each test: clients first, then servers. */
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function connectClient(transport: Transport, roots?: Root[]): Promise<Client> {
+  const client = new Client(
+    { name: "splice-test", version: "1.0.0" },
+    roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+const stdio: Harness = {
+  name: "stdio",
+  launch: async (root, args = []) => ({
+    connect: (roots) =>
+      connectClient(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, "serve", "--root", root, ...args],
+          stderr: "pipe",
+        }),
+        roots,
+      ),
+  }),
+};
+
+const http: Harness = {
+  name: "http",
+  launch: async (root, args = []) => {
+    const tools = args.includes("minimal") ? "minimal" : "full";
+    const server = await serveHttp({ root, port: 0, tools });
+    cleanups.push(() => server.close());
+    return {
+      connect: (roots) =>
+        connectClient(new StreamableHTTPClientTransport(new URL(server.url)), roots),
+    };
+  },
+};
+
+const text = (result: unknown) => {
+  const { content } = result as CallToolResult;
+  expect(content).toHaveLength(1);
+  return (content[0] as { text: string }).text;
+};
+
+async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
+  return (await client.callTool({
+    name,
+    arguments: args as Record<string, unknown>,
+  })) as CallToolResult;
+}
+
+async function readTag(client: Client, path: string): Promise<string> {
+  const result = await call(client, "read", { targets: [{ path }] });
+  expect(result.isError).toBeFalsy();
+  const [first] = (result.structuredContent as { results: { file_hash: string }[] }).results;
+  return first!.file_hash;
+}
+
+describe.each([stdio, http])("MCP server over $name", (harness) => {
+  it("lists every tool with its schema, title and annotations", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(fullTools.map((t) => t.name));
+    const ajv = new Ajv2020({ allowUnionTypes: true });
+    for (const tool of tools) {
+      const source = fullTools.find((t) => t.name === tool.name)!;
+      expect(tool.description).toBe(source.description);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.inputSchema).not.toHaveProperty("$schema");
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+      // A valid schema that accepts the tool's own example call.
+      expect(ajv.validate(tool.inputSchema, source.example), ajv.errorsText()).toBe(true);
+      expect(tool.title).toMatch(/^[A-Z]/);
+      expect(tool.annotations).toEqual({ title: tool.title, ...source.annotations });
+    }
+  });
+
+  it("reads with hashline text and the JSON result, then edits with the tag", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\ntwo\nthree\n");
+    const client = await (await harness.launch(project.root)).connect();
+
+    const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
+    const tag = (read.structuredContent as { results: { file_hash: string }[] }).results[0]!
+      .file_hash;
+    expect(read.isError).toBeFalsy();
+    expect(text(read)).toBe(`¶a.txt#${tag}\n1| one\n2| two\n3| three`);
+
+    const edit = await call(client, "edit", {
+      targets: [{ path: "a.txt", file_hash: tag, ops: "replace 2:\n+TWO" }],
+    });
+    expect(edit.isError).toBeFalsy();
+    const [result] = (edit.structuredContent as { results: { header: string; diff: string }[] })
+      .results;
+    expect(text(edit)).toBe(`${result!.header}\n${result!.diff.trimEnd()}`);
+    expect(text(edit)).toContain("-two\n+TWO");
+    expect(project.text("a.txt")).toBe("one\nTWO\nthree\n");
+  });
+
+  it("answers a guard refusal with an isError result that says what to do", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const result = await call(client, "write", { targets: [{ path: "../x", text: "hi\n" }] });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^guard: Path '\.\.\/x' resolves outside the project root /);
+    expect(text(result)).toContain("Use a path inside it");
+    expect(result.structuredContent).toMatchObject({
+      error: { code: "guard", reason: "outside_root" },
+    });
+  });
+
+  it("answers bad arguments with an isError result showing a valid call", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const result = await call(client, "read", { targets: "a.txt" });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
+    expect(text(result)).toContain('A valid call looks like: {"targets":');
+  });
+
+  it("answers an unknown tool with a protocol error naming the real tools", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const error = await call(client, "delete_everything", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as McpError).message).toContain('There is no tool named "delete_everything"');
+    expect((error as McpError).message).toContain("read, list, search, write, edit");
+  });
+
+  it("runs 20 read-then-edit chains on different files side by side", async () => {
+    const project = new Project();
+    for (let i = 0; i < 20; i++) project.write(`f${i}.txt`, numbered(5));
+    const client = await (await harness.launch(project.root)).connect();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const tag = await readTag(client, `f${i}.txt`);
+        return call(client, "edit", {
+          targets: [{ path: `f${i}.txt`, file_hash: tag, ops: `replace 3:\n+file ${i}` }],
+        });
+      }),
+    );
+    expect(results.filter((r) => r.isError).map(text)).toEqual([]);
+    for (let i = 0; i < 20; i++) {
+      expect(project.text(`f${i}.txt`)).toBe(`line 1\nline 2\nfile ${i}\nline 4\nline 5\n`);
+    }
+  });
+
+  it("keeps every one of 10 concurrent edits of one file", async () => {
+    const project = new Project();
+    project.write("shared.txt", numbered(40));
+    const client = await (await harness.launch(project.root)).connect();
+    const tag = await readTag(client, "shared.txt");
+    // All against the same read: each later edit merges onto the ones before it.
+    const lines = Array.from({ length: 10 }, (_, i) => 1 + i * 4);
+    const results = await Promise.all(
+      lines.map((n) =>
+        call(client, "edit", {
+          targets: [{ path: "shared.txt", file_hash: tag, ops: `replace ${n}:\n+edited ${n}` }],
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.isError).map(text)).toEqual([]);
+    const after = project.text("shared.txt").split("\n");
+    for (const n of lines) expect(after[n - 1]).toBe(`edited ${n}`);
+    expect(after).toHaveLength(41);
+  });
+
+  it("gives each connection its own session: B cannot edit with A's read", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const server = await harness.launch(project.root);
+    const [a, b] = [await server.connect(), await server.connect()];
+    const tag = await readTag(a, "a.txt");
+    const result = await call(b, "edit", {
+      targets: [{ path: "a.txt", file_hash: tag, ops: "replace 1:\n+uno" }],
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^stale: This session never read a\.txt at tag /);
+    expect(project.text("a.txt")).toBe("one\n");
+  });
+
+  it("offers the minimal tool set with --tools minimal", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root, ["--tools", "minimal"])).connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(minimalTools.map((t) => t.name));
+  });
+
+  it("uses the client's roots instead of --root, and follows changes", async () => {
+    const [configured, first, second] = [new Project(), new Project(), new Project()];
+    first.write("only-first.txt", "first\n");
+    second.write("only-second.txt", "second\n");
+    const roots: Root[] = [{ uri: pathToFileURL(first.root).href, name: "first" }];
+    const client = await (await harness.launch(configured.root)).connect(roots);
+
+    const read = await call(client, "read", { targets: [{ path: "only-first.txt" }] });
+    expect(text(read)).toContain("1| first");
+
+    // A file of the configured root is outside the client's roots now.
+    const outside = join(realpathSync(configured.root), "x.txt");
+    const refused = await call(client, "write", { targets: [{ path: outside, text: "x\n" }] });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain(
+      `resolves outside the project root ${realpathSync(first.root)}`,
+    );
+
+    roots.splice(0, 1, { uri: pathToFileURL(second.root).href }, roots[0]!);
+    await client.sendRootsListChanged();
+    const moved = await call(client, "read", { targets: [{ path: "only-second.txt" }] });
+    expect(text(moved)).toContain("1| second");
+    // An absolute path picks the root that holds it.
+    const absolute = join(realpathSync(first.root), "only-first.txt");
+    expect(text(await call(client, "read", { targets: [{ path: absolute }] }))).toContain(
+      "1| first",
+    );
+    const across = await call(client, "read", {
+      targets: [{ path: "only-second.txt" }, { path: absolute }],
+    });
+    expect(across.isError).toBe(true);
+    expect(text(across)).toContain("guard: This call names files in different roots");
+  });
+});
