@@ -1,0 +1,27 @@
+/**
+ * `npm run bench` runs every benchmark; `npm run bench -- engine` runs the
+ * named ones. A benchmark module registers itself with defineBenchmark, so
+ * adding one is one import line below.
+ */
+import { registeredBenchmarks } from "./lib.js";
+import "./edit-quality/index.js";
+import "./engine.js";
+import "./hosts.js";
+
+const all = registeredBenchmarks();
+const wanted = process.argv.slice(2).filter((a) => a !== "--");
+const unknown = wanted.filter((name) => !all.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark(s): ${unknown.join(", ")}. Available:`);
+  for (const b of all) console.error(`  ${b.name.padEnd(10)} ${b.description}`);
+  process.exitCode = 2;
+}
+
+const chosen =
+  unknown.length > 0 ? [] : all.filter((b) => wanted.length === 0 || wanted.includes(b.name));
+for (const benchmark of chosen) {
+  console.log(`\n=== ${benchmark.name}: ${benchmark.description}\n`);
+  const start = performance.now();
+  await benchmark.run();
+  console.log(`\n(${benchmark.name} took ${((performance.now() - start) / 1000).toFixed(1)} s)`);
+}
