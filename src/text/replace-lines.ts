@@ -51,6 +51,17 @@ export function editSpan(
     const unescaped = span.escapes === "over" ? unescapeOnce(line) : line;
     return reindent(unescaped, span.indent ?? localIndent(fileLines, span, olds, oi));
   };
+  /**
+   * A changed line that replaces file line f keeps that line's own
+   * indentation when the model did not change the indentation it quoted
+   * (so a tab quoted for three spaces stays three spaces).
+   */
+  const placeOver = (line: string, oi: number, f: number) => {
+    const indent = leadingSpace(line);
+    if (indent !== leadingSpace(olds[oi]!)) return place(line, oi);
+    const rest = line.slice(indent.length);
+    return leadingSpace(fileLines[f]!) + (span.escapes === "over" ? unescapeOnce(rest) : rest);
+  };
   const insert = (lines: string[]) => {
     const at = inserted.get(lastPos);
     if (at) at.push(...lines);
@@ -89,7 +100,8 @@ export function editSpan(
     let touched = false;
     for (let k = 0; k < removed; k++, oi++) {
       const f = span.align[oi]!;
-      const next = k < added.length ? [place(added[k]!, oi)] : [];
+      const next =
+        k < added.length ? [f < 0 ? place(added[k]!, oi) : placeOver(added[k]!, oi, f)] : [];
       if (f < 0) {
         // A blank line old_text imagined: nothing to remove, its replacement is an insertion.
         if (!isBlank(olds[oi]!)) return refuseMissing(region, oi, olds[oi]!, next.length > 0);
@@ -208,4 +220,8 @@ function refuseInsertion(region: string, f: number): Refusal {
     message: `old_text matched ${region} by its first and last lines, but the file has a line there that old_text lacks (line ${f + 1}), so where new_text's added lines belong is not certain. Read ${region} again and copy them exactly into old_text.`,
     lines: [f + 1],
   };
+}
+
+function leadingSpace(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
 }

@@ -187,3 +187,15 @@ describe("findMatch", () => {
     });
   });
 });
+
+describe("indentation of changed lines", () => {
+  it("keeps the file's indentation on a changed line when the quote only mistook it (tab for three spaces)", () => {
+    const text =
+      "function f() {\n  const a = 1;\n  /**\n   * Name of the MCP server.\n   */\n  return a;\n}\n";
+    const oldText = "\tconst a = 1;\n\t/**\n\t * Name of the MCP server.\n\t */\n\treturn a;";
+    const newText = "\tconst a = 1;\n\t/**\n\t * NameValue of the MCP server.\n\t */\n\treturn a;";
+    const r = replaceText(text, { oldText, newText });
+    expect(r).toMatchObject({ ok: true });
+    expect(r.ok && r.text).toBe(text.replace("   * Name of", "   * NameValue of"));
+  });
+});
