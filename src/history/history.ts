@@ -179,8 +179,9 @@ export class History {
 
   /**
    * Journal a write, rollback or delete. Call it BEFORE replacing the file:
-   * both versions are stored and fsync'ed, then the event line is appended
-   * and fsync'ed, so once this returns neither version can be lost.
+   * the replaced version is stored and fsync'ed, the new one stored, then the
+   * event line is appended and fsync'ed, so once this returns the original
+   * cannot be lost.
    */
   recordWrite(e: WriteRecord): { before?: VersionRef; after?: VersionRef } {
     if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
@@ -191,7 +192,9 @@ export class History {
       out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
     }
     if (e.after) {
-      const sha = this.putBlob(e.after.bytes, true, e.after.sha);
+      // Not fsynced: until the rename, the old file is what exists; after it, the
+      // file itself holds these bytes. Only `before` is a backup that must survive.
+      const sha = this.putBlob(e.after.bytes, false, e.after.sha);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
     const event: JournalEvent = this.base(e.kind, e.path);
