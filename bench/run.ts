@@ -7,6 +7,7 @@ import { registeredBenchmarks } from "./lib.js";
 import "./edit-quality/index.js";
 import "./engine.js";
 import "./hosts.js";
+import "./search.js";
 
 const all = registeredBenchmarks();
 const wanted = process.argv.slice(2).filter((a) => a !== "--");
