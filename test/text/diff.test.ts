@@ -103,38 +103,57 @@ describe("merge3", () => {
 });
 
 describe("merge3 (property)", () => {
-  it("applies both sides' changes when they touch separate places", () => {
+  it("applies both sides' changes when they touch separate places, or refuses; never a wrong merge", () => {
+    // Lines repeat on purpose: a diff may then attribute a change to another
+    // copy of the same line. That may cost a (safe) conflict, never content.
     const line = fc.constantFrom("}", "", "a", "b", "return x;", "  {");
+    const replacement = (side: string) =>
+      fc
+        .array(fc.string({ maxLength: 4 }), { minLength: 1, maxLength: 3 })
+        .map((xs) => xs.map((x) => `${side} ${x}`));
     fc.assert(
       fc.property(
         fc.array(line, { minLength: 6, maxLength: 60 }),
         fc.nat(),
         fc.nat(),
-        fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
-        fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
-        (base, p, q, mineText, theirsText) => {
+        replacement("ours"),
+        replacement("theirs"),
+        (base, p, q, mine, other) => {
           const i = p % (base.length - 4);
           const j = i + 3 + (q % (base.length - i - 3));
-          const ours = [
-            ...base.slice(0, i),
-            ...mineText.map((t) => `ours ${t}`),
-            ...base.slice(i + 1),
-          ];
-          const theirs = [
-            ...base.slice(0, j),
-            ...theirsText.map((t) => `theirs ${t}`),
-            ...base.slice(j + 1),
-          ];
+          const ours = [...base.slice(0, i), ...mine, ...base.slice(i + 1)];
+          const theirs = [...base.slice(0, j), ...other, ...base.slice(j + 1)];
           const expected = [
             ...base.slice(0, i),
-            ...mineText.map((t) => `ours ${t}`),
+            ...mine,
             ...base.slice(i + 1, j),
-            ...theirsText.map((t) => `theirs ${t}`),
+            ...other,
             ...base.slice(j + 1),
           ];
-          expect(merge3(base, ours, theirs)).toEqual({ clean: true, lines: expected });
+          const result = merge3(base, ours, theirs);
+          if (result.clean) expect(result.lines).toEqual(expected);
         },
       ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("merges changes in separate places of distinct lines cleanly", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 6, max: 80 }), fc.nat(), fc.nat(), (n, p, q) => {
+        const base = Array.from({ length: n }, (_, k) => `line ${k}`);
+        const i = p % (n - 4);
+        const j = i + 3 + (q % (n - i - 3));
+        const ours = [...base.slice(0, i), "ours", ...base.slice(i + 1)];
+        const theirs = [...base.slice(0, j), ...base.slice(j + 1)];
+        const expected = [
+          ...base.slice(0, i),
+          "ours",
+          ...base.slice(i + 1, j),
+          ...base.slice(j + 1),
+        ];
+        expect(merge3(base, ours, theirs)).toEqual({ clean: true, lines: expected });
+      }),
       { numRuns: 300 },
     );
   });
