@@ -22,6 +22,7 @@ import {
   type StoredEvent,
   serializeEvent,
 } from "./journal.js";
+import { LOCK_FILE } from "./lock.js";
 import {
   type BackupSession,
   type CollectResult,
@@ -51,6 +52,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 class Store {
   readonly dir: string;
   readonly journalPath: string;
+  readonly lockPath: string;
   readonly blobs: BlobStore;
   readonly index = new EventIndex();
   readonly maxBytes: number;
@@ -67,6 +69,7 @@ class Store {
     this.eventLimit = this.maxEntries + margin(this.maxEntries);
     this.byteLimit = this.maxBytes + margin(this.maxBytes);
     this.journalPath = join(this.dir, JOURNAL_FILE);
+    this.lockPath = join(this.dir, LOCK_FILE);
     this.blobs = new BlobStore(join(this.dir, "blobs"));
     this.reader = new JournalReader(this.journalPath);
     ensureDir(this.dir);
@@ -89,7 +92,7 @@ class Store {
 
   append(event: JournalEvent, durable: boolean): void {
     const stored: StoredEvent = { id: newEventId(), ...event };
-    appendLines(this.journalPath, [serializeEvent(stored)], durable);
+    appendLines(this.journalPath, [serializeEvent(stored)], durable, this.lockPath);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       fsyncDir(this.dir);

@@ -9,7 +9,13 @@
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { isErrno, randomId, writeAll } from "./fsutil.js";
-import { EVENT_KINDS, type EventKind, type JournalEvent, type VersionRef } from "./types.js";
+import {
+  EVENT_KINDS,
+  type EventKind,
+  type JournalEvent,
+  LOCK_STALE_MS,
+  type VersionRef,
+} from "./types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
@@ -130,7 +136,13 @@ export function readRange(fd: number, position: number, length: number): Buffer 
  * while we wrote, the lines are written again into the new file (readers
  * dedupe by id).
  */
-export function appendLines(path: string, lines: string[], durable: boolean): void {
+export function appendLines(
+  path: string,
+  lines: string[],
+  durable: boolean,
+  waitForLock?: string,
+): void {
+  if (waitForLock) waitWhileLocked(waitForLock);
   const body = `${lines.join("\n")}\n`;
   for (let attempt = 1; ; attempt++) {
     const fd = openSync(path, "a+");
@@ -144,6 +156,27 @@ export function appendLines(path: string, lines: string[], durable: boolean): vo
       closeSync(fd);
     }
     if (!replacedSince(path, written) || attempt >= MAX_APPEND_ATTEMPTS) return;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Appends wait while a compaction holds the lock: a line appended between the
+ * compactor's rename and its copy of the old file's tail would otherwise land
+ * before older lines, and "newest" is journal order. A lock older than
+ * LOCK_STALE_MS is a crashed compactor's; stop waiting for it.
+ */
+function waitWhileLocked(lockPath: string): void {
+  for (;;) {
+    let age: number;
+    try {
+      age = Date.now() - statSync(lockPath).mtimeMs;
+    } catch {
+      return;
+    }
+    if (age > LOCK_STALE_MS) return;
+    Atomics.wait(sleeper, 0, 0, 2);
   }
 }
 
