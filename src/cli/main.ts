@@ -67,6 +67,20 @@ async function main(argv: string[]): Promise<number> {
       host: { type: "string" },
       token: { type: "string" },
       tools: { type: "string" },
+      language: { type: "string" },
+      start: { type: "boolean" },
+      restart: { type: "boolean" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "key-file": { type: "string" },
+      yes: { type: "boolean" },
+      continue: { type: "boolean" },
+      symbol: { type: "string" },
+      line: { type: "string" },
+      rewrite: { type: "string" },
+      apply: { type: "boolean" },
+      lang: { type: "string" },
+      "max-files": { type: "string" },
     },
   });
   const [command, ...rest] = positionals;
@@ -86,6 +100,11 @@ async function main(argv: string[]): Promise<number> {
   const root = typeof values.root === "string" ? values.root : process.cwd();
   if (command === "call") return callCommand(root, rest);
   if (command === "serve") return serveCommand(root, values);
+  if (command === "agent") {
+    // Loaded on demand: the other commands never pay for the model SDK.
+    const { agentCommand } = await import("./agent.js");
+    return agentCommand(root, values, rest);
+  }
   const run = commands[command];
   if (!run) {
     process.stderr.write(`splice: unknown command "${command}"\n\n${MAIN_HELP}`);

@@ -1,0 +1,167 @@
+/**
+ * The tool calls of one model reply: validated, shown for approval where
+ * needed, run wave by wave (calls of one wave run side by side; the toolkit
+ * puts read-only calls together and anything that writes after what it
+ * touches), and answered with one tool_result each, in the model's order.
+ * Approval happens per wave, so a preview is computed after the calls before
+ * it have run and shows what will really change.
+ */
+import { isToolError, ToolError } from "../errors.js";
+import { dispatch, type ModelCall, type ModelReply } from "../hosts/dispatch.js";
+import { renderError } from "../tools/render-result.js";
+import type { CallInfo, Toolkit } from "../tools/toolkit.js";
+import { type Approvals, declineMessage } from "./approvals.js";
+import type { ToolUse } from "./stream.js";
+import { printable, type Terminal } from "./terminal.js";
+import { type Conversation, callLine, type ToolResultBlock } from "./transcript.js";
+
+export interface CallDeps {
+  toolkit: Toolkit;
+  approvals: Approvals;
+  terminal: Terminal;
+  conversation: Conversation;
+  /** Removes the API key from text before anyone (the model included) sees it. */
+  redact(text: string): string;
+}
+
+const INTERRUPTED =
+  "interrupted: the person pressed Ctrl-C while this call ran, and it was stopped (a command and every process it started were killed). Do not run it again unless they ask.";
+const SKIPPED = "not run: the person pressed Ctrl-C before this call ran.";
+
+interface Outcome {
+  reply: ModelReply;
+  /** For the call's line: ok, exit 1, timed out, declined, error: stale, … */
+  status: string;
+}
+
+const failed = (text: string, status: string): Outcome => ({
+  reply: { text, isError: true },
+  status,
+});
+
+const errorStatus = (error: unknown) =>
+  isToolError(error) ? `error: ${error.code}` : "error: internal";
+
+function errorOutcome(name: string, error: unknown): Outcome {
+  return failed(renderError(name, error), errorStatus(error));
+}
+
+function statusOf(reply: ModelReply): string {
+  if (reply.isError) return errorStatus(reply.error);
+  const run = reply.result as { timed_out?: boolean; exit_code?: number | null; signal?: string };
+  if (run && typeof run === "object" && "exit_code" in run) {
+    if (run.timed_out) return "timed out";
+    if (run.signal) return `killed by ${run.signal}`;
+    if (run.exit_code !== 0) return `exit ${run.exit_code}`;
+  }
+  return "ok";
+}
+
+function toModelCall(toolkit: Toolkit, use: ToolUse): ModelCall {
+  if (!use.failure) return { name: use.name, args: use.input };
+  let example = "";
+  try {
+    example = ` A valid call looks like: ${JSON.stringify(toolkit.find(use.name).example)}`;
+  } catch {
+    // An unknown tool as well: the sentence is enough.
+  }
+  return {
+    name: use.name,
+    args: {},
+    failure: new ToolError(
+      "invalid_input",
+      `This ${use.name} call could not be read: ${use.failure}. Send it again with one JSON object as its input.${example}`,
+    ),
+  };
+}
+
+/**
+ * Decides whether a call may run: its info when it may, or the outcome that
+ * stands in for it (invalid, declined, interrupted while asking).
+ */
+async function vet(
+  deps: CallDeps,
+  call: ModelCall,
+  signal: AbortSignal,
+): Promise<{ info?: CallInfo; outcome?: Outcome }> {
+  let info: CallInfo;
+  try {
+    if (call.failure) throw call.failure;
+    info = deps.toolkit.describe(call.name, call.args);
+  } catch (error) {
+    return { outcome: errorOutcome(call.name, error) };
+  }
+  if (deps.approvals.allows(info)) return { info };
+  let preview: string;
+  try {
+    preview = await deps.toolkit.preview(call.name, call.args);
+  } catch (error) {
+    // The call would fail the same way: the model hears why, nobody is asked.
+    return { info, outcome: errorOutcome(call.name, error) };
+  }
+  const decision = await deps.approvals.ask(info, preview, deps.terminal, signal);
+  if (decision.approved) return { info };
+  if (decision.interrupted) return { info, outcome: failed(SKIPPED, "skipped") };
+  const status = decision.reason ? `declined: ${decision.reason}` : "declined";
+  return { info, outcome: failed(`declined: ${declineMessage(info, decision)}`, status) };
+}
+
+/** Runs the calls of one reply; returns their tool_result blocks in the model's order. */
+export async function runCalls(
+  deps: CallDeps,
+  uses: ToolUse[],
+  signal: AbortSignal,
+): Promise<ToolResultBlock[]> {
+  const { toolkit, terminal, conversation } = deps;
+  const calls = uses.map((use) => toModelCall(toolkit, use));
+  // Cancelling the turn cancels the calls it runs (and kills their processes).
+  const scoped: Toolkit = {
+    ...toolkit,
+    call: (name, args) => toolkit.call(name, args, { signal }),
+  };
+  const outcomes: Outcome[] = new Array(calls.length);
+  const infos: (CallInfo | undefined)[] = new Array(calls.length);
+
+  for (const wave of toolkit.schedule(calls)) {
+    const approved: number[] = [];
+    for (const i of wave) {
+      if (signal.aborted) {
+        outcomes[i] = failed(SKIPPED, "skipped");
+        continue;
+      }
+      const { info, outcome } = await vet(deps, calls[i]!, signal);
+      infos[i] = info;
+      if (outcome) outcomes[i] = outcome;
+      else approved.push(i);
+    }
+    for (const i of approved) {
+      const info = infos[i]!;
+      if (info.kind === "run") {
+        const line = printable(`[running] ${info.summary} (Ctrl-C stops it)`);
+        terminal.line(terminal.paint("dim", line));
+      }
+    }
+    await Promise.all(
+      approved.map(async (i) => {
+        const reply = await dispatch(scoped, calls[i]!);
+        outcomes[i] =
+          reply.isError && signal.aborted
+            ? failed(INTERRUPTED, "interrupted")
+            : { reply, status: statusOf(reply) };
+      }),
+    );
+    for (const i of wave) {
+      const summary = infos[i]?.summary ?? `${calls[i]!.name} (invalid call)`;
+      const { status } = outcomes[i]!;
+      const style = status === "ok" ? "dim" : status.startsWith("error") ? "red" : "yellow";
+      terminal.line(terminal.paint(style, printable(callLine(summary, status))));
+      conversation.call(uses[i]!.id, summary, status);
+    }
+  }
+  return uses.map((use, i) => ({
+    type: "tool_result",
+    tool_use_id: use.id,
+    content: deps.redact(outcomes[i]!.reply.text),
+    ...(outcomes[i]!.reply.isError ? { is_error: true } : {}),
+  }));
+}

@@ -1,0 +1,235 @@
+/**
+ * The agent's read-eval loop: read a message, run a turn, repeat until input
+ * ends or the person leaves. Ctrl-C during a turn stops that turn (streaming,
+ * a retry wait, an approval question or a running command); a second Ctrl-C
+ * before the next message exits. Ctrl-C at an empty prompt says how to leave.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { anthropicTools } from "../hosts/anthropic.js";
+import { createToolkit } from "../tools/toolkit.js";
+import { Approvals } from "./approvals.js";
+import {
+  type AgentConfig,
+  DEFAULT_BASE_URL,
+  describeKeySource,
+  readKey,
+  redactKey,
+} from "./config.js";
+import { buildInstructions } from "./instructions.js";
+import { type AgentDeps, runTurn, type TurnOutcome } from "./loop.js";
+import type { Terminal } from "./terminal.js";
+import { Conversation } from "./transcript.js";
+
+export interface SessionOptions {
+  root: string;
+  config: AgentConfig;
+  /** The first message, from the command line. */
+  prompt?: string;
+  terminal: Terminal;
+}
+
+/** Exit codes: 0 done, 1 the last turn failed at the provider, 130 left with Ctrl-C. */
+export const EXIT_INTERRUPTED = 130;
+/** SIGTERM or SIGHUP. */
+export const EXIT_TERMINATED = 143;
+
+/** Tracks Ctrl-C presses since the last message and the turn they stop. */
+class Interrupts {
+  #presses = 0;
+  #turn: AbortController | undefined;
+  readonly #exit: () => void;
+  readonly #terminal: Terminal;
+
+  constructor(terminal: Terminal, exit: () => void) {
+    this.#terminal = terminal;
+    this.#exit = exit;
+  }
+
+  begin(): AbortSignal {
+    this.#turn = new AbortController();
+    return this.#turn.signal;
+  }
+
+  end(): void {
+    this.#turn = undefined;
+  }
+
+  /** A new message was sent: the count starts again. */
+  reset(): void {
+    this.#presses = 0;
+  }
+
+  press(): void {
+    this.#presses++;
+    if (this.#presses >= 2) {
+      this.#turn?.abort();
+      this.#exit();
+      return;
+    }
+    if (this.#turn && !this.#turn.signal.aborted) {
+      this.#turn.abort();
+      return;
+    }
+    this.#terminal.line(this.#terminal.paint("dim", "(Ctrl-C again to exit, or type /exit)"));
+  }
+
+  /** Stops whatever runs, for an exit. */
+  stopAll(): void {
+    this.#turn?.abort();
+  }
+}
+
+/** A message, joining lines that end in a backslash. */
+async function readMessage(terminal: Terminal, signal: AbortSignal) {
+  let text = "";
+  for (let prompt = "> "; ; prompt = "… ") {
+    const answer = await terminal.prompt(prompt, signal);
+    if (answer.kind !== "line") return text ? { kind: "line" as const, text } : answer;
+    if (!answer.text.endsWith("\\")) return { kind: "line" as const, text: text + answer.text };
+    text += `${answer.text.slice(0, -1)}\n`;
+  }
+}
+
+/** Everything a turn needs: the toolkit, the model client and the request's fixed parts. */
+function connect(
+  root: string,
+  config: AgentConfig,
+  conversation: Conversation,
+  terminal: Terminal,
+): { deps: AgentDeps; instructionFiles: string[] } {
+  // One history session per conversation: its reads vouch for its edits, across --continue.
+  const toolkit = createToolkit({
+    root,
+    tools: config.tools,
+    history: { session: `agent-${conversation.id}` },
+  });
+  const instructions = buildInstructions(
+    toolkit.root,
+    toolkit.tools.map((t) => t.name),
+  );
+  const client = new Anthropic({
+    // Read afresh for every request; the SDK never holds the key itself.
+    apiKey: async () => readKey(config.key),
+    baseURL: config.baseURL,
+    maxRetries: 0,
+    logLevel: "off",
+  });
+  const deps: AgentDeps = {
+    client,
+    params: {
+      model: config.model,
+      max_tokens: config.maxTokens,
+      system: instructions.system,
+      tools: anthropicTools(toolkit),
+      // Prompt caching as Anthropic offers it; other providers get a plain request.
+      ...(config.baseURL === DEFAULT_BASE_URL
+        ? { cache_control: { type: "ephemeral" as const } }
+        : {}),
+    },
+    toolkit,
+    approvals: new Approvals(config.yes),
+    terminal,
+    conversation,
+    problemContext: {
+      baseURL: config.baseURL,
+      model: config.model,
+      keyHome: describeKeySource(config.key),
+    },
+    redact: (text) => redactKey(text, config.key),
+  };
+  return { deps, instructionFiles: instructions.files };
+}
+
+/** What a person sees first at a terminal; a script sees only a resume note. */
+function banner(
+  terminal: Terminal,
+  config: AgentConfig,
+  conversation: Conversation,
+  files: string[],
+): void {
+  const resumed = conversation.messages.length;
+  if (!terminal.interactive) {
+    if (config.resume && resumed > 0) {
+      terminal.line(`[resumed conversation ${conversation.id}: ${resumed} messages]`);
+    }
+    return;
+  }
+  const yes = config.yes ? " · --yes: every call approved" : "";
+  const sent = files.length > 0 ? ` · instructions: ${files.join(", ")}` : "";
+  const again = resumed > 0 ? ` (resumed, ${resumed} messages)` : "";
+  terminal.line(
+    terminal.paint(
+      "dim",
+      `splice agent · ${config.model} · ${config.tools} tools${yes}${sent}\n` +
+        `conversation ${conversation.id}${again} · Ctrl-C stops a turn, twice exits · Ctrl-D or /exit leaves`,
+    ),
+  );
+}
+
+export async function runSession(options: SessionOptions): Promise<number> {
+  const { root, config, terminal } = options;
+  const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
+  const earlier = config.resume ? Conversation.resume(root, info) : undefined;
+  if (config.resume && !earlier) {
+    terminal.line("[no earlier conversation in this folder; starting a new one]");
+  }
+  const conversation = earlier ?? Conversation.start(root, info);
+  const { deps, instructionFiles } = connect(root, config, conversation, terminal);
+
+  let leave: (code: number) => void = () => {};
+  const left = new Promise<number>((resolve) => {
+    leave = resolve;
+  });
+  const idle = new AbortController();
+  const interrupts = new Interrupts(terminal, () => leave(EXIT_INTERRUPTED));
+  terminal.onInterrupt(() => interrupts.press());
+  terminal.onExit(() => leave(EXIT_TERMINATED));
+
+  banner(terminal, config, conversation, instructionFiles);
+
+  const loop = async (): Promise<number> => {
+    let first = options.prompt;
+    let last: TurnOutcome = "done";
+    for (;;) {
+      let text: string;
+      if (first !== undefined) {
+        text = first;
+        first = undefined;
+      } else {
+        const answer = await readMessage(terminal, idle.signal);
+        if (answer.kind === "end") return last === "failed" ? 1 : 0;
+        if (answer.kind === "interrupted") return EXIT_INTERRUPTED;
+        text = answer.text;
+      }
+      interrupts.reset();
+      if (text.trim() === "/exit") return 0;
+      if (text.trim() === "") {
+        // An empty line sends the waiting message again (after a provider error).
+        if (!conversation.pending) continue;
+      } else {
+        conversation.add({ role: "user", content: [{ type: "text", text }] });
+        conversation.said(text);
+      }
+      const signal = interrupts.begin();
+      last = await runTurn(deps, signal);
+      interrupts.end();
+      if (last === "interrupted") {
+        const note = "interrupted: the turn stopped";
+        terminal.line(
+          terminal.paint("yellow", `[${note}; type your next message, or Ctrl-C again to exit]`),
+        );
+        conversation.notice(note);
+      } else if (last === "failed" && terminal.interactive) {
+        terminal.line(
+          terminal.paint("dim", "[your message is kept: press Enter to send it again]"),
+        );
+      }
+    }
+  };
+
+  const code = await Promise.race([loop(), left]);
+  interrupts.stopAll();
+  idle.abort();
+  terminal.endLine();
+  return code;
+}
