@@ -4,9 +4,12 @@
  * adding one is one import line below.
  */
 import { registeredBenchmarks } from "./lib.js";
+import "./code.js";
+import "./docs.js";
 import "./edit-quality/index.js";
 import "./engine.js";
 import "./hosts.js";
+import "./lsp.js";
 import "./search.js";
 
 const all = registeredBenchmarks();

@@ -7,7 +7,10 @@ import type { ReadResult } from "../tools/read.js";
 import type { RollbackResult } from "../tools/rollback.js";
 import type { SessionSummary, UndoResult } from "../tools/undo.js";
 import type { WriteResult } from "../tools/write.js";
+import { codeCommands } from "./code-commands.js";
 import { formatDiff, formatHashline, formatWarnings, type Paint } from "./format.js";
+import { lspCommands } from "./lsp-commands.js";
+import { planCommands } from "./plan-commands.js";
 
 export interface CommandInput {
   splice: Splice;
@@ -155,4 +158,9 @@ export const commands: Record<string, (input: CommandInput) => Promise<CommandOu
     }
     return { json, human: lines.join("\n") };
   },
+
+  ...lspCommands,
+  ...planCommands,
+  // Last: its `read` adds --symbol and --line to the plain read above.
+  ...codeCommands,
 };

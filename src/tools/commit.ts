@@ -7,9 +7,16 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { unifiedDiff } from "../text/diff.js";
-import { changedBytes, type Document, documentToBytes, hasFinalNewline } from "../text/document.js";
-import { documentTag, header } from "../text/hashline.js";
+import {
+  changedBytes,
+  type Document,
+  documentToBytes,
+  hasFinalNewline,
+  normalizedText,
+} from "../text/document.js";
+import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { identify, type LoadedFile, sameBytes, sha256 } from "./files.js";
@@ -32,6 +39,8 @@ export interface CommitRequest {
   action: string;
   /** The backup session this write belongs to (one per tool call). */
   backup: string;
+  /** The call's `validate`: true forces validation, false skips it, undefined follows the toolkit. */
+  validate?: boolean;
 }
 
 /**
@@ -154,14 +163,25 @@ export function documentDiff(path: string, before: Document | undefined, after: 
   });
 }
 
-/** apply writes; preview computes the result and writes nothing; check fails if anything would change. */
-export type Mode = "apply" | "preview" | "check";
+/**
+ * apply writes; preview computes the result and writes nothing; check fails if
+ * anything would change; validate_only validates the result with the language
+ * server in memory and writes nothing.
+ */
+export type Mode = "apply" | "preview" | "check" | "validate_only";
 
 export const modeSchema = z
-  .enum(["apply", "preview", "check"])
+  .enum(["apply", "preview", "check", "validate_only"])
   .optional()
   .describe(
-    '"apply" (default) writes; "preview" shows the diff only; "check" fails if it would change anything.',
+    '"apply" (default) writes; "preview" shows the diff only; "check" fails if it would change anything; "validate_only" reports what the language server says about the result, writing nothing.',
+  );
+
+export const validateSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    "Check the result with the language server (default: on for languages with a server in their project); false skips it.",
   );
 
 export interface Outcome {
@@ -174,6 +194,35 @@ export interface Outcome {
   applied: boolean;
   /** Whether the result differs from what was there. */
   changed: boolean;
+  /** What the language server says about the change (apply and validate_only). */
+  validation?: EditValidation;
+  /** A line for the model when the validation needs its attention. */
+  validationNotice?: string;
+}
+
+const textOf = (doc: Document) => ({ text: normalizedText(doc), lines: doc.lines });
+
+/** Validates a change when the context has a validator and the call and defaults allow it. */
+async function validateChange(
+  context: ToolContext,
+  file: GuardedPath,
+  request: CommitRequest,
+  inMemory: boolean,
+): Promise<Pick<Outcome, "validation" | "validationNotice">> {
+  if (!context.validator || request.validate === false) return {};
+  const outcome = await context.validator.validate({
+    path: file.real,
+    display: file.display,
+    before: request.before && textOf(request.before.doc),
+    after: textOf(request.doc),
+    requested: request.validate,
+    inMemory,
+  });
+  if (!outcome) return {};
+  return {
+    validation: outcome.validation,
+    ...(outcome.notice ? { validationNotice: outcome.notice } : {}),
+  };
 }
 
 /** Writes (or previews, or checks) a new document for a file, per `mode`. */
@@ -199,7 +248,8 @@ export async function settle(
   }
   if (mode === "apply") {
     const committed = await commitDocument(context, file, request, bytes);
-    return { ...committed, backup: request.backup, applied: true, changed: true };
+    const checked = await validateChange(context, file, request, false);
+    return { ...committed, backup: request.backup, applied: true, changed: true, ...checked };
   }
   const diff = documentDiff(file.display, before?.doc, doc);
   if (mode === "check") {
@@ -210,7 +260,16 @@ export async function settle(
     );
   }
   const { tag } = identify(bytes, doc);
-  return { tag, header: header(file.display, tag), diff, applied: false, changed: true };
+  const checked =
+    mode === "validate_only" ? await validateChange(context, file, request, true) : {};
+  return {
+    tag,
+    header: header(file.display, tag),
+    diff,
+    applied: false,
+    changed: true,
+    ...checked,
+  };
 }
 
 /**
@@ -239,7 +298,7 @@ export async function settleDelete(
     );
   }
   const outcome = { tag: "", header: "", diff, changed: true };
-  if (mode === "preview") return { ...outcome, applied: false };
+  if (mode !== "apply") return { ...outcome, applied: false };
   const current = await context.workspace.readFile(file.real).catch(() => undefined);
   if (!current || sha256(current) !== before.sha) throw new RaceError(file.display);
   context.history.recordWrite({

@@ -1,5 +1,6 @@
 import type { PathGuard } from "../guard/path-guard.js";
 import type { History } from "../history/history.js";
+import type { Validator } from "../lsp/validate.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { EventBus } from "./events.js";
 
@@ -26,4 +27,11 @@ export interface ToolContext {
   limits: Limits;
   events: EventBus;
   signal?: AbortSignal;
+  /** Checks edits with language servers; absent, nothing is validated. */
+  validator?: Validator;
+  /**
+   * A backup session every write joins instead of starting its own: a plan
+   * sets it so all of its steps undo as one unit.
+   */
+  backup?: string;
 }

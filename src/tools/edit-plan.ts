@@ -3,7 +3,9 @@
  * was found) and committed second, so an atomic batch can plan every target
  * before writing any, and a plain batch can plan and commit one at a time.
  */
+import { checkEdit } from "../code/syntax-check.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { firstChangedLine } from "../text/diff.js";
 import { type Document, documentToBytes } from "../text/document.js";
 import type { MatchMode } from "../text/replace.js";
@@ -50,6 +52,8 @@ export interface EditResult extends Partial<MatchReport> {
   /** The backup session holding the original (undo restores it); set when written. */
   backup_session?: string;
   warnings: string[];
+  /** What the language server said about the edit (see docs/tools.md). */
+  validation?: EditValidation;
 }
 
 /** What the file will be once an earlier target of an atomic batch is written. */
@@ -68,16 +72,20 @@ export async function commitPlan(
   plan: Plan,
   mode: Mode | undefined,
   backup: string,
+  validate?: boolean,
 ): Promise<EditResult> {
   const { file, current, next, warnings } = plan;
   const note = plan.action === "line_edit" ? "edit" : plan.action;
   const outcome = await settle(
     context,
     file,
-    { kind: "write", before: current, doc: next, note, action: plan.action, backup },
+    { kind: "write", before: current, doc: next, note, action: plan.action, backup, validate },
     mode,
   );
   if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
+  const syntax = outcome.changed ? checkEdit(file.display, current?.doc, next) : undefined;
+  if (syntax) warnings.push(syntax);
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
     path: file.display,
     action: plan.action,
@@ -92,6 +100,7 @@ export async function commitPlan(
     diff: outcome.diff,
     ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
 }
 

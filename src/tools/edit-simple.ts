@@ -3,7 +3,7 @@
  * models handle a flat shape best; the engine is the full edit tool's.
  */
 import { z } from "zod";
-import { modeSchema, newBackupId, serialized } from "./commit.js";
+import { modeSchema, newBackupId, serialized, validateSchema } from "./commit.js";
 import { defineTool, manual } from "./define.js";
 import { commitPlan, type EditResult } from "./edit-plan.js";
 import { planTextEdit } from "./text-edit.js";
@@ -14,6 +14,7 @@ const input = z.strictObject({
   new_text: z.string().describe("The text to put in its place."),
   replace_all: z.boolean().optional().describe("Replace every exact occurrence."),
   mode: modeSchema,
+  validate: validateSchema,
 });
 
 export const simpleEditTool = defineTool({
@@ -46,7 +47,8 @@ function simpleEdit(
       context,
       await planTextEdit(context, { path, edits }, new Map()),
       args.mode,
-      newBackupId(),
+      context.backup ?? newBackupId(),
+      args.validate,
     ),
   );
 }

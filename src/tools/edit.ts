@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { isToolError, ToolError } from "../errors.js";
 import { BatchError, runBatch } from "./batch.js";
-import { exclusiveAll, type Mode, modeSchema, newBackupId, serialized } from "./commit.js";
+import {
+  exclusiveAll,
+  type Mode,
+  modeSchema,
+  newBackupId,
+  serialized,
+  validateSchema,
+} from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
 import { commitPlan, type EditResult, type Plan, plannedFile, restore } from "./edit-plan.js";
@@ -32,6 +39,7 @@ const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to edit, in order."),
   atomic: z.boolean().optional().describe("Apply every target or none."),
   mode: modeSchema,
+  validate: validateSchema,
 });
 
 type Target = z.output<typeof target>;
@@ -83,8 +91,9 @@ async function editAtomically(
   context: ToolContext,
   targets: Target[],
   mode: Mode | undefined,
+  validate: boolean | undefined,
 ): Promise<{ results: EditResult[] }> {
-  const backup = newBackupId();
+  const backup = context.backup ?? newBackupId();
   const pending = new Map<string, LoadedFile>();
   const plans: Plan[] = [];
   const others = (t: Target) => targets.filter((x) => x !== t).map((x) => x.path);
@@ -100,7 +109,7 @@ async function editAtomically(
   const results: EditResult[] = [];
   for (const [i, p] of plans.entries()) {
     try {
-      results.push(await commitPlan(context, p, mode, backup));
+      results.push(await commitPlan(context, p, mode, backup, validate));
     } catch (error) {
       await restore(context, plans.slice(0, results.length), backup);
       throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), true);
@@ -115,12 +124,14 @@ function edit(
 ): Promise<{ results: EditResult[] }> {
   if (args.atomic) {
     const paths = args.targets.map((t) => t.path);
-    return exclusiveAll(context, paths, () => editAtomically(context, args.targets, args.mode));
+    return exclusiveAll(context, paths, () =>
+      editAtomically(context, args.targets, args.mode, args.validate),
+    );
   }
-  const backup = newBackupId();
+  const backup = context.backup ?? newBackupId();
   return runBatch(args.targets, (t) =>
     serialized(context, t.path, async () =>
-      commitPlan(context, await plan(context, t, new Map()), args.mode, backup),
+      commitPlan(context, await plan(context, t, new Map()), args.mode, backup, args.validate),
     ),
   );
 }

@@ -3,6 +3,8 @@
  * if this session saw it, else the snapshot in history), apply the ops there,
  * and 3-way-merge into the current file when the two differ.
  */
+import { blockResolver } from "../code/blocks.js";
+import { languageOf, unsupportedFile } from "../code/languages.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { firstChangedLine, merge3 } from "../text/diff.js";
@@ -16,13 +18,16 @@ import { type LoadedFile, loadTextFile } from "./files.js";
 const CONFLICT_CONTEXT = 3;
 
 function applyDsl(path: string, base: Document, dsl: string, warnings: string[]): Document {
+  const language = languageOf(path);
   try {
     const parsed = parseOps(dsl);
     warnings.push(...parsed.warnings);
-    return applyOps(base, parsed.ops).doc;
+    const resolver = language && blockResolver(language, base.lines);
+    return applyOps(base, parsed.ops, resolver).doc;
   } catch (error) {
     if (!(error instanceof OpsError)) throw error;
-    throw new ToolError("invalid_input", `Ops for ${path}: ${error.message}`, {
+    const why = error.code === "needs_syntax" && !language ? ` (${unsupportedFile(path)})` : "";
+    throw new ToolError("invalid_input", `Ops for ${path}: ${error.message}${why}`, {
       path,
       reason: error.code,
       ...(error.dslLine === undefined ? {} : { dsl_line: error.dslLine }),

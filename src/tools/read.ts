@@ -5,14 +5,25 @@ import { formatRange, parseRange } from "../text/range.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
 import { loadTextFile } from "./files.js";
+import { type DefinitionInfo, readLine, readSymbol } from "./symbol-read.js";
 
 const lineRange = z
   .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
   .describe('Lines to show, 1-based inclusive: "40..80", "40-80", "40" or [40, 80].');
 
 const target = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
+  path: z.string().describe("File path, relative to the root (a folder only with symbol)."),
   line_range: lineRange.optional(),
+  symbol: z
+    .string()
+    .optional()
+    .describe('A definition to show: "parseConfig", "Parser.parse" or "Parser::parse".'),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Show the innermost function, class or block around this line."),
 });
 
 const input = z.strictObject({
@@ -29,10 +40,38 @@ export interface ReadResult {
   warnings: string[];
   /** Set when this target could not be read; the batch still went on. */
   error?: { code: string; message: string };
+  /** Symbol and line reads: the definitions shown or listed. */
+  definitions?: DefinitionInfo[];
 }
 
 function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
   return typeof value === "string" ? parseRange(value) : value;
+}
+
+/** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
+async function readTarget(context: ToolContext, t: z.output<typeof target>): Promise<ReadResult[]> {
+  const warnings: string[] = [];
+  if (t.symbol !== undefined) {
+    const ignored = [t.line_range !== undefined && "line_range", t.line !== undefined && "line"];
+    const names = ignored.filter(Boolean).join(" and ");
+    if (names) warnings.push(`symbol wins over ${names}; ${names} ignored.`);
+    return readSymbol(context, t.path, t.symbol, warnings);
+  }
+  if (t.line !== undefined && t.line_range === undefined) {
+    const file = context.guard.check(t.path, "read");
+    return [readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
+  }
+  if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
+  const result = await readOne(context, t).catch((error: unknown) => {
+    if (!isToolError(error) || error.code !== "is_directory") throw error;
+    throw new ToolError(
+      "is_directory",
+      `${error.message} To search a folder for a definition, add a symbol: {"path": ${JSON.stringify(t.path)}, "symbol": "Name"}.`,
+      error.details,
+    );
+  });
+  result.warnings.unshift(...warnings);
+  return [result];
 }
 
 async function readOne(context: ToolContext, t: z.output<typeof target>): Promise<ReadResult> {
@@ -109,7 +148,7 @@ export const readTool = defineTool({
     const results: ReadResult[] = [];
     for (const t of args.targets) {
       try {
-        results.push(await readOne(context, t));
+        results.push(...(await readTarget(context, t)));
       } catch (error) {
         if (!isToolError(error)) throw error;
         results.push({

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { documentFromBytes } from "../text/document.js";
 import { parseTag } from "../text/hashline.js";
-import { modeSchema, newBackupId, serialized, settle } from "./commit.js";
+import { modeSchema, newBackupId, serialized, settle, validateSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual } from "./define.js";
 import { type LoadedFile, loadIfExists } from "./files.js";
@@ -14,6 +15,7 @@ const input = z.strictObject({
     .string()
     .describe('Tag of the version to restore; "" for the version before the current one.'),
   mode: modeSchema,
+  validate: validateSchema,
 });
 
 export interface RollbackResult {
@@ -26,6 +28,8 @@ export interface RollbackResult {
   backup_session?: string;
   diff: string;
   warnings: string[];
+  /** What the language server said about the restored version (see docs/tools.md). */
+  validation?: EditValidation;
 }
 
 function pickVersion(
@@ -98,13 +102,15 @@ async function rollback(
       doc,
       note: `rollback to ${version.tag}`,
       action: "rollback",
-      backup: newBackupId(),
+      backup: context.backup ?? newBackupId(),
+      validate: args.validate,
     },
     args.mode,
   );
   if (!outcome.changed) {
     warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
   }
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
     path: file.display,
     file_hash: outcome.tag,
@@ -115,6 +121,7 @@ async function rollback(
     diff: outcome.diff,
     ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
 }
 

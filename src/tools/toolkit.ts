@@ -8,20 +8,31 @@ import { join, resolve } from "node:path";
 import { ToolError } from "../errors.js";
 import { PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
+import { type LspOptions, Validator } from "../lsp/validate.js";
 import { LocalWorkspace } from "../workspace/local.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { astEditTool } from "./ast-edit.js";
+import { astRenameTool } from "./ast-rename.js";
 import { DEFAULT_LIMITS, type ToolContext } from "./context.js";
 import { type CallSummary, parseArgs, type Tool } from "./define.js";
+import { docTool } from "./doc.js";
 import { editTool } from "./edit.js";
 import { simpleEditTool } from "./edit-simple.js";
 import { EventBus } from "./events.js";
+import { fileTool } from "./file-ops.js";
 import { historyTool } from "./history.js";
 import { listTool } from "./list.js";
+import { lspHealthTool } from "./lsp-health.js";
+import { mdTool } from "./md.js";
+import { outlineTool } from "./outline.js";
+import { patchTool } from "./patch.js";
+import { planTool } from "./plan.js";
 import { readTool } from "./read.js";
 import { rollbackTool } from "./rollback.js";
 import { runTool } from "./run.js";
 import { EVERYTHING, type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 import { searchTool } from "./search.js";
+import { tidyTool } from "./tidy.js";
 import { undoTool } from "./undo.js";
 import { writeTool } from "./write.js";
 
@@ -54,6 +65,15 @@ export interface ToolkitOptions {
   workspace?: Workspace;
   /** "full" (default) or "minimal": the five tools small models handle best. */
   tools?: "full" | "minimal";
+  /**
+   * Validate edits with language servers when a call does not say (default
+   * true). A server starts only for a file whose language has one and whose
+   * project file (tsconfig.json, package.json, pyproject.toml, go.mod, ...)
+   * sits between it and the root.
+   */
+  validate?: boolean;
+  /** Language server options, or false for no validation at all (not even on request). */
+  lsp?: LspOptions | false;
 }
 
 /** Every tool splice offers, in the order hosts list them. */
@@ -61,12 +81,22 @@ export const fullTools: readonly Tool[] = [
   readTool,
   listTool,
   searchTool,
+  outlineTool,
   writeTool,
   editTool,
+  patchTool,
+  fileTool,
+  docTool,
+  mdTool,
+  astEditTool,
+  astRenameTool,
   runTool,
+  tidyTool,
+  planTool,
   rollbackTool,
   historyTool,
   undoTool,
+  lspHealthTool,
 ] as unknown as readonly Tool[];
 
 /** For small models and simple hosts: read, list, search, edit, run. */
@@ -138,6 +168,11 @@ export function createContext(options: ToolkitOptions): { context: ToolContext; 
       maxLineLength: options.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
     },
   };
+  // Servers read the disk, so validation needs the files to be there. No server starts here.
+  const onDisk = !options.workspace || options.workspace instanceof LocalWorkspace;
+  if (onDisk && options.lsp !== false) {
+    context.validator = new Validator(guard.root, options.validate ?? true, options.lsp);
+  }
   return { context, session };
 }
 

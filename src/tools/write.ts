@@ -1,10 +1,18 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { normalizedText, parseDocument } from "../text/document.js";
 import { generatedReason, looksLikeHashline, stripLegacyPrefixes } from "../text/write-text.js";
 import { runBatch } from "./batch.js";
-import { type Mode, modeSchema, newBackupId, serialized, settle } from "./commit.js";
+import {
+  type Mode,
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+  validateSchema,
+} from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
 import { type LoadedFile, loadIfExists } from "./files.js";
@@ -18,6 +26,7 @@ const target = z.strictObject({
 const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to write, in order."),
   mode: modeSchema,
+  validate: validateSchema,
 });
 
 export interface WriteResult {
@@ -31,6 +40,8 @@ export interface WriteResult {
   backup_session?: string;
   diff: string;
   warnings: string[];
+  /** What the language server said about the new content (see docs/tools.md). */
+  validation?: EditValidation;
 }
 
 /** CRLF and a BOM are the file's style, not the model's choice: keep them. */
@@ -56,6 +67,7 @@ async function writeOne(
   t: z.output<typeof target>,
   mode: Mode | undefined,
   backup: string,
+  validate?: boolean,
 ): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
   const warnings: string[] = [];
@@ -90,11 +102,12 @@ async function writeOne(
   const outcome = await settle(
     context,
     file,
-    { kind: "write", before: existing, doc, fileMode, note: "write", action, backup },
+    { kind: "write", before: existing, doc, fileMode, note: "write", action, backup, validate },
     mode,
   );
   if (!outcome.changed)
     warnings.push(`${file.display} already had this content; nothing was written.`);
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
     path: file.display,
     file_hash: outcome.tag,
@@ -105,13 +118,14 @@ async function writeOne(
     diff: outcome.diff,
     ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
 }
 
 function write(context: ToolContext, args: z.output<typeof input>) {
-  const backup = newBackupId();
+  const backup = context.backup ?? newBackupId();
   return runBatch(args.targets, (t) =>
-    serialized(context, t.path, () => writeOne(context, t, args.mode, backup)),
+    serialized(context, t.path, () => writeOne(context, t, args.mode, backup, args.validate)),
   );
 }
 

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fullTools } from "../../src/tools/toolkit.js";
 import { numbered, Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");
@@ -72,9 +73,7 @@ describe("the splice command", () => {
     expect(json(badJson.stdout).error.code).toBe("invalid_input");
     const unknown = splice(p.root, ["call", "frobnicate", "{}"]);
     expect(json(unknown.stdout).error).toMatchObject({ code: "unknown_tool" });
-    expect(json(unknown.stdout).error.message).toContain(
-      "read, list, search, write, edit, run, rollback, history, undo",
-    );
+    expect(json(unknown.stdout).error.message).toContain(fullTools.map((t) => t.name).join(", "));
     const badArgs = splice(p.root, ["call", "edit", '{"targets":[{"path":"f.txt","ops":3}]}']);
     expect(json(badArgs.stdout).error.message).toContain("targets[0].ops");
     const missing = splice(p.root, ["call", "rollback", '{"path":"nope.txt","hash":""}']);

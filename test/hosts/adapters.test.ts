@@ -209,8 +209,10 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       if (strict) expect(strictRuleBreaks(schema), tool.name).toEqual([]);
     }
     if (adapter.strict) {
-      // Every current tool can be strict (see openai.test.ts for the fallbacks).
-      expect([...schemas.values()].every((s) => s.strict)).toBe(true);
+      // doc's value and plan's step args are free-form JSON, which strict mode
+      // cannot express; every other tool must be strict (see openai.test.ts).
+      const loose = [...schemas].filter(([, s]) => !s.strict).map(([name]) => name);
+      expect(loose.sort()).toEqual(["doc", "plan"]);
     }
   });
 

@@ -1,0 +1,267 @@
+/**
+ * Structural rewrite with ast-grep patterns: `$NAME` captures one node,
+ * `$$$NAME` zero or more, and a name used twice must capture the same text.
+ * Ops apply in order, each to the result of the one before; a file is parsed
+ * at most once per op, and not at all when a word of the pattern is missing
+ * from its text (every literal word of a pattern must appear in a match).
+ */
+import type { SgNode } from "@ast-grep/napi";
+import { type Language, parseCode } from "./languages.js";
+
+export interface RewriteOp {
+  pat: string;
+  out: string;
+}
+
+export interface PreparedOp extends RewriteOp {
+  /** 0-based position in the call. */
+  index: number;
+  /** Literal words of the pattern: a file without one of them cannot match. */
+  words: string[];
+  /** Metavariables the pattern captures. */
+  captures: Set<string>;
+  /** Metavariables `out` uses that the pattern does not capture (written literally). */
+  unknown: string[];
+}
+
+const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)|\$([A-Z_][A-Z0-9_]*)/g;
+const ANY_METAVAR = /\$\$\$[A-Z_][A-Z0-9_]*|\$\$\$|\$[A-Z_][A-Z0-9_]*/g;
+
+function names(text: string): string[] {
+  return [...text.matchAll(METAVAR)].map((m) => m[1] ?? m[2]!);
+}
+
+export function prepareOps(ops: readonly RewriteOp[]): PreparedOp[] {
+  return ops.map((op, index) => {
+    const captures = new Set(names(op.pat).filter((n) => n !== "_"));
+    const unknown = [...new Set(names(op.out))].filter((n) => !captures.has(n));
+    const literal = op.pat.replace(ANY_METAVAR, " ");
+    const words = [...new Set(literal.match(/[\p{L}\p{N}_]+/gu) ?? [])];
+    return { ...op, index, words, captures, unknown };
+  });
+}
+
+/** ast-grep writes `$` metavariables with another character in languages where `$` is no identifier. */
+export function preprocessPattern(pat: string, expando: string): string {
+  if (expando === "$") return pat;
+  return pat.replace(/\$(?:\$\$)?(?=[A-Z_])|\$\$\$/g, (m) => expando.repeat(m.length));
+}
+
+/** What findAll takes: a pattern string, or a rule that gives the pattern a context. */
+export type Matcher = string | { rule: { pattern: { context: string; selector: string } } };
+
+type Compiled =
+  | { matcher: Matcher; problem?: undefined }
+  | { problem: string; matcher?: undefined };
+
+const compiled = new Map<string, Compiled>();
+
+/** Go reads `pkg.Func(x)` alone as a type conversion; inside a function body it is the call. */
+const CONTEXTS: Record<string, { before: string; after: string }> = {
+  go: { before: "func __splice__() {\n", after: "\n}" },
+};
+
+function firstError(root: SgNode, expando: string): string | undefined {
+  const error = root.find({ rule: { kind: "ERROR" } } as never);
+  if (!error) return undefined;
+  let near = error.text().split("\n", 1)[0]!.slice(0, 30);
+  if (expando !== "$") near = near.replaceAll(expando, "$");
+  return `syntax error at column ${error.range().start.column + 1}, near "${near}"`;
+}
+
+/** The innermost named node spanning exactly [start, end). */
+function exactNode(root: SgNode, start: number, end: number): SgNode | undefined {
+  let found: SgNode | undefined;
+  let node: SgNode | undefined = root;
+  while (node) {
+    let next: SgNode | undefined;
+    for (const child of node.children()) {
+      const r = child.range();
+      if (r.start.index <= start && r.end.index >= end) {
+        next = child;
+        break;
+      }
+    }
+    if (next) {
+      const r = next.range();
+      if (r.start.index === start && r.end.index === end && next.isNamed()) found = next;
+    }
+    node = next;
+  }
+  return found;
+}
+
+function withContext(language: Language, pat: string): Matcher | undefined {
+  const context = CONTEXTS[language.id];
+  if (!context) return undefined;
+  const wrapped = `${context.before}${pat.trim()}${context.after}`;
+  const root = parseCode(language, preprocessPattern(wrapped, language.expando)).root();
+  if (firstError(root, language.expando)) return undefined;
+  const start = context.before.length;
+  const node = exactNode(root, start, start + pat.trim().length);
+  if (!node) return undefined;
+  return { rule: { pattern: { context: wrapped, selector: node.kind() as string } } };
+}
+
+function compile(language: Language, pat: string): Compiled {
+  if (pat.trim() === "") return { problem: "the pattern is empty" };
+  try {
+    const matcher = withContext(language, pat);
+    const probe = parseCode(language, "").root();
+    if (matcher) {
+      probe.findAll(matcher as never);
+      return { matcher };
+    }
+    const parsed = parseCode(language, preprocessPattern(pat, language.expando)).root();
+    const error = firstError(parsed, language.expando);
+    if (error) return { problem: `it does not parse as ${language.name} (${error})` };
+    probe.findAll(pat); // compiles it: one node, not two statements
+    return { matcher: pat };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n", 1)[0]! : String(error);
+    return { problem: `ast-grep rejects it as ${language.name}: ${message}` };
+  }
+}
+
+function compiledFor(language: Language, pat: string): Compiled {
+  const key = `${language.id}\u0000${pat}`;
+  let result = compiled.get(key);
+  if (!result) {
+    result = compile(language, pat);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * Why `pat` is not a pattern in `language`, or undefined when it is: the
+ * pattern must parse without errors and compile to one syntax node.
+ */
+export function patternProblem(language: Language, pat: string): string | undefined {
+  return compiledFor(language, pat).problem;
+}
+
+/** Matches that do not overlap, outer ones first (an inner match is rewritten by a later op, not this one). */
+function outermost(matches: SgNode[]): SgNode[] {
+  const sorted = matches
+    .map((node) => ({ node, range: node.range() }))
+    .sort(
+      (a, b) => a.range.start.index - b.range.start.index || b.range.end.index - a.range.end.index,
+    );
+  const kept: SgNode[] = [];
+  let end = -1;
+  for (const { node, range } of sorted) {
+    if (range.start.index < end) continue;
+    kept.push(node);
+    end = Math.max(end, range.end.index);
+  }
+  return kept;
+}
+
+function indentAt(source: string, index: number): string {
+  const lineStart = source.lastIndexOf("\n", index - 1) + 1;
+  return /^[ \t]*/.exec(source.slice(lineStart, index))![0];
+}
+
+/** `out` with captures filled in; its later lines are indented like the line the match starts on. */
+export function renderReplacement(out: string, match: SgNode, source: string): string {
+  const start = match.range().start.index;
+  const indent = indentAt(source, start);
+  const template = out
+    .split("\n")
+    .map((line, i) => (i > 0 && line !== "" ? indent + line : line))
+    .join("\n");
+  return template.replace(METAVAR, (all, multi: string | undefined, single: string | undefined) => {
+    if (multi !== undefined) {
+      const nodes = match.getMultipleMatches(multi);
+      if (nodes.length === 0) return match.getMatch(multi)?.text() ?? "";
+      return source.slice(nodes[0]!.range().start.index, nodes.at(-1)!.range().end.index);
+    }
+    const node = match.getMatch(single!);
+    if (node) return node.text();
+    const many = match.getMultipleMatches(single!);
+    if (many.length > 0) {
+      return source.slice(many[0]!.range().start.index, many.at(-1)!.range().end.index);
+    }
+    return all;
+  });
+}
+
+export interface Replacement {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** One op over one parsed text: its non-overlapping matches and what replaces each. */
+export function replacementsFor(
+  language: Language,
+  root: SgNode,
+  op: PreparedOp,
+  source: string,
+): Replacement[] {
+  const { matcher } = compiledFor(language, op.pat);
+  if (!matcher) return [];
+  return outermost(root.findAll(matcher as never)).map((match) => {
+    const range = match.range();
+    return {
+      start: range.start.index,
+      end: range.end.index,
+      text: renderReplacement(op.out, match, source),
+    };
+  });
+}
+
+export function applyReplacements(source: string, replacements: readonly Replacement[]): string {
+  if (replacements.length === 0) return source;
+  const parts: string[] = [];
+  let at = 0;
+  for (const r of replacements) {
+    parts.push(source.slice(at, r.start), r.text);
+    at = r.end;
+  }
+  parts.push(source.slice(at));
+  return parts.join("");
+}
+
+export interface FileRewrite {
+  text: string;
+  /** Matches per op, in op order. */
+  counts: number[];
+  /** The first op's parse of the original text, when the file was parsed at all. */
+  root?: SgNode;
+}
+
+/**
+ * Applies the ops in order to one file's text. `skip(op)` names ops that do
+ * not apply in this language (their pattern does not parse in it).
+ */
+export function rewriteText(
+  language: Language,
+  text: string,
+  ops: readonly PreparedOp[],
+  skip: (op: PreparedOp) => boolean,
+): FileRewrite {
+  let current = text;
+  let root: SgNode | undefined;
+  let first: SgNode | undefined;
+  const counts: number[] = [];
+  for (const op of ops) {
+    if (skip(op) || !op.words.every((w) => current.includes(w))) {
+      counts.push(0);
+      continue;
+    }
+    root ??= parseCode(language, current).root();
+    if (current === text) first ??= root;
+    const replacements = replacementsFor(language, root, op, current);
+    counts.push(replacements.length);
+    if (replacements.length === 0) continue;
+    const next = applyReplacements(current, replacements);
+    if (next !== current) {
+      current = next;
+      root = undefined;
+    }
+  }
+  return { text: current, counts, ...(first ? { root: first } : {}) };
+}

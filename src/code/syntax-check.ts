@@ -1,0 +1,175 @@
+/**
+ * A fast syntax check after an edit, no language server needed: parse the
+ * file before and after, and name the parse errors the edit introduced.
+ * Errors that were already there, or only moved, are not the edit's fault.
+ */
+import type { SgNode } from "@ast-grep/napi";
+import { type Document, normalizedText } from "../text/document.js";
+import { type Language, languageOf, parseCode } from "./languages.js";
+
+/**
+ * Files above this size are not checked: parsing costs about 0.5 s per MB,
+ * which an edit of a large file should not pay. (Cost is one parse when the
+ * result is clean, two when it is not.)
+ */
+export const SYNTAX_CHECK_MAX_CHARS = 256 * 1024;
+
+/** At most this many problems are collected per version. */
+const MAX_PROBLEMS = 50;
+/** At most this many new problems are named in a warning. */
+const MAX_NAMED = 5;
+
+export interface SyntaxProblem {
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  kind: "error" | "missing";
+  /** What is unexpected, or which token is missing. */
+  text: string;
+}
+
+function snippet(text: string): string {
+  const first = text.trim().split("\n", 1)[0] ?? "";
+  const short = first.replace(/\s+/g, " ");
+  return short.length > 40 ? `${short.slice(0, 39)}…` : short;
+}
+
+function findAllSafe(root: SgNode, rule: Record<string, unknown>): SgNode[] {
+  try {
+    return root.findAll({ rule } as never);
+  } catch {
+    return []; // a grammar without the ERROR kind reports no errors this way
+  }
+}
+
+/** Parse errors (ERROR nodes) and tokens the parser had to invent (MISSING nodes, zero width). */
+export function syntaxProblems(root: SgNode): SyntaxProblem[] {
+  const out: SyntaxProblem[] = [];
+  let coveredUntil = -1;
+  for (const node of findAllSafe(root, { kind: "ERROR" })) {
+    const range = node.range();
+    if (range.start.index < coveredUntil) continue; // inside an error already named
+    coveredUntil = range.end.index;
+    out.push({
+      line: range.start.line + 1,
+      column: range.start.column + 1,
+      kind: "error",
+      text: snippet(node.text()),
+    });
+    if (out.length >= MAX_PROBLEMS) return out;
+  }
+  const rootRange = root.range();
+  for (const node of findAllSafe(root, { regex: "^$" })) {
+    const range = node.range();
+    if (range.start.index !== range.end.index) continue;
+    if (range.end.index === rootRange.end.index && range.start.index === rootRange.start.index) {
+      continue; // an empty file
+    }
+    out.push({
+      line: range.start.line + 1,
+      column: range.start.column + 1,
+      kind: "missing",
+      text: node.kind() as string,
+    });
+    if (out.length >= MAX_PROBLEMS) break;
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+const keyOf = (p: SyntaxProblem) => `${p.kind}\u0000${p.text}`;
+
+/**
+ * The problems of `after` that `before` did not have. Lines outside the
+ * changed middle map back one to one; a problem that matches an old one by
+ * kind and text (anywhere) only moved; a problem inside the changed lines
+ * where the old version already had one there was not introduced.
+ */
+export function introducedProblems(
+  before: readonly SyntaxProblem[],
+  after: readonly SyntaxProblem[],
+  beforeLines: readonly string[],
+  afterLines: readonly string[],
+): SyntaxProblem[] {
+  if (after.length === 0) return [];
+  const min = Math.min(beforeLines.length, afterLines.length);
+  let prefix = 0;
+  while (prefix < min && beforeLines[prefix] === afterLines[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < min - prefix &&
+    beforeLines[beforeLines.length - 1 - suffix] === afterLines[afterLines.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  const shift = afterLines.length - beforeLines.length;
+  const changedBefore = (line: number) => line > prefix && line <= beforeLines.length - suffix;
+  const remaining = [...before];
+  const take = (test: (p: SyntaxProblem) => boolean): boolean => {
+    const i = remaining.findIndex(test);
+    if (i < 0) return false;
+    remaining.splice(i, 1);
+    return true;
+  };
+  const pending: SyntaxProblem[] = [];
+  for (const p of after) {
+    const mapped =
+      p.line <= prefix ? p.line : p.line > afterLines.length - suffix ? p.line - shift : undefined;
+    if (mapped !== undefined && take((q) => q.line === mapped && keyOf(q) === keyOf(p))) continue;
+    pending.push(p);
+  }
+  const fresh: SyntaxProblem[] = [];
+  for (const p of pending) {
+    if (take((q) => keyOf(q) === keyOf(p))) continue;
+    const inChange = p.line > prefix && p.line <= afterLines.length - suffix;
+    if (inChange && take((q) => q.kind === p.kind && changedBefore(q.line))) continue;
+    fresh.push(p);
+  }
+  return fresh;
+}
+
+export function describeProblem(p: SyntaxProblem): string {
+  if (p.kind === "missing") {
+    const what = /^\w+$/.test(p.text) ? p.text.replaceAll("_", " ") : `"${p.text || "token"}"`;
+    return `line ${p.line}:${p.column}: missing ${what}`;
+  }
+  return `line ${p.line}:${p.column}: unexpected "${p.text}"`;
+}
+
+export function syntaxWarning(language: Language, problems: readonly SyntaxProblem[]): string {
+  const named = problems.slice(0, MAX_NAMED).map(describeProblem).join("; ");
+  const more = problems.length > MAX_NAMED ? `; and ${problems.length - MAX_NAMED} more` : "";
+  return `Syntax check (${language.name}): the edit introduces parse errors the file did not have — ${named}${more}. Check the diff and fix them, or undo.`;
+}
+
+function problemsOf(language: Language, text: string): SyntaxProblem[] {
+  return syntaxProblems(parseCode(language, text).root());
+}
+
+/**
+ * The warning for an edit from `before` to `after` of `path`, or undefined
+ * when it parses as well as before (or the language or size is out of scope).
+ * `beforeProblems` saves a parse when the caller already has the old tree;
+ * it is asked only when the new version has problems.
+ */
+export function checkEdit(
+  path: string,
+  before: Document | undefined,
+  after: Document,
+  beforeProblems?: () => readonly SyntaxProblem[],
+): string | undefined {
+  const language = languageOf(path);
+  if (!language) return undefined;
+  const afterText = normalizedText(after);
+  if (afterText.length > SYNTAX_CHECK_MAX_CHARS) return undefined;
+  const afterProblems = problemsOf(language, afterText);
+  if (afterProblems.length === 0) return undefined;
+  let old: readonly SyntaxProblem[] = beforeProblems?.() ?? [];
+  if (!beforeProblems && before) {
+    const beforeText = normalizedText(before);
+    if (beforeText.length > SYNTAX_CHECK_MAX_CHARS) return undefined;
+    old = problemsOf(language, beforeText);
+  }
+  const fresh = introducedProblems(old, afterProblems, before?.lines ?? [], after.lines);
+  return fresh.length > 0 ? syntaxWarning(language, fresh) : undefined;
+}

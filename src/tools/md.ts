@@ -1,0 +1,258 @@
+/**
+ * The md tool: edit a Markdown file by section (heading path). A move to
+ * another file writes both files in one backup session, under both writer
+ * locks, all or nothing.
+ */
+import { z } from "zod";
+import { DocError } from "../docs/errors.js";
+import { parseMarkdown } from "../docs/markdown.js";
+import {
+  appendToSection,
+  insertAfterHeading,
+  type MdEdit,
+  moveSection,
+  replaceSection,
+  upsertBullet,
+} from "../docs/markdown-edit.js";
+import { tableAppend } from "../docs/markdown-table.js";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import type { EditValidation } from "../lsp/verdict.js";
+import { type Document, hasFinalNewline, restyle } from "../text/document.js";
+import {
+  exclusiveAll,
+  type Mode,
+  modeSchema,
+  newBackupId,
+  type Outcome,
+  serialized,
+  settle,
+} from "./commit.js";
+import type { ToolContext } from "./context.js";
+import { defineTool, manual } from "./define.js";
+import { restore } from "./edit-plan.js";
+import { type LoadedFile, loadIfExists, loadTextFile } from "./files.js";
+
+const ACTIONS = [
+  "replace_section",
+  "insert_after_heading",
+  "append_to_section",
+  "move_section",
+  "upsert_bullet",
+  "table_append",
+] as const;
+
+const input = z.strictObject({
+  action: z.enum(ACTIONS).describe("What to do in the section."),
+  path: z.string().describe("The Markdown file."),
+  heading: z
+    .string()
+    .describe('The section: a heading, or a path of headings "Install > From source".'),
+  text: z
+    .string()
+    .optional()
+    .describe("replace_section/insert_after_heading/append_to_section: Markdown."),
+  to: z.string().optional().describe("move_section: the heading (path) to move the section under."),
+  to_path: z.string().optional().describe("move_section: another file to move the section to."),
+  bullet: z.string().optional().describe("upsert_bullet: the item's text."),
+  row: z
+    .array(z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .describe("table_append: the new row's cells, in column order."),
+  mode: modeSchema,
+});
+
+type Args = z.output<typeof input>;
+
+export interface MdResult {
+  action: `md.${(typeof ACTIONS)[number]}`;
+  path: string;
+  /** move_section to another file: that file. */
+  dest_path?: string;
+  dest_file_hash?: string;
+  changed: boolean;
+  /** The unified diff (both files' for a move to another file). */
+  diff: string;
+  file_hash: string;
+  header: string;
+  applied: boolean;
+  backup_session?: string;
+  /** What the language server said about the result, when one checked it. */
+  validation?: EditValidation;
+  warnings: string[];
+}
+
+function asToolError(error: unknown, path: string): unknown {
+  if (!(error instanceof DocError)) return error;
+  return new ToolError(error.code, error.message, { path, ...error.details });
+}
+
+function docWith(loaded: LoadedFile | undefined, lines: string[]): Document {
+  if (!loaded) return restyle({ bom: false, lines: [], eols: [], eol: "\n" }, lines, true);
+  const doc = loaded.doc;
+  return restyle(doc, lines, hasFinalNewline(doc) || doc.lines.length === 0);
+}
+
+function edit(args: Args, lines: string[], label: string): MdEdit {
+  const parsed = parseMarkdown(lines);
+  switch (args.action) {
+    case "replace_section":
+      return replaceSection(parsed, args.heading, args.text, label);
+    case "insert_after_heading":
+      return insertAfterHeading(parsed, args.heading, args.text, label);
+    case "append_to_section":
+      return appendToSection(parsed, args.heading, args.text, label);
+    case "upsert_bullet":
+      return upsertBullet(parsed, args.heading, args.bullet, label);
+    case "table_append":
+      return tableAppend(parsed, args.heading, args.row, label);
+    case "move_section": {
+      const moved = moveSection({ parsed, label }, args.heading, args.to);
+      return { lines: moved.source, warnings: moved.warnings };
+    }
+  }
+}
+
+function result(
+  args: Args,
+  file: GuardedPath,
+  outcome: Outcome,
+  warnings: string[],
+  extra: Partial<MdResult> = {},
+): MdResult {
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  if (!outcome.changed && warnings.length === 0)
+    warnings.push("Nothing changed; the file was not written.");
+  return {
+    action: `md.${args.action}`,
+    path: file.display,
+    ...extra,
+    changed: outcome.changed || extra.changed === true,
+    diff: outcome.diff + (extra.diff ?? ""),
+    file_hash: outcome.tag,
+    header: outcome.header,
+    applied: outcome.applied,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+    warnings,
+  };
+}
+
+async function inOneFile(context: ToolContext, args: Args, backup: string): Promise<MdResult> {
+  const file = context.guard.check(args.path, "write");
+  const loaded = await loadTextFile(context, file);
+  const change = edit(args, loaded.doc.lines, file.display);
+  const action = `md.${args.action}`;
+  const doc = docWith(loaded, change.lines);
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: loaded, doc, note: action, action, backup },
+    args.mode,
+  );
+  return result(args, file, outcome, change.warnings);
+}
+
+/** Both files change or neither: the destination is written first and put back if the source fails. */
+async function toOtherFile(
+  context: ToolContext,
+  args: Args,
+  source: GuardedPath,
+  dest: GuardedPath,
+  backup: string,
+): Promise<MdResult> {
+  const from = await loadTextFile(context, source);
+  const into = await loadIfExists(context, dest);
+  const moved = moveSection(
+    { parsed: parseMarkdown(from.doc.lines), label: source.display },
+    args.heading,
+    args.to,
+    { parsed: parseMarkdown(into?.doc.lines ?? []), label: dest.display },
+  );
+  const action = "md.move_section";
+  const mode: Mode = args.mode ?? "apply";
+  const destDoc = docWith(into, moved.dest!);
+  const sourceDoc = docWith(from, moved.source);
+  const request = (before: LoadedFile | undefined, doc: Document) =>
+    ({ kind: "write", before, doc, note: action, action, backup }) as const;
+  if (mode === "check") {
+    // Report both files' diffs, not only the first one's.
+    const a = await settle(context, dest, request(into, destDoc), "preview");
+    const b = await settle(context, source, request(from, sourceDoc), "preview");
+    if (a.changed || b.changed) {
+      throw new ToolError(
+        "check_failed",
+        `${source.display} and ${dest.display} would change (check mode writes nothing):\n${b.diff}${a.diff}`,
+        { path: source.display, dest_path: dest.display, diff: b.diff + a.diff },
+      );
+    }
+  }
+  const destOutcome = await settle(context, dest, request(into, destDoc), mode);
+  let sourceOutcome: Outcome;
+  try {
+    sourceOutcome = await settle(context, source, request(from, sourceDoc), mode);
+  } catch (error) {
+    if (destOutcome.applied && destOutcome.changed) {
+      await restore(
+        context,
+        [{ file: dest, current: into, next: destDoc, action: "replace", warnings: [] }],
+        backup,
+      );
+    }
+    throw error;
+  }
+  return result(args, source, sourceOutcome, moved.warnings, {
+    dest_path: dest.display,
+    dest_file_hash: destOutcome.tag,
+    changed: destOutcome.changed,
+    diff: destOutcome.diff,
+  });
+}
+
+async function md(context: ToolContext, args: Args): Promise<MdResult> {
+  const backup = context.backup ?? newBackupId();
+  try {
+    if (args.action === "move_section" && args.to_path !== undefined) {
+      const source = context.guard.check(args.path, "write");
+      const dest = context.guard.check(args.to_path, "write");
+      if (dest.real !== source.real) {
+        return await exclusiveAll(context, [args.path, args.to_path], () =>
+          toOtherFile(context, args, source, dest, backup),
+        );
+      }
+    }
+    return await serialized(context, args.path, () => inOneFile(context, args, backup));
+  } catch (error) {
+    throw asToolError(error, args.path);
+  }
+}
+
+export const mdTool = defineTool({
+  name: "md",
+  description: manual("md"),
+  example: {
+    action: "append_to_section",
+    path: "README.md",
+    heading: "Install",
+    text: "Run `npm ci`.",
+  },
+  input,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  kind: "edit",
+  needsApproval: true,
+  footprint: (args) => ({
+    reads: [],
+    writes: args.to_path !== undefined ? [args.path, args.to_path] : [args.path],
+  }),
+  summarize: (args) => ({
+    subject: args.path,
+    summary: `md.${args.action} "${args.heading}" in ${args.path}${args.to_path ? ` to ${args.to_path}` : ""}`,
+  }),
+  preview: async (context, args) => (await md(context, { ...args, mode: "preview" })).diff,
+  call: md,
+});

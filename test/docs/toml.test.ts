@@ -1,0 +1,125 @@
+import { parse } from "@decimalturn/toml-patch";
+import { describe, expect, it } from "vitest";
+import type { DocRequest } from "../../src/docs/actions.js";
+import { toJson } from "../../src/docs/values.js";
+import { fixture, run, span, thrown } from "./helpers.js";
+
+type Data = Record<string, any>;
+const read = (text: string): Data => toJson(parse(text)) as Data;
+
+interface Case {
+  request: DocRequest;
+  removed: string[];
+  added: string[];
+  data: (d: Data) => void;
+}
+
+const cases: Record<string, Case> = {
+  "a value before a comment": {
+    request: { action: "set", selector: "package.version", value: "0.8.0" },
+    removed: ['version = "0.7.2"   # bumped by the release script'],
+    added: ['version = "0.8.0"   # bumped by the release script'],
+    data: (d) => {
+      d.package.version = "0.8.0";
+    },
+  },
+  "a key inside an inline table": {
+    request: { action: "set", selector: "dependencies.serde.version", value: "1.0.200" },
+    removed: ['serde = { version = "1.0", features = ["derive"] }'],
+    added: ['serde = { version = "1.0.200", features = ["derive"] }'],
+    data: (d) => {
+      d.dependencies.serde.version = "1.0.200";
+    },
+  },
+  "append to an array in an inline table": {
+    request: { action: "append", selector: "dependencies.clap.features", value: "wrap_help" },
+    removed: ['clap = { version = "4.5", features = ["derive", "env"] }'],
+    added: ['clap = { version = "4.5", features = ["derive", "env", "wrap_help"] }'],
+    data: (d) => {
+      d.dependencies.clap.features.push("wrap_help");
+    },
+  },
+  "a new key lands at the end of its table": {
+    request: { action: "set", selector: "dev-dependencies.pretty_assertions", value: "1" },
+    removed: [],
+    added: ['pretty_assertions = "1"'],
+    data: (d) => {
+      d["dev-dependencies"].pretty_assertions = "1";
+    },
+  },
+  "delete a key with its same-line comment": {
+    request: { action: "delete", selector: "dependencies.serde_json" },
+    removed: ['serde_json = "1.0"   # for --json output'],
+    added: [],
+    data: (d) => {
+      delete d.dependencies.serde_json;
+    },
+  },
+  "merge into a table keeps the other comments": {
+    request: { action: "merge", selector: "profile.release", value: { strip: true, lto: "thin" } },
+    removed: ["lto = true       # smaller binaries", "codegen-units = 1"],
+    added: ['lto = "thin"       # smaller binaries', "codegen-units = 1", "strip = true"],
+    data: (d) => {
+      d.profile.release.lto = "thin";
+      d.profile.release.strip = true;
+    },
+  },
+  "a new table at the end": {
+    request: { action: "ensure", selector: "workspace.members", value: ["crates/*"] },
+    removed: [],
+    added: ["[workspace]", 'members = ["crates/*"]', ""],
+    data: (d) => {
+      d.workspace = { members: ["crates/*"] };
+    },
+  },
+};
+
+describe("TOML (a Cargo.toml with comments): only the touched bytes change", () => {
+  for (const [title, c] of Object.entries(cases)) {
+    it(title, () => {
+      const original = fixture("Cargo.toml");
+      const out = run("Cargo.toml", c.request);
+      expect(out.changed).toBe(true);
+      expect(span(original, out.text)).toEqual({ removed: c.removed, added: c.added });
+      const expected = read(original);
+      c.data(expected);
+      expect(read(out.text)).toEqual(expected);
+    });
+  }
+});
+
+describe("TOML: errors and no-ops", () => {
+  it("delete of a missing key is a no-op", () => {
+    expect(run("Cargo.toml", { action: "delete", selector: "dependencies.tokio" })).toMatchObject({
+      changed: false,
+      removed: 0,
+    });
+  });
+
+  it("TOML has no null", () => {
+    const error = thrown(() =>
+      run("Cargo.toml", { action: "set", selector: "package.x", value: null }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toContain("TOML has no null");
+  });
+
+  it("refuses a key under a scalar", () => {
+    const error = thrown(() =>
+      run("Cargo.toml", { action: "set", selector: "package.version.major", value: 1 }),
+    );
+    expect(error.message).toContain('`package.version` is a string ("0.7.2")');
+  });
+
+  it("a document that does not parse is refused with line and column", () => {
+    const error = thrown(() =>
+      run("Cargo.toml", { action: "get", selector: "a" }, "a = 1\nb = [\n"),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toContain("does not parse as TOML at line 2, column 5");
+  });
+
+  it("reads arrays of tables", () => {
+    expect(run("Cargo.toml", { action: "get", selector: "bin[0].path" }).value).toBe("src/main.rs");
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { supportedLanguageNames } from "../../src/code/languages.js";
+import { type OutlineResult, outlineTool } from "../../src/tools/outline.js";
+import { FIXTURES } from "../code/fixtures.js";
+import { Project, rejection } from "../helpers/project.js";
+
+const outline = (p: Project, args: Record<string, unknown>) =>
+  p.splice().call("outline", args) as Promise<OutlineResult>;
+
+describe("outline", () => {
+  it("lists a file's definitions with their lines, nested", async () => {
+    const p = new Project();
+    p.write(FIXTURES.typescript!.file, FIXTURES.typescript!.source);
+    const result = await outline(p, { path: "src/greet.ts" });
+    expect(result.content.split("\n").slice(1)).toEqual([
+      "4..6 function greet(name: string): string",
+      "8..15 class Greeter",
+      '  9 greeting = "hi"',
+      "  10..14 greet(name: string): string",
+      "17 function log(a: string, b: string, c: number): void;",
+      "18..20 function log(...args: unknown[]): void",
+    ]);
+    expect(result.files[0]!.definitions.map((d) => d.qualified_name)).toEqual([
+      "greet",
+      "Greeter",
+      "Greeter.greeting",
+      "Greeter.greet",
+      "log",
+      "log",
+    ]);
+  });
+
+  it.each(Object.entries(FIXTURES))("outlines %s", async (_name, fx) => {
+    const p = new Project();
+    p.write(fx.file, fx.source);
+    const result = await outline(p, { path: fx.file });
+    expect(result.content).toContain(`${fx.member.lines[0]}`);
+    expect(result.files[0]!.definitions.map((d) => d.lines)).toContainEqual(fx.member.lines);
+  });
+
+  it("outlines a folder in path order, one tagged block per file", async () => {
+    const p = new Project();
+    p.write(".gitignore", "build/\n");
+    p.write("src/b.py", "def b():\n    pass\n");
+    p.write("src/a.go", "package a\n\nfunc A() {}\n");
+    p.write("src/empty.ts", "\n");
+    p.write("build/c.ts", "export function c() {}\n");
+    const result = await outline(p, { path: "." });
+    const lines = result.content.split("\n");
+    expect(lines.filter((l) => l.startsWith("¶")).map((l) => l.replace(/#.*/, ""))).toEqual([
+      "¶src/a.go",
+      "¶src/b.py",
+    ]);
+    expect(lines).toContain("3 func A() {}");
+    expect(lines.at(-1)).toBe("[1 file(s) with no definitions not shown]");
+    expect(result.files_found).toBe(3);
+  });
+
+  it("stops at the line cap and says how to go on", async () => {
+    const p = new Project();
+    for (let i = 0; i < 30; i++) {
+      p.write(
+        `src/m${String(i).padStart(2, "0")}.ts`,
+        "export const a = 1;\nexport const b = 2;\n",
+      );
+    }
+    const result = (await p
+      .splice({ max_lines: 20 })
+      .call("outline", { path: "src" })) as OutlineResult;
+    expect(result.truncated).toBe(true);
+    expect(result.content.split("\n").at(-1)).toBe(
+      "[outline stopped at 20 lines after 6 of 30 files; outline a subfolder or a file for the rest]",
+    );
+  });
+
+  it("refuses a file it cannot parse, naming the languages it can", async () => {
+    const p = new Project();
+    p.write("notes.txt", "x\n");
+    const error = await rejection(outline(p, { path: "notes.txt" }));
+    expect(error.message).toContain(`The supported languages are: ${supportedLanguageNames()}.`);
+  });
+
+  it("has a manual with its options and real notices", () => {
+    expect(outlineTool.description).toContain('"max_files"');
+    expect(outlineTool.description).toContain('"lang"');
+    expect(outlineTool.description).toContain("outline a subfolder or a file for the rest");
+  });
+});

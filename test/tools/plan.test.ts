@@ -1,0 +1,325 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { PlanResult } from "../../src/tools/plan.js";
+import { planTool } from "../../src/tools/plan.js";
+import type { SessionSummary } from "../../src/tools/undo.js";
+import { numbered, Project, rejection } from "../helpers/project.js";
+
+const BIN = join(import.meta.dirname, "../../bin/splice");
+
+const call = (p: Project, args: Record<string, unknown>) =>
+  p.splice().call("plan", args) as Promise<PlanResult>;
+
+const edit = (path: string, old_text: string, new_text: string) => ({
+  tool: "edit",
+  args: { targets: [{ path, edits: [{ old_text, new_text }] }] },
+});
+
+/** A project with a few files, and their exact bytes to compare against. */
+function seeded() {
+  const p = new Project();
+  p.write("a.txt", numbered(5));
+  p.write("crlf.txt", "one\r\ntwo\r\nthree");
+  p.write("old/name.ts", "export const x = 1;\n");
+  p.write("doomed.txt", "delete me\n");
+  const snapshot = () =>
+    Object.fromEntries(
+      ["a.txt", "crlf.txt", "old/name.ts", "doomed.txt", "new/name.ts", "created.txt"].map((f) => [
+        f,
+        existsSync(join(p.root, f)) ? p.bytes(f).toString("base64") : null,
+      ]),
+    );
+  return { p, before: snapshot(), snapshot };
+}
+
+const CHANGES = [
+  edit("a.txt", "line 2\n", "LINE 2\n"),
+  {
+    tool: "patch",
+    args: {
+      patch:
+        "*** Begin Patch\n*** Update File: crlf.txt\n@@\n one\n-two\n+TWO\n*** Add File: created.txt\n+new\n*** End Patch",
+    },
+  },
+  { tool: "file", args: { action: "rename", path: "old/name.ts", to: "new/name.ts" } },
+  { tool: "file", args: { action: "delete", path: "doomed.txt" } },
+];
+
+describe("plan: strict", () => {
+  it("applies every step under one backup session; undo restores everything", async () => {
+    const { p, before, snapshot } = seeded();
+    const r = await call(p, {
+      steps: [...CHANGES, { validate: { run: "true" } }, { validate: { syntax: true } }],
+    });
+    expect(r.steps.map((s) => s.status)).toEqual([
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+      "passed",
+      "passed",
+    ]);
+    expect(r.files).toEqual([
+      "a.txt",
+      "crlf.txt",
+      "created.txt",
+      "new/name.ts",
+      "old/name.ts",
+      "doomed.txt",
+    ]);
+    expect(p.text("a.txt")).toContain("LINE 2");
+    expect(p.bytes("crlf.txt").toString()).toBe("one\r\nTWO\r\nthree");
+    expect(r.diff).toContain("+LINE 2");
+    expect(r.diff).toContain("-delete me");
+    expect(r.content).toContain("backup_session");
+    const sessions = (await p.splice().undo({ list: true })) as { sessions: SessionSummary[] };
+    expect(sessions.sessions[0]!.backup_session).toBe(r.backup_session);
+    expect(sessions.sessions[0]!.files).toHaveLength(6);
+    await p.splice().undo({});
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("rolls every file back byte for byte when a validation command fails", async () => {
+    const { p, before, snapshot } = seeded();
+    const e = await rejection(
+      call(p, {
+        steps: [
+          ...CHANGES,
+          { validate: { run: "echo 2 tests failed; exit 3" } },
+          edit("a.txt", "line 4", "never"),
+        ],
+      }),
+    );
+    expect(e.code).toBe("batch_failed");
+    expect(e.message).toContain("Step 5 of 6 (validate: run echo 2 tests failed; exit 3) failed");
+    expect(e.message).toContain("it exited with 3");
+    expect(e.message).toContain("2 tests failed");
+    expect(e.message).toContain("The plan was rolled back");
+    expect(e.details).toMatchObject({
+      failed_step: 5,
+      rolled_back: true,
+      cause: { code: "validation_failed" },
+    });
+    expect(snapshot()).toEqual(before);
+    // The rollback marks the plan undone, so undo goes further back instead of redoing it.
+    const list = (await p.splice().undo({ list: true })) as { sessions: SessionSummary[] };
+    const planSession = list.sessions.find((s) => !s.is_undo && s.files.length === 6);
+    expect(planSession?.undone).toBe(true);
+    expect(list.sessions[0]!.is_undo).toBe(true);
+  });
+
+  it("rolls back when a tool step fails, and when a syntax check fails", async () => {
+    const { p, before, snapshot } = seeded();
+    const e = await rejection(call(p, { steps: [CHANGES[0]!, edit("a.txt", "not there", "x")] }));
+    expect(e.message).toContain("Step 2 of 2 (edit a.txt) failed");
+    expect(snapshot()).toEqual(before);
+
+    p.write("src/ok.ts", "export function f() {\n  return 1;\n}\n");
+    const broken = await rejection(
+      call(p, {
+        steps: [
+          edit("src/ok.ts", "  return 1;\n}", "  return (1;\n}"),
+          { validate: { syntax: true } },
+        ],
+      }),
+    );
+    expect(broken.message).toContain("Step 2 of 2 (validate: syntax) failed: src/ok.ts:");
+    expect(p.text("src/ok.ts")).toBe("export function f() {\n  return 1;\n}\n");
+  });
+
+  it("runs other tools by name (doc, md) and rolls them back too", async () => {
+    const p = new Project();
+    const pkg = '{\n  "name": "x",\n  "scripts": {\n    "test": "vitest"\n  }\n}\n';
+    const readme = "# X\n\n## Install\n\nnpm i\n";
+    p.write("package.json", pkg);
+    p.write("README.md", readme);
+    const steps = [
+      {
+        tool: "doc",
+        args: {
+          action: "set",
+          path: "package.json",
+          selector: "scripts.lint",
+          value: "biome check",
+        },
+      },
+      {
+        tool: "md",
+        args: {
+          action: "append_to_section",
+          path: "README.md",
+          heading: "Install",
+          text: "Then `npm test`.",
+        },
+      },
+    ];
+    const ok = await call(p, { steps });
+    expect(ok.files).toEqual(["package.json", "README.md"]);
+    expect(p.text("package.json")).toContain('"lint": "biome check"');
+    await p.splice().undo({ backup_session: ok.backup_session! });
+    expect(p.text("package.json")).toBe(pkg);
+    expect(p.text("README.md")).toBe(readme);
+
+    const e = await rejection(call(p, { steps: [...steps, { validate: { run: "exit 1" } }] }));
+    expect(e.details).toMatchObject({ rolled_back: true, restored: ["package.json", "README.md"] });
+    expect(p.text("package.json")).toBe(pkg);
+    expect(p.text("README.md")).toBe(readme);
+  });
+
+  it("checks every step before running any", async () => {
+    const { p, before, snapshot } = seeded();
+    const unknown = await rejection(call(p, { steps: [CHANGES[0]!, { tool: "edti", args: {} }] }));
+    expect(unknown.code).toBe("unknown_tool");
+    expect(unknown.message).toContain('Step 2 names no tool ("edti")');
+    const bad = await rejection(
+      call(p, { steps: [CHANGES[0]!, { tool: "file", args: { action: "zap" } }] }),
+    );
+    expect(bad.code).toBe("invalid_input");
+    expect(bad.message).toContain("Step 2 (file):");
+    const nested = await rejection(call(p, { steps: [{ tool: "plan", args: { steps: [] } }] }));
+    expect(nested.message).toContain("a tool a plan cannot run");
+    expect(snapshot()).toEqual(before);
+  });
+});
+
+describe("plan: best_effort", () => {
+  it("stops at the first failure, keeps what was done, and lists what was not run", async () => {
+    const { p } = seeded();
+    const e = await rejection(
+      call(p, {
+        policy: "best_effort",
+        steps: [CHANGES[0]!, edit("a.txt", "missing", "x"), edit("a.txt", "line 5", "LINE 5")],
+      }),
+    );
+    expect(e.code).toBe("batch_failed");
+    expect(e.message).toMatch(
+      /Kept steps 1 \(undo backup session \S+ reverts them\)\.\nNot run: steps 3\./,
+    );
+    expect(e.details).toMatchObject({ rolled_back: false, failed_step: 2 });
+    expect((e.details.steps as { status: string }[]).map((s) => s.status)).toEqual([
+      "applied",
+      "failed",
+      "skipped",
+    ]);
+    expect(p.text("a.txt")).toBe(numbered(5).replace("line 2", "LINE 2"));
+    await p.splice().undo({ backup_session: e.details.backup_session as string });
+    expect(p.text("a.txt")).toBe(numbered(5));
+  });
+});
+
+describe("plan: preview and check", () => {
+  it("previews the combined diff of steps that build on each other, writing nothing", async () => {
+    const { p, before, snapshot } = seeded();
+    const r = await call(p, {
+      mode: "preview",
+      steps: [
+        ...CHANGES,
+        edit("a.txt", "LINE 2\n", "LINE TWO\n"),
+        { tool: "write", args: { targets: [{ path: "notes/n.md", text: "hi\n" }] } },
+        { validate: { run: "false" } },
+        { validate: { syntax: true } },
+      ],
+    });
+    expect(r.applied).toBe(false);
+    expect(r.steps.map((s) => s.status)).toEqual([
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+      "skipped",
+      "passed",
+    ]);
+    expect(r.diff).toContain("-line 2\n+LINE TWO\n");
+    expect(r.diff).toContain("+hi");
+    expect(r.content).toContain("previewed (nothing was written)");
+    expect(r.backup_session).toBeUndefined();
+    expect(snapshot()).toEqual(before);
+    expect(existsSync(join(p.root, "notes"))).toBe(false);
+    expect((await p.splice().undo({ list: true })) as { sessions: unknown[] }).toEqual({
+      sessions: [],
+    });
+  });
+
+  it("check mode fails when the plan would change something", async () => {
+    const { p, before, snapshot } = seeded();
+    const e = await rejection(call(p, { mode: "check", steps: [CHANGES[0]!] }));
+    expect(e.code).toBe("check_failed");
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("has a manual that shows both kinds of steps", () => {
+    expect(planTool.description).toContain('{"validate": {"run": "npm test"}}');
+    expect(planTool.description).toContain('"best_effort"');
+  });
+});
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode });
+      return;
+    }
+    child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("plan: killed mid-way", () => {
+  it("after SIGKILL between two writes, splice undo restores a consistent state", async () => {
+    const { p, before, snapshot } = seeded();
+    const side = mkdtempSync(join(tmpdir(), "splice-plan-kill-"));
+    const pidFile = join(side, "pid");
+    const plan = {
+      steps: [
+        CHANGES[0]!,
+        CHANGES[1]!,
+        { tool: "run", args: { command: `echo $$ > ${pidFile}; exec sleep 30` } },
+        CHANGES[2]!,
+        CHANGES[3]!,
+      ],
+    };
+    writeFileSync(join(side, "plan.json"), JSON.stringify(plan));
+    const child = spawn(BIN, ["plan", join(side, "plan.json"), "--apply", "--root", p.root], {
+      stdio: "ignore",
+    });
+    try {
+      await until(
+        () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+        "the blocking step",
+      );
+      // Steps 1 and 2 are written; steps 4 and 5 are not.
+      expect(p.text("a.txt")).toContain("LINE 2");
+      expect(existsSync(join(p.root, "created.txt"))).toBe(true);
+      child.kill("SIGKILL");
+      expect(await exited(child)).toEqual({ code: null, signal: "SIGKILL" });
+    } finally {
+      child.kill("SIGKILL");
+      const sleeper = Number(readFileSync(pidFile, "utf8").trim());
+      if (sleeper > 0) {
+        try {
+          process.kill(-sleeper, "SIGKILL");
+        } catch {
+          process.kill(sleeper, "SIGKILL");
+        }
+      }
+    }
+    expect(p.text("old/name.ts")).toBe("export const x = 1;\n");
+
+    const undo = spawnSync(BIN, ["undo", "--root", p.root], { encoding: "utf8" });
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(undo.stdout).toContain("created.txt");
+    expect(snapshot()).toEqual(before);
+  });
+});
