@@ -5,11 +5,11 @@
  * document the steps touched must read back as exactly what they meant, or
  * nothing is written.
  */
-
 import type { DocEditor, Missing, OpenEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
+import { readBack, replay, type Step, scopeOf } from "./read-back.js";
 import { asIndex, formatSelector, parseSelector, type Segment } from "./selector.js";
-import { clone, deepEqual, describe, isObject, type Json, matches, toJson } from "./values.js";
+import { deepEqual, describe, isObject, type Json, matches, toJson } from "./values.js";
 
 export type DocAction = "get" | "set" | "delete" | "delete_where" | "append" | "merge" | "ensure";
 
@@ -29,8 +29,6 @@ export interface DocOutcome {
   value?: Json;
   warnings: string[];
 }
-
-type Step = { op: "set"; path: Segment[]; value: Json } | { op: "remove"; path: Segment[] };
 
 const NOTHING = "Nothing was written.";
 
@@ -303,66 +301,6 @@ function act(
   }
 }
 
-/** Applies `steps` to plain data (the part of the document they touch). */
-function replay(data: unknown, base: number, steps: Step[]): unknown {
-  let root = clone(data);
-  for (const step of steps) {
-    const rel = step.path.slice(base);
-    if (rel.length === 0) {
-      root = step.op === "set" ? clone(step.value) : undefined;
-      continue;
-    }
-    let node = root as Record<string, unknown> | unknown[];
-    for (const segment of rel.slice(0, -1)) {
-      node = (Array.isArray(node) ? node[asIndex(segment)!] : node[String(segment)]) as typeof node;
-    }
-    const last = rel.at(-1)!;
-    if (Array.isArray(node)) {
-      const i = asIndex(last)!;
-      if (step.op === "remove") node.splice(i, 1);
-      else node[i] = clone(step.value);
-    } else if (step.op === "remove") {
-      delete node[String(last)];
-    } else {
-      node[String(last)] = clone(step.value);
-    }
-  }
-  return root;
-}
-
-/** The deepest part of the document every step stays inside. */
-function scopeOf(path: Segment[], probe: Probe): Segment[] {
-  const depth = probe.found ? path.length - 1 : Math.min(probe.depth, path.length - 1);
-  return path.slice(0, Math.max(0, depth));
-}
-
-function readBack(
-  open: OpenEditor,
-  label: string,
-  text: string,
-  scope: Segment[],
-  expected: unknown,
-): void {
-  const refuse = (why: string) =>
-    new DocError(
-      "invalid_input",
-      `splice could not make this change to ${label} without disturbing the rest of it (${why}), so nothing was written. Make this change with the edit tool instead.`,
-      { reason: "read_back" },
-    );
-  let probe: Probe;
-  try {
-    const editor = open(text);
-    editor.validate?.();
-    probe = editor.probe(scope);
-  } catch (error) {
-    throw refuse(`the result did not parse: ${error instanceof Error ? error.message : error}`);
-  }
-  if (!probe.found || !deepEqual(probe.raw(), expected)) {
-    throw refuse(`${where(scope)} did not read back as intended`);
-  }
-}
-
-/** Runs one doc action on a document's text. Throws DocError; writes nothing itself. */
 export function runDocAction(
   open: OpenEditor,
   label: string,
@@ -371,7 +309,7 @@ export function runDocAction(
 ): DocOutcome {
   const editor = open(text);
   const path = resolveNegatives(editor, parseSelector(request.selector));
-  if (path.length === 0 && !["get", "merge"].includes(request.action)) {
+  if (path.length === 0 && ["set", "delete", "ensure"].includes(request.action)) {
     throw new DocError(
       "invalid_input",
       `The selector names the whole document; "${request.action}" needs a key or index inside it (e.g. scripts.test). To replace the whole file use the write tool. ${NOTHING}`,

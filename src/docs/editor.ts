@@ -57,4 +57,8 @@ export interface DocEditor {
 }
 
 /** Opens a document's text for editing, or throws a DocError saying where it does not parse. */
-export type OpenEditor = (text: string) => DocEditor;
+export interface OpenEditor {
+  (text: string): DocEditor;
+  /** Reads a result back for the check after a change; default: the opener itself. */
+  reread?: (text: string) => DocEditor;
+}

@@ -5,7 +5,7 @@
  */
 import type { OpenEditor } from "./editor.js";
 import { DocError } from "./errors.js";
-import { openJson } from "./json.js";
+import { openJson, readJson } from "./json.js";
 import { openToml } from "./toml.js";
 import { openYaml } from "./yaml.js";
 
@@ -42,7 +42,9 @@ export function requireFormat(path: string, override?: DocFormat): DocFormat {
 export function editorFor(format: DocFormat, label: string): OpenEditor {
   switch (format) {
     case "json":
-      return (text) => openJson(text, { jsonc: false, label });
+      return Object.assign((text: string) => openJson(text, { jsonc: false, label }), {
+        reread: (text: string) => readJson(text, label),
+      });
     case "jsonc":
       return (text) => openJson(text, { jsonc: true, label });
     case "yaml":

@@ -12,8 +12,10 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
+import { probeData } from "./data-probe.js";
 import type { DocEditor, Kind, Missing, Probe } from "./editor.js";
 import { DocError, lineColumn } from "./errors.js";
+import { humanize, inlineJson, isCommentLine, scanGap } from "./json-syntax.js";
 import { asIndex, type Segment } from "./selector.js";
 import {
   applyEdits,
@@ -38,38 +40,21 @@ export function openJson(text: string, options: JsonOptions): DocEditor {
   return new JsonEditor(text, options);
 }
 
-type GapToken = { kind: "ws" | "nl" | "comma" | "comment" | "other"; start: number; end: number };
-
-/** Tokens between two members: only whitespace, commas and comments live there. */
-function scanGap(src: string, from: number, to: number): GapToken[] {
-  const out: GapToken[] = [];
-  let i = from;
-  while (i < to) {
-    const c = src[i]!;
-    let end = i + 1;
-    let kind: GapToken["kind"] = "other";
-    if (c === "\n") kind = "nl";
-    else if (c === " " || c === "\t" || c === "\r") kind = "ws";
-    else if (c === ",") kind = "comma";
-    else if (c === "/" && src[i + 1] === "/") {
-      kind = "comment";
-      const nl = src.indexOf("\n", i);
-      end = nl === -1 || nl > to ? to : nl;
-    } else if (c === "/" && src[i + 1] === "*") {
-      kind = "comment";
-      const close = src.indexOf("*/", i + 2);
-      end = close === -1 ? to : Math.min(to, close + 2);
-    }
-    out.push({ kind, start: i, end });
-    i = end;
+/**
+ * Strict JSON read with the native parser, for checking a result: a second,
+ * independent parser, and many times faster than building a syntax tree.
+ */
+export function readJson(text: string, label: string): DocEditor {
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? null : JSON.parse(text);
+  } catch (error) {
+    throw new DocError("invalid_input", `${label} is not valid JSON: ${(error as Error).message}.`);
   }
-  return out;
-}
-
-function isCommentLine(line: string): boolean {
-  const t = line.trim();
-  if (t.startsWith("//")) return true;
-  return t.startsWith("/*") && t.indexOf("*/") === t.length - 2;
+  const refuse = () => {
+    throw new Error("a read-back document cannot be edited");
+  };
+  return { probe: (path) => probeData(data, path), set: refuse, remove: refuse, text: () => text };
 }
 
 function kindOf(node: Node | undefined): Kind {
@@ -77,20 +62,6 @@ function kindOf(node: Node | undefined): Kind {
 }
 
 /** `{ "a": 1 }`, `["x", "y"]`: for values replacing a one-line container. */
-function inlineJson(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(inlineJson).join(", ")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    return `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(", ")} }`;
-  }
-  return JSON.stringify(value);
-}
-
-function humanize(code: string): string {
-  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-}
-
 class JsonEditor implements DocEditor {
   private src: string;
   private root: Node | undefined;
@@ -282,6 +253,15 @@ class JsonEditor implements DocEditor {
     const base = indentAt(src, open);
     const inner = base + this.unit;
     if (kids.length === 0) {
+      // Inside a one-line container the new member stays on that line: `{ "x": [1] }`.
+      const outer = parent.parent?.type === "property" ? parent.parent.parent : parent.parent;
+      const inline =
+        outer !== undefined && !src.slice(outer.offset, outer.offset + outer.length).includes("\n");
+      if (inline && src.slice(open + 1, close).trim() === "") {
+        const [l, r] = parent.type === "object" ? [" ", " "] : ["", ""];
+        this.changed([{ start: open + 1, end: close, text: `${l}${member("", true)}${r}` }]);
+        return;
+      }
       const body = src.slice(open + 1, close).trimEnd();
       const text = `${body}\n${inner}${member(inner, false)}\n${base}`;
       this.changed([{ start: open + 1, end: close, text }]);

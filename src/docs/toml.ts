@@ -6,16 +6,13 @@
  * and its same-line comment along.
  */
 import { parse, patch, TomlFormat } from "@decimalturn/toml-patch";
-import type { DocEditor, Kind, Probe } from "./editor.js";
+import { childOf, probeData } from "./data-probe.js";
+import type { DocEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
 import { asIndex, type Segment } from "./selector.js";
 import { clone, isObject, type Json } from "./values.js";
 
 type Container = Record<string, unknown> | unknown[];
-
-function kindOf(value: unknown): Kind {
-  return Array.isArray(value) ? "array" : isObject(value) ? "object" : "scalar";
-}
 
 function readToml(text: string, label: string): Record<string, unknown> {
   try {
@@ -57,50 +54,15 @@ class TomlEditor implements DocEditor {
     this.data = readToml(original, label);
   }
 
-  private child(node: unknown, segment: Segment): { found: boolean; value?: unknown } {
-    if (Array.isArray(node)) {
-      const i = asIndex(segment);
-      return i !== undefined && i >= 0 && i < node.length
-        ? { found: true, value: node[i] }
-        : { found: false };
-    }
-    if (isObject(node) && Object.hasOwn(node, String(segment))) {
-      return { found: true, value: node[String(segment)] };
-    }
-    return { found: false };
-  }
-
   probe(path: readonly Segment[]): Probe {
-    let node: unknown = this.data;
-    for (let i = 0; i < path.length; i++) {
-      const next = this.child(node, path[i]!);
-      if (!next.found) {
-        const kind = kindOf(node);
-        return {
-          found: false,
-          depth: i,
-          kind,
-          size: Array.isArray(node) ? node.length : isObject(node) ? Object.keys(node).length : 0,
-          isNull: false,
-          keys: isObject(node) ? Object.keys(node) : [],
-          scalar: node,
-        };
-      }
-      node = next.value;
-    }
-    const value = node;
-    const size = Array.isArray(value)
-      ? value.length
-      : isObject(value)
-        ? Object.keys(value).length
-        : 0;
-    const copy = () => clone(value);
-    return { found: true, kind: kindOf(value), size, data: copy, raw: copy };
+    const probe = probeData(this.data, path);
+    // TOML has no null: a missing value is never a null one.
+    return probe.found ? probe : { ...probe, isNull: false };
   }
 
   private container(path: readonly Segment[]): Container {
     let node: unknown = this.data;
-    for (const segment of path) node = this.child(node, segment).value;
+    for (const segment of path) node = childOf(node, segment).value;
     return node as Container;
   }
 

@@ -192,7 +192,7 @@ export async function mapLimit<T, R>(
 /** Below this many files, reading them is as quick as starting ripgrep. */
 const RIPGREP_MIN_FILES = 200;
 /** Paths per ripgrep process: well under any system's argument limit. */
-const RIPGREP_ARG_CHARS = 100_000;
+const RIPGREP_ARG_CHARS = 500_000;
 
 function ripgrepChunk(paths: string[], words: string[]): Promise<string[] | undefined> {
   const args = ["--files-with-matches", "--fixed-strings", "--no-config", "--no-ignore"];

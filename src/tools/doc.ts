@@ -60,6 +60,7 @@ export interface DocResult {
   warnings: string[];
 }
 
+/** A document engine's DocError as the ToolError a model reads (same code and sentence). */
 export function asToolError(error: unknown, path: string): unknown {
   if (!(error instanceof DocError)) return error;
   return new ToolError(error.code, error.message, { path, ...error.details });

@@ -4,7 +4,6 @@
  * locks, all or nothing.
  */
 import { z } from "zod";
-import { DocError } from "../docs/errors.js";
 import { parseMarkdown } from "../docs/markdown.js";
 import {
   appendToSection,
@@ -30,6 +29,7 @@ import {
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual } from "./define.js";
+import { asToolError } from "./doc.js";
 import { restore } from "./edit-plan.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "./files.js";
 
@@ -80,11 +80,6 @@ export interface MdResult {
   /** What the language server said about the result, when one checked it. */
   validation?: EditValidation;
   warnings: string[];
-}
-
-function asToolError(error: unknown, path: string): unknown {
-  if (!(error instanceof DocError)) return error;
-  return new ToolError(error.code, error.message, { path, ...error.details });
 }
 
 function docWith(loaded: LoadedFile | undefined, lines: string[]): Document {

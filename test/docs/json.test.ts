@@ -304,6 +304,30 @@ describe("JSON and JSONC: no-ops and errors", () => {
     });
   });
 
+  it("appends to a document that is an array, and keeps one-line containers on one line", () => {
+    expect(run("package.json", { action: "append", selector: "", value: 3 }, "[1, 2]\n").text).toBe(
+      "[1, 2, 3]\n",
+    );
+    const oneLine = '{ "x": [], "y": {} }\n';
+    const x = run("package.json", { action: "append", selector: "x", value: { a: 1 } }, oneLine);
+    expect(x.text).toBe('{ "x": [{ "a": 1 }], "y": {} }\n');
+    const y = run("package.json", { action: "set", selector: "y.b", value: [true] }, oneLine);
+    expect(y.text).toBe('{ "x": [], "y": { "b": [true] } }\n');
+  });
+
+  it("a new member goes before a comment that closes the object", () => {
+    const text = '{\n  "a": 1, // one\n  // more to come\n}\n';
+    const out = run("tsconfig.json", { action: "set", selector: "b", value: 2 }, text);
+    expect(out.text).toBe('{\n  "a": 1, // one\n  "b": 2,\n  // more to come\n}\n');
+  });
+
+  it("a comment above a member that stands alone goes with it, with the blank line before", () => {
+    const text = '{\n  "a": 1,\n\n  // about b\n  "b": 2\n}\n';
+    expect(run("tsconfig.json", { action: "delete", selector: "b" }, text).text).toBe(
+      '{\n  "a": 1\n}\n',
+    );
+  });
+
   it("tabs stay tabs", () => {
     const text = '{\n\t"a": {\n\t\t"b": 1\n\t}\n}\n';
     const out = run("package.json", { action: "set", selector: "a.c", value: { d: [1] } }, text);

@@ -167,6 +167,22 @@ describe("markdown edits", () => {
     expect(out.source).not.toContain("-----");
   });
 
+  it("move_section leaves a # line inside a code fence alone", () => {
+    const out = moveSection({ parsed: parsed(), label: "guide.md" }, "Install", "Features");
+    const at = out.source.indexOf("### Install");
+    expect(out.source.slice(at, at + 9)).toEqual([
+      "### Install",
+      "",
+      "```sh",
+      "# Install from npm",
+      "npm install @acme/widgets",
+      "```",
+      "",
+      "#### From source",
+      "",
+    ]);
+  });
+
   it("move_section refuses to move a section under itself", () => {
     const error = thrown(() =>
       moveSection({ parsed: parsed(), label: "guide.md" }, "Install", "From source"),

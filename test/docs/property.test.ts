@@ -21,6 +21,8 @@ const READERS: Record<string, (text: string) => Data> = {
   "tsconfig.json": (text) => parseJsonc(text),
   "compose.yaml": (text) => parseYaml(text),
   "Cargo.toml": (text) => toJson(parseToml(text)),
+  "edge.jsonc": (text) => parseJsonc(text),
+  "edge.yaml": (text) => parseYaml(text),
 };
 
 /** Every path in the data, with what is there. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { DocResult } from "../../src/tools/doc.js";
+import { type DocResult, docTool } from "../../src/tools/doc.js";
 import type { UndoResult } from "../../src/tools/undo.js";
 import { Project, rejection } from "../helpers/project.js";
 
@@ -236,5 +236,34 @@ describe("doc tool", () => {
         { name: "doc", args: { action: "get", path: "a.json", selector: "x" } },
       ]),
     ).toEqual([[0], [1]]);
+  });
+});
+
+describe("doc manual", () => {
+  it("quotes the tool's real error sentences", async () => {
+    const p = project();
+    const messages = await Promise.all([
+      rejection(doc(p, { action: "set", path: "package.json", selector: "name.x", value: 1 })),
+      rejection(doc(p, { action: "set", path: "package.json", selector: "files[9]", value: 1 })),
+      rejection(
+        doc(p, {
+          action: "set",
+          path: ".github/workflows/ci.yml",
+          selector: "jobs.build.env.A",
+          value: 1,
+        }),
+      ),
+    ]).then((errors) => errors.map((e) => e.message));
+    const description = docTool.description;
+    expect(messages[0]).toContain("which has no keys or items");
+    expect(description).toContain("which has no keys or items");
+    expect(messages[1]).toContain('Use the "append" action');
+    expect(description).toContain('Use the "append" action');
+    expect(messages[2]).toContain("it lives inside the anchor");
+    expect(description).toContain("it lives inside the anchor");
+    expect(description).toContain("does not parse as YAML at line");
+    for (const action of ["get", "set", "delete", "delete_where", "append", "merge", "ensure"]) {
+      expect(description).toContain(`"action": "${action}"`);
+    }
   });
 });

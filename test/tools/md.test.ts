@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { MdResult } from "../../src/tools/md.js";
+import { type MdResult, mdTool } from "../../src/tools/md.js";
 import type { UndoResult } from "../../src/tools/undo.js";
 import { LocalWorkspace, type LocalWorkspaceOptions } from "../../src/workspace/local.js";
 import type { WriteIfOptions } from "../../src/workspace/workspace.js";
@@ -278,5 +278,32 @@ describe("md tool", () => {
     );
     expect(error.code).toBe("ambiguous");
     expect(error.details.lines).toEqual([3, 7]);
+  });
+});
+
+describe("md manual", () => {
+  it("quotes the tool's real error sentences and shows every action", async () => {
+    const p = new Project();
+    p.write("README.md", "# A\n\n## Notes\n\n# B\n\n## Notes\n");
+    const missing = await rejection(
+      md(p, { action: "append_to_section", path: "README.md", heading: "Nope", text: "x" }),
+    );
+    const twice = await rejection(
+      md(p, { action: "append_to_section", path: "README.md", heading: "Notes", text: "x" }),
+    );
+    expect(missing.message).toContain("README.md has no heading");
+    expect(mdTool.description).toContain("README.md has no heading");
+    expect(twice.message).toContain("Add the parent heading to make it unique");
+    expect(mdTool.description).toContain("Add the parent heading to make it unique");
+    for (const action of [
+      "replace_section",
+      "insert_after_heading",
+      "append_to_section",
+      "move_section",
+      "upsert_bullet",
+      "table_append",
+    ]) {
+      expect(mdTool.description).toContain(`"action": "${action}"`);
+    }
   });
 });
