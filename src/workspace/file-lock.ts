@@ -6,11 +6,13 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { KeyedQueue } from "./workspace.js";
 
 const STALE_MS = 10_000;
 const GIVE_UP_MS = 30_000;
 
-const queues = new Map<string, Promise<void>>();
+/** Waiters in this process queue here instead of polling the lock file. */
+const waiters = new KeyedQueue();
 
 function lockName(dir: string, path: string): string {
   return join(dir, `${createHash("sha256").update(path).digest("hex").slice(0, 32)}.lock`);
@@ -42,17 +44,9 @@ async function acquire(lock: string): Promise<void> {
 }
 
 /** Runs `fn` while holding the lock for `path` (locks live in `dir`). */
-export async function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
+export function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
   const lock = lockName(dir, path);
-  const previous = queues.get(lock) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((r) => {
-    release = r;
-  });
-  const tail = previous.then(() => mine);
-  queues.set(lock, tail);
-  await previous;
-  try {
+  return waiters.run(lock, async () => {
     await fs.mkdir(dir, { recursive: true });
     await acquire(lock);
     try {
@@ -60,8 +54,5 @@ export async function withFileLock<T>(dir: string, path: string, fn: () => Promi
     } finally {
       await fs.rm(lock, { force: true });
     }
-  } finally {
-    release();
-    if (queues.get(lock) === tail) queues.delete(lock);
-  }
+  });
 }

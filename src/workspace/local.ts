@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
 import { withFileLock } from "./file-lock.js";
 import {
+  compareAndWrite,
   type DirEntry,
   type FileStat,
   type Workspace,
@@ -50,21 +51,13 @@ export class LocalWorkspace implements Workspace {
     return withFileLock(this.#lockDir, path, fn);
   }
 
-  async writeIf(
+  writeIf(
     path: string,
     bytes: Uint8Array,
     expected: string | null,
     options: WriteIfOptions = {},
   ): Promise<boolean> {
-    const current = await fs.readFile(path).catch((error) => {
-      if (isMissing(error)) return null;
-      throw error;
-    });
-    const actual = current && createHash("sha256").update(current).digest("hex");
-    if (actual !== expected) return false;
-    options.beforeReplace?.();
-    await this.writeFile(path, bytes, options);
-    return true;
+    return compareAndWrite(this, path, bytes, expected, options);
   }
 
   async stat(path: string): Promise<FileStat | undefined> {

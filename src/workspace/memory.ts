@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
 import {
+  compareAndWrite,
   type DirEntry,
   type FileStat,
+  KeyedQueue,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
@@ -54,31 +55,19 @@ export class MemoryWorkspace implements Workspace {
     this.#files.set(path, { bytes: bytes.slice(), mode, mtimeMs: this.#clock++ });
   }
 
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyedQueue();
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(path) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    this.#queues.set(
-      path,
-      next.catch(() => undefined),
-    );
-    return next;
+    return this.#queue.run(path, fn);
   }
 
-  /** Synchronous between check and set, so nothing can interleave. */
-  async writeIf(
+  writeIf(
     path: string,
     bytes: Uint8Array,
     expected: string | null,
     options: WriteIfOptions = {},
   ): Promise<boolean> {
-    const current = this.#files.get(path);
-    const actual = current ? createHash("sha256").update(current.bytes).digest("hex") : null;
-    if (actual !== expected) return false;
-    options.beforeReplace?.();
-    await this.writeFile(path, bytes, options);
-    return true;
+    return compareAndWrite(this, path, bytes, expected, options);
   }
 
   async remove(path: string): Promise<void> {

@@ -1,12 +1,8 @@
-/**
- * A workspace whose writes stay in memory over another one: reads see the
- * base, then what was written here; removing a file hides it. A dry run (a
- * plan's preview) runs real tools on it and then asks what changed.
- */
-import { createHash } from "node:crypto";
 import {
+  compareAndWrite,
   type DirEntry,
   type FileStat,
+  KeyedQueue,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
@@ -23,7 +19,7 @@ export class OverlayWorkspace implements Workspace {
   readonly kind = "overlay";
   /** Written files, and `null` for files removed here. */
   readonly #layer = new Map<string, Entry | null>();
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyedQueue();
   #clock = 0;
 
   constructor(readonly base: Workspace) {}
@@ -67,27 +63,16 @@ export class OverlayWorkspace implements Workspace {
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(path) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    this.#queues.set(
-      path,
-      next.catch(() => undefined),
-    );
-    return next;
+    return this.#queue.run(path, fn);
   }
 
-  async writeIf(
+  writeIf(
     path: string,
     bytes: Uint8Array,
     expected: string | null,
     options: WriteIfOptions = {},
   ): Promise<boolean> {
-    const current = await this.readFile(path).catch(() => undefined);
-    const actual = current ? createHash("sha256").update(current).digest("hex") : null;
-    if (actual !== expected) return false;
-    options.beforeReplace?.();
-    await this.writeFile(path, bytes, options);
-    return true;
+    return compareAndWrite(this, path, bytes, expected, options);
   }
 
   async remove(path: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * The one seam every byte passes through. Tools never import `fs`; they ask
  * a Workspace, so the same tools run on the local disk, in memory, or on an
@@ -74,5 +76,44 @@ export class WorkspaceError extends Error {
     this.name = "WorkspaceError";
     this.kind = kind;
     this.path = path;
+  }
+}
+
+/**
+ * The compare-and-swap every Workspace shares: read what is there now
+ * (nothing counts as `null`), compare its SHA-256 with `expected`, and only
+ * then let history record and replace the file.
+ */
+export async function compareAndWrite(
+  workspace: Workspace,
+  path: string,
+  bytes: Uint8Array,
+  expected: string | null,
+  options: WriteIfOptions,
+): Promise<boolean> {
+  const current = await workspace.readFile(path).catch((error: unknown) => {
+    if (error instanceof WorkspaceError && error.kind === "missing") return null;
+    throw error;
+  });
+  const actual = current && createHash("sha256").update(current).digest("hex");
+  if (actual !== expected) return false;
+  options.beforeReplace?.();
+  await workspace.writeFile(path, bytes, options);
+  return true;
+}
+
+/** Runs steps for one key one after another within this process (a failed step does not block the next). */
+export class KeyedQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return next;
   }
 }
