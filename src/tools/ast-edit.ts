@@ -12,7 +12,7 @@ import {
 import { type CodeEditResult, runCodeEdit, type Transform } from "./code-rewrite.js";
 import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual, pathList } from "./define.js";
+import { CHANGES, defineTool, manual, pathList } from "./define.js";
 
 export const AST_EDIT_DEFAULT_MAX_FILES = 1000;
 
@@ -186,12 +186,7 @@ export const astEditTool = defineTool({
     mode: "preview",
   },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: (args) => !previewing(args),
   footprint: (args) => {

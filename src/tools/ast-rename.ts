@@ -8,7 +8,7 @@ import { collectCodeFiles, containsAll, footprintPaths } from "./code-files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "./code-rewrite.js";
 import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual, pathList } from "./define.js";
+import { CHANGES, defineTool, manual, pathList } from "./define.js";
 
 const input = z.strictObject({
   name: z.string().describe("The identifier to rename."),
@@ -102,12 +102,7 @@ export const astRenameTool = defineTool({
   description: manual("ast-rename"),
   example: { name: "parseConfig", new_name: "loadConfig", paths: ["src"], mode: "preview" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: (args) => !previewing(args),
   footprint: (args) => {

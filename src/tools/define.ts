@@ -10,6 +10,22 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** Looks only: reading, listing, searching. */
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Changes files, and running it twice is not the same as once. */
+export const CHANGES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 export interface Footprint {
   reads: string[];
   writes: string[];

@@ -15,7 +15,7 @@ import { hasFinalNewline, normalizedText, parseDocument, restyle } from "../text
 import { header } from "../text/hashline.js";
 import { modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { type LoadedFile, loadTextFile } from "./files.js";
 
 const ACTIONS = ["get", "set", "delete", "delete_where", "append", "merge", "ensure"] as const;
@@ -165,12 +165,7 @@ export const docTool = defineTool({
   description: manual("doc"),
   example: { action: "set", path: "package.json", selector: "scripts.test", value: "vitest run" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: (args) => args.action !== "get",
   footprint: (args) =>

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { modeSchema, newBackupId, serialized, validateSchema } from "./commit.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { commitPlan, type EditResult } from "./edit-plan.js";
 import { planTextEdit } from "./text-edit.js";
 
@@ -22,12 +22,7 @@ export const simpleEditTool = defineTool({
   description: manual("edit-simple"),
   example: { path: "src/main.ts", old_text: "const answer = 41;", new_text: "const answer = 42;" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({ reads: [], writes: [args.path] }),

@@ -10,7 +10,7 @@ import {
   validateSchema,
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual, pathList } from "./define.js";
+import { CHANGES, defineTool, manual, pathList } from "./define.js";
 import { commitPlan, type EditResult, type Plan, plannedFile, restore } from "./edit-plan.js";
 import type { LoadedFile } from "./files.js";
 import { planLineEdit } from "./line-edit.js";
@@ -148,12 +148,7 @@ export const editTool = defineTool({
     ],
   },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({ reads: [], writes: args.targets.map((t) => t.path) }),

@@ -20,7 +20,7 @@ import {
   type Outcome,
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "./files.js";
 
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
@@ -302,12 +302,7 @@ export const fileTool = defineTool({
   description: manual("file"),
   example: { action: "rename", path: "src/old-name.ts", to: "src/new-name.ts" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({ reads: [], writes: args.to ? [args.path, args.to] : [args.path] }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, READS } from "./define.js";
 import { loadIfExists } from "./files.js";
 
 const input = z.strictObject({
@@ -30,12 +30,7 @@ export const historyTool = defineTool({
   description: manual("history"),
   example: { path: "src/main.ts" },
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: (args) => ({ reads: [args.path], writes: [] }),

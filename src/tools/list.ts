@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../errors.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, READS } from "./define.js";
 import { formatBytes } from "./files.js";
 import { type TreeNode, Walker, type WalkResult } from "./walk.js";
 
@@ -143,12 +143,7 @@ export const listTool = defineTool({
   description: manual("list"),
   example: { path: "src", depth: 2 },
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: (args) => ({ reads: [args.path || "."], writes: [] }),

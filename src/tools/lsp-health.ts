@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { ServerHealth } from "../lsp/validate.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, READS } from "./define.js";
 
 const input = z.strictObject({
   language: z
@@ -79,12 +79,7 @@ export const lspHealthTool = defineTool({
   description: manual("lsp-health"),
   example: {},
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: () => ({ reads: [], writes: [] }),

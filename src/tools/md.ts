@@ -28,7 +28,7 @@ import {
   settle,
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { asToolError } from "./doc.js";
 import { restore } from "./edit-plan.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "./files.js";
@@ -232,12 +232,7 @@ export const mdTool = defineTool({
     text: "Run `npm ci`.",
   },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({

@@ -16,7 +16,7 @@ import {
   reportProgress,
 } from "./code-files.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, READS } from "./define.js";
 import type { LoadedFile } from "./files.js";
 
 export const OUTLINE_DEFAULT_MAX_FILES = 1000;
@@ -161,12 +161,7 @@ export const outlineTool = defineTool({
   description: manual("outline"),
   example: { path: "src/parser.ts" },
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: (args) => ({ reads: footprintPaths([args.path]), writes: [] }),

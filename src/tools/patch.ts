@@ -28,7 +28,7 @@ import {
   type Outcome,
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual, pathList } from "./define.js";
+import { CHANGES, defineTool, manual, pathList } from "./define.js";
 import { type LoadedFile, loadIfExists } from "./files.js";
 
 const input = z.strictObject({
@@ -356,12 +356,7 @@ export const patchTool = defineTool({
       "*** Begin Patch\n*** Update File: src/main.ts\n@@ function main() {\n-  const answer = 41;\n+  const answer = 42;\n*** End Patch\n",
   },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({ reads: [], writes: paths(args) }),

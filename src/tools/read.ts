@@ -3,7 +3,7 @@ import { isToolError, ToolError } from "../errors.js";
 import { header, renderHashline } from "../text/hashline.js";
 import { formatRange, parseRange } from "../text/range.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual, pathList } from "./define.js";
+import { defineTool, manual, pathList, READS } from "./define.js";
 import { loadTextFile } from "./files.js";
 import { type DefinitionInfo, readLine, readSymbol } from "./symbol-read.js";
 
@@ -131,12 +131,7 @@ export const readTool = defineTool({
   description: manual("read"),
   example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: (args) => ({ reads: args.targets.map((t) => t.path), writes: [] }),

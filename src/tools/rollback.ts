@@ -6,7 +6,7 @@ import { documentFromBytes } from "../text/document.js";
 import { parseTag } from "../text/hashline.js";
 import { modeSchema, newBackupId, serialized, settle, validateSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { type LoadedFile, loadIfExists } from "./files.js";
 
 const input = z.strictObject({
@@ -130,12 +130,7 @@ export const rollbackTool = defineTool({
   description: manual("rollback"),
   example: { path: "src/main.ts", hash: "" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: true,
   footprint: (args) => ({ reads: [], writes: [args.path] }),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isToolError, ToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, READS } from "./define.js";
 import { type RgLine, type RgMessage, rgText, runRipgrep } from "./ripgrep.js";
 import { SKIPPED_FOLDERS } from "./walk.js";
 
@@ -197,12 +197,7 @@ export const searchTool = defineTool({
   description: manual("search"),
   example: { pattern: "createServer", path: "src", glob: "*.ts" },
   input,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   kind: "read",
   needsApproval: false,
   footprint: (args) => ({ reads: [args.path || "."], writes: [] }),

@@ -6,7 +6,7 @@ import { unifiedDiff } from "../text/diff.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { CHANGES, defineTool, manual } from "./define.js";
 import { loadIfExists } from "./files.js";
 
 const input = z.strictObject({
@@ -212,12 +212,7 @@ export const undoTool = defineTool({
   description: manual("undo"),
   example: { backup_session: "20261130-091650-a1b2c3" },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES,
   kind: "edit",
   needsApproval: (args) => !args.list,
   footprint: (args) => ({ reads: [], writes: args.list ? [] : args.path ? [args.path] : ["*"] }),
