@@ -142,6 +142,16 @@ export function syntaxWarning(language: Language, problems: readonly SyntaxProbl
   return `Syntax check (${language.name}): the edit introduces parse errors the file did not have — ${named}${more}. Check the diff and fix them, or undo.`;
 }
 
+/** Over the size limit, counted without joining the text (that alone costs ms at 1 MB). */
+function tooBig(doc: Document): boolean {
+  let chars = 0;
+  for (const line of doc.lines) {
+    chars += line.length + 1;
+    if (chars > SYNTAX_CHECK_MAX_CHARS) return true;
+  }
+  return false;
+}
+
 function problemsOf(language: Language, text: string): SyntaxProblem[] {
   return syntaxProblems(parseCode(language, text).root());
 }
@@ -160,15 +170,13 @@ export function checkEdit(
 ): string | undefined {
   const language = languageOf(path);
   if (!language) return undefined;
-  const afterText = normalizedText(after);
-  if (afterText.length > SYNTAX_CHECK_MAX_CHARS) return undefined;
-  const afterProblems = problemsOf(language, afterText);
+  if (tooBig(after)) return undefined;
+  const afterProblems = problemsOf(language, normalizedText(after));
   if (afterProblems.length === 0) return undefined;
   let old: readonly SyntaxProblem[] = beforeProblems?.() ?? [];
   if (!beforeProblems && before) {
-    const beforeText = normalizedText(before);
-    if (beforeText.length > SYNTAX_CHECK_MAX_CHARS) return undefined;
-    old = problemsOf(language, beforeText);
+    if (tooBig(before)) return undefined;
+    old = problemsOf(language, normalizedText(before));
   }
   const fresh = introducedProblems(old, afterProblems, before?.lines ?? [], after.lines);
   return fresh.length > 0 ? syntaxWarning(language, fresh) : undefined;

@@ -15,18 +15,13 @@ interface Span {
   suffix: number;
 }
 
-function commonSpan(...versions: string[][]): Span {
-  const min = Math.min(...versions.map((v) => v.length));
-  const first = versions[0]!;
+function commonSpan(a: string[], b: string[]): Span {
+  // Plain loops: this runs over every line of the file on every edit.
+  const min = Math.min(a.length, b.length);
   let prefix = 0;
-  while (prefix < min && versions.every((v) => v[prefix] === first[prefix])) prefix++;
+  while (prefix < min && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
-  while (
-    suffix < min - prefix &&
-    versions.every((v) => v[v.length - 1 - suffix] === first[first.length - 1 - suffix])
-  ) {
-    suffix++;
-  }
+  while (suffix < min - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
   return { prefix, suffix };
 }
 
@@ -167,11 +162,17 @@ interface Hunk {
 
 /** The changes from `base` to `other` (Myers, so cost follows the number of edits). */
 function hunks(base: string[], other: string[]): Hunk[] {
-  const changes = diffArrays(base, other, { maxEditLength: MAX_EDIT_LENGTH });
-  if (!changes) return [{ start: 0, end: base.length, lines: other, at: 0 }];
+  // Diff only what differs: jsdiff's cost per compared line is high.
+  const { prefix, suffix } = commonSpan(base, other);
+  const baseMid = base.slice(prefix, base.length - suffix);
+  const otherMid = other.slice(prefix, other.length - suffix);
+  if (baseMid.length === 0 && otherMid.length === 0) return [];
+  const changes = diffArrays(baseMid, otherMid, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!changes)
+    return [{ start: prefix, end: prefix + baseMid.length, lines: otherMid, at: prefix }];
   const out: Hunk[] = [];
-  let b = 0;
-  let o = 0;
+  let b = prefix;
+  let o = prefix;
   for (const change of changes) {
     const n = change.value.length;
     if (!change.added && !change.removed) {
@@ -211,11 +212,9 @@ const same = (a: Hunk, b: Hunk) =>
  * one-line edit into a 10 MB file costs a few linear passes.
  */
 export function merge3(base: string[], ours: string[], theirs: string[]): MergeResult {
-  const { prefix, suffix } = commonSpan(base, ours, theirs);
-  const cut = (v: string[]) => v.slice(prefix, v.length - suffix);
-  const b = cut(base);
-  const mine = hunks(b, cut(ours));
-  const other = hunks(b, cut(theirs));
+  // Each side's hunks are in base coordinates, `at` in that side's own lines.
+  const mine = hunks(base, ours);
+  const other = hunks(base, theirs);
   const conflicts: [number, number][] = [];
   const merged: Hunk[] = [];
   let j = 0;
@@ -232,23 +231,28 @@ export function merge3(base: string[], ours: string[], theirs: string[]): MergeR
     } else {
       const first = Math.min(...clash.map((t) => t.at));
       const last = Math.max(...clash.map((t) => t.at + Math.max(t.lines.length, 1)));
-      conflicts.push([prefix + first + 1, prefix + last]);
+      conflicts.push([first + 1, last]);
       j = other.indexOf(clash.at(-1)!) + 1;
     }
   }
   merged.push(...other.slice(j));
   if (conflicts.length > 0) return { clean: false, conflicts };
   merged.sort((x, y) => x.start - y.start || x.end - y.end);
-  const middle: string[] = [];
+  return { clean: true, lines: applyHunks(base, merged) };
+}
+
+/** `base` with sorted, non-overlapping hunks applied, built in one array of the final size. */
+function applyHunks(base: string[], sorted: Hunk[]): string[] {
+  let size = base.length;
+  for (const h of sorted) size += h.lines.length - (h.end - h.start);
+  const out: string[] = new Array(size);
+  let n = 0;
   let at = 0;
-  for (const h of merged) {
-    for (let i = at; i < h.start; i++) middle.push(b[i]!);
-    middle.push(...h.lines);
+  for (const h of sorted) {
+    for (let i = at; i < h.start; i++) out[n++] = base[i]!;
+    for (const line of h.lines) out[n++] = line;
     at = h.end;
   }
-  for (let i = at; i < b.length; i++) middle.push(b[i]!);
-  return {
-    clean: true,
-    lines: [...base.slice(0, prefix), ...middle, ...base.slice(base.length - suffix)],
-  };
+  for (let i = at; i < base.length; i++) out[n++] = base[i]!;
+  return out;
 }

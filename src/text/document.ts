@@ -47,7 +47,15 @@ export function decodeText(bytes: Uint8Array): string | DecodeFailure {
 
 export function parseDocument(text: string): Document {
   const bom = text.startsWith(BOM);
-  const body = bom ? text.slice(1) : text;
+  const { lines, eols, crlf, lf } = splitLines(bom ? text.slice(1) : text);
+  const doc: Document = { bom, lines, eols, eol: crlf > lf ? "\r\n" : "\n" };
+  // Without a BOM or CRLF the text already is the normalized text: no join needed later.
+  if (!bom && crlf === 0) normalized.set(doc, text);
+  return doc;
+}
+
+/** Lines and their terminators, counted by kind. A BOM here is text. */
+function splitLines(body: string) {
   // split() is native and fast; a CR before each LF is peeled off afterwards.
   const lines = body === "" ? [] : body.split("\n");
   const finalNewline = lines.at(-1) === "";
@@ -66,7 +74,7 @@ export function parseDocument(text: string): Document {
     }
   }
   const lf = lines.length - crlf - (lines.length > 0 && !finalNewline ? 1 : 0);
-  return { bom, lines, eols, eol: crlf > lf ? "\r\n" : "\n" };
+  return { lines, eols, crlf, lf };
 }
 
 export function renderDocument(doc: Document): string {
@@ -100,10 +108,21 @@ export function hasFinalNewline(doc: Document): boolean {
   return last !== undefined && last !== "";
 }
 
+/**
+ * One edit asks for the normalized text several times (tag, syntax check,
+ * validation) and joining a 1 MB file costs milliseconds, so it is kept per
+ * Document. Documents are never changed once built; edits make new ones.
+ */
+const normalized = new WeakMap<Document, string>();
+
 /** Text with the BOM removed and every terminator as LF: what a tag names. */
 export function normalizedText(doc: Document): string {
-  if (doc.lines.length === 0) return "";
-  return doc.lines.join("\n") + (hasFinalNewline(doc) ? "\n" : "");
+  let text = normalized.get(doc);
+  if (text === undefined) {
+    text = doc.lines.length === 0 ? "" : doc.lines.join("\n") + (hasFinalNewline(doc) ? "\n" : "");
+    normalized.set(doc, text);
+  }
+  return text;
 }
 
 export function lineEndingStyle(doc: Document): "lf" | "crlf" | "mixed" | "none" {
@@ -204,4 +223,107 @@ function lineOffset(bytes: Uint8Array, bom: boolean, index: number): number {
     pos = nl + 1;
   }
   return pos;
+}
+
+/**
+ * Parses `bytes`, a new version of the file `prev` was parsed from
+ * (`prevBytes`), decoding only the lines between the parts the two share at
+ * both ends; the shared lines are prev's own strings. A formatter touching
+ * one line of a 10 MB file costs one line of decoding, and later diffs find
+ * the unchanged lines equal by identity instead of by content.
+ */
+export function reparseDocument(
+  prevBytes: Uint8Array,
+  prev: Document,
+  bytes: Uint8Array,
+): Document | DecodeFailure {
+  const bom = startsWithBom(bytes);
+  if (bom !== prev.bom || bom !== startsWithBom(prevBytes)) return documentFromBytes(bytes);
+  const binary = sniffBinary(bytes);
+  if (binary) return binary;
+  if (!isUtf8(bytes)) return { kind: "binary", reason: "it is not valid UTF-8" };
+  const start = bom ? 3 : 0;
+  const prefix = commonPrefix(prevBytes, bytes);
+  const suffix = commonSuffix(prevBytes, bytes, Math.min(prevBytes.length, bytes.length) - prefix);
+  // Whole lines inside the shared prefix, and inside the shared suffix (a
+  // tail line starts right after a newline that is itself shared).
+  const headEnd = Math.max(start, prefix > 0 ? bytes.lastIndexOf(10, prefix - 1) + 1 : 0);
+  const newline = suffix > 0 ? bytes.indexOf(10, bytes.length - suffix) : -1;
+  const tailStart = newline === -1 ? bytes.length : newline + 1;
+  const head = countLines(bytes, start, headEnd);
+  const tail = countLines(bytes, tailStart, bytes.length);
+  const middle = splitLines(decodeRange(bytes, headEnd, tailStart));
+  const lines = around(prev.lines, head, middle.lines, tail);
+  const eols = around(prev.eols, head, middle.eols, tail);
+  let crlf = 0;
+  let lf = 0;
+  for (const e of eols) {
+    if (e === "\r\n") crlf++;
+    else if (e === "\n") lf++;
+  }
+  return { bom, lines, eols, eol: crlf > lf ? "\r\n" : "\n" };
+}
+
+/**
+ * The first `head` and last `tail` items of `all` around `middle`, copied
+ * into one array of the final size: slices and concat would allocate three
+ * large arrays where one will do.
+ */
+function around(all: string[], head: number, middle: string[], tail: number): string[] {
+  const out: string[] = new Array(head + middle.length + tail);
+  for (let i = 0; i < head; i++) out[i] = all[i]!;
+  for (let i = 0; i < middle.length; i++) out[head + i] = middle[i]!;
+  const from = all.length - tail;
+  for (let i = 0; i < tail; i++) out[head + middle.length + i] = all[from + i]!;
+  return out;
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+function decodeRange(bytes: Uint8Array, from: number, to: number): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from);
+  return buffer.toString(isAscii(buffer) ? "ascii" : "utf8");
+}
+
+/** Lines in bytes[from, to): newlines, plus a last line without one. */
+function countLines(bytes: Uint8Array, from: number, to: number): number {
+  let count = 0;
+  for (let nl = bytes.indexOf(10, from); nl !== -1 && nl < to; nl = bytes.indexOf(10, nl + 1)) {
+    count++;
+  }
+  const last = to > from && bytes[to - 1] !== 10 && to === bytes.length;
+  return count + (last ? 1 : 0);
+}
+
+/** Chunk sizes for comparing bytes natively: big strides first, then finer. */
+const STRIDES = [65536, 4096, 256, 16, 1];
+
+function commonPrefix(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  for (const step of STRIDES) {
+    while (
+      i + step <= n &&
+      Buffer.compare(a.subarray(i, i + step), b.subarray(i, i + step)) === 0
+    ) {
+      i += step;
+    }
+  }
+  return i;
+}
+
+/** Bytes the two share at their ends, at most `max`. */
+function commonSuffix(a: Uint8Array, b: Uint8Array, max: number): number {
+  let s = 0;
+  for (const step of STRIDES) {
+    while (s + step <= max) {
+      const x = a.subarray(a.length - s - step, a.length - s);
+      const y = b.subarray(b.length - s - step, b.length - s);
+      if (Buffer.compare(x, y) !== 0) break;
+      s += step;
+    }
+  }
+  return s;
 }

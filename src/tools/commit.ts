@@ -19,7 +19,8 @@ import {
 import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
-import { identify, type LoadedFile, sameBytes, sha256 } from "./files.js";
+import { decodedFiles, sameBytes } from "./decoded-cache.js";
+import { identify, type LoadedFile, sha256 } from "./files.js";
 
 export interface Committed {
   tag: string;
@@ -76,6 +77,7 @@ async function commitDocument(
     throw writeFailure(file, error);
   }
   if (!written) throw new RaceError(file.display);
+  decodedFiles.set(file.real, { bytes, doc: request.doc, tag, sha });
   const diff = documentDiff(file.display, request.before?.doc, request.doc);
   context.events.emit({
     type: "files_changed",
@@ -200,7 +202,13 @@ export interface Outcome {
   validationNotice?: string;
 }
 
-const textOf = (doc: Document) => ({ text: normalizedText(doc), lines: doc.lines });
+/** The text is joined only if a server actually validates (normalizedText keeps it). */
+const textOf = (doc: Document) => ({
+  get text() {
+    return normalizedText(doc);
+  },
+  lines: doc.lines,
+});
 
 /** Validates a change when the context has a validator and the call and defaults allow it. */
 async function validateChange(

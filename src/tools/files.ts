@@ -5,10 +5,11 @@
 import { createHash } from "node:crypto";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import { type Document, documentFromBytes } from "../text/document.js";
+import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
 import { documentTag } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
+import { decodedFiles } from "./decoded-cache.js";
 
 export interface LoadedFile {
   bytes: Uint8Array;
@@ -30,10 +31,6 @@ export function identify(bytes: Uint8Array, doc: Document): { sha: string; tag: 
   const sha = sha256(bytes);
   const normalized = !doc.bom && bytes.indexOf(13) === -1;
   return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : documentTag(doc) };
-}
-
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
 export function formatBytes(n: number): string {
@@ -67,7 +64,10 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
     );
   }
   const bytes = await readBytes(context, file);
-  const doc = documentFromBytes(bytes);
+  const cached = decodedFiles.get(file.real, bytes);
+  if (cached) return { ...cached, bytes, mode: stat.mode };
+  const prior = decodedFiles.latest(file.real);
+  const doc = prior ? reparseDocument(prior.bytes, prior.doc, bytes) : documentFromBytes(bytes);
   if ("kind" in doc) {
     throw new ToolError(
       "binary",
@@ -75,7 +75,9 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
       { path: file.display },
     );
   }
-  return { bytes, doc, ...identify(bytes, doc), mode: stat.mode };
+  const decoded = { bytes, doc, ...identify(bytes, doc) };
+  decodedFiles.set(file.real, decoded);
+  return { ...decoded, mode: stat.mode };
 }
 
 async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8Array> {

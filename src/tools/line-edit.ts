@@ -12,6 +12,7 @@ import { type Document, documentFromBytes, hasFinalNewline, restyle } from "../t
 import { header, parseTag } from "../text/hashline.js";
 import { applyOps, OpsError, parseOps } from "../text/ops.js";
 import type { ToolContext } from "./context.js";
+import { decodedFiles } from "./decoded-cache.js";
 import type { Plan } from "./edit-plan.js";
 import { type LoadedFile, loadTextFile } from "./files.js";
 
@@ -39,6 +40,8 @@ function applyDsl(path: string, base: Document, dsl: string, warnings: string[])
 function seenVersion(context: ToolContext, file: GuardedPath, current: LoadedFile, tag: string) {
   if (tag === current.tag && context.history.hasSeen(file.rel, current.sha)) return current.doc;
   for (const sha of context.history.seenShasForTag(file.rel, tag)) {
+    const cached = decodedFiles.withSha(file.real, sha);
+    if (cached) return cached.doc;
     const bytes = context.history.getBlob(sha);
     const doc = bytes && documentFromBytes(bytes);
     if (doc && !("kind" in doc)) return doc;

@@ -49,17 +49,17 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   const doc = parseDocument(text);
   if (!existing) return doc;
   const kept: string[] = [];
-  if (existing.doc.bom && !doc.bom) {
-    doc.bom = true;
-    kept.push("BOM");
-  }
-  if (existing.doc.eol === "\r\n" && !doc.eols.includes("\r\n")) {
-    doc.eols = doc.eols.map((e) => (e === "\n" ? "\r\n" : e));
-    doc.eol = "\r\n";
-    kept.push("CRLF line endings");
-  }
-  if (kept.length > 0) warnings.push(`Kept the existing file's ${kept.join(" and ")}.`);
-  return doc;
+  const bom = existing.doc.bom && !doc.bom;
+  if (bom) kept.push("BOM");
+  const crlf = existing.doc.eol === "\r\n" && !doc.eols.includes("\r\n");
+  if (crlf) kept.push("CRLF line endings");
+  if (kept.length === 0) return doc;
+  warnings.push(`Kept the existing file's ${kept.join(" and ")}.`);
+  return {
+    ...doc,
+    bom: doc.bom || bom,
+    ...(crlf && { eols: doc.eols.map((e) => (e === "\n" ? "\r\n" : e)), eol: "\r\n" as const }),
+  };
 }
 
 async function writeOne(

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   changedBytes,
+  type Document,
   decodeText,
   documentFromBytes,
   documentToBytes,
@@ -9,6 +10,7 @@ import {
   normalizedText,
   parseDocument,
   renderDocument,
+  reparseDocument,
   restyle,
   withLines,
 } from "../../src/text/document.js";
@@ -32,6 +34,16 @@ describe("parseDocument", () => {
   it("normalizes BOM and CRLF away for the tag text", () => {
     expect(normalizedText(parseDocument("\uFEFFa\r\nb\r\n"))).toBe("a\nb\n");
     expect(normalizedText(parseDocument("a\r\nb"))).toBe("a\nb");
+  });
+
+  it("gives the same normalized text whether it kept the parsed text or joins the lines", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab\r\n\uFEFF]{0,12}$/), (text) => {
+        const doc = parseDocument(text);
+        const rebuilt = { ...doc }; // a new object: nothing kept, so the lines are joined
+        expect(normalizedText(doc)).toBe(normalizedText(rebuilt));
+      }),
+    );
   });
 });
 
@@ -96,5 +108,44 @@ describe("changedBytes (property)", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("reparseDocument", () => {
+  const text = fc.stringMatching(/^(a|é|日|x\r|\r\n|\n|\uFEFF|\u0000)*$/, { maxLength: 40 });
+  /** A new version: `prev` with a random slice replaced, as an outside change would. */
+  const change = fc.tuple(text, text, fc.nat(), fc.nat()).map(([prev, insert, a, b]) => {
+    const from = a % (prev.length + 1);
+    const to = from + (b % (prev.length - from + 1));
+    return [prev, prev.slice(0, from) + insert + prev.slice(to)] as const;
+  });
+
+  it("gives exactly what a full parse gives", () => {
+    fc.assert(
+      fc.property(change, ([prevText, nextText]) => {
+        const prevBytes = bytes(prevText);
+        const prev = documentFromBytes(prevBytes);
+        fc.pre(!("kind" in prev));
+        const next = bytes(nextText);
+        expect(reparseDocument(prevBytes, prev as Document, next)).toEqual(documentFromBytes(next));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps the unchanged lines as the same strings and refuses a change that makes it binary", () => {
+    const prevBytes = bytes(`${"line one\n".repeat(3)}middle\n${"tail\n".repeat(3)}`);
+    const prev = documentFromBytes(prevBytes) as Document;
+    const next = reparseDocument(
+      prevBytes,
+      prev,
+      bytes(`${"line one\n".repeat(3)}MIDDLE\r\n${"tail\n".repeat(3)}`),
+    ) as Document;
+    expect(next.lines).toEqual([...prev.lines.slice(0, 3), "MIDDLE", ...prev.lines.slice(4)]);
+    expect(next.eols[3]).toBe("\r\n");
+    expect(next.lines[6]).toBe(prev.lines[6]);
+    expect(reparseDocument(prevBytes, prev, new Uint8Array([...prevBytes, 0]))).toMatchObject({
+      kind: "binary",
+    });
   });
 });
