@@ -9,7 +9,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createToolkit } from "../src/tools/toolkit.js";
 import {
@@ -53,10 +56,20 @@ interface Subject {
   close(): Promise<void>;
 }
 
-async function connect(command: string[], name: string): Promise<Client> {
+async function connect(
+  command: string[],
+  name: string,
+  env: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: `bench-${name}`, version: "1.0.0" });
   const [bin, ...args] = command;
-  await client.connect(new StdioClientTransport({ command: bin!, args, stderr: "ignore" }));
+  const transport = new StdioClientTransport({
+    command: bin!,
+    args,
+    stderr: "ignore",
+    env: { ...getDefaultEnvironment(), ...env },
+  });
+  await client.connect(transport);
   return client;
 }
 
@@ -69,14 +82,17 @@ async function call(client: Client, name: string, args: object): Promise<CallToo
   return result;
 }
 
-async function splice(dir: string): Promise<Subject> {
+/** `durable: false` runs the server with SPLICE_DURABLE=0: atomic writes, no fsync. */
+async function splice(dir: string, durable: boolean): Promise<Subject> {
   writeCorpus(dir);
-  const client = await connect([process.execPath, SPLICE_BIN, "serve", "--root", dir], "splice");
+  const env: Record<string, string> = durable ? {} : { SPLICE_DURABLE: "0" };
+  const command = [process.execPath, SPLICE_BIN, "serve", "--root", dir];
+  const client = await connect(command, "splice", env);
   const tagOf = (r: CallToolResult) =>
     (r.structuredContent as { results: { file_hash: string }[] }).results[0]!.file_hash;
   let tag = tagOf(await call(client, "read", { targets: [{ path: FILE }] }));
   return {
-    name: "splice",
+    name: durable ? "splice" : "splice, SPLICE_DURABLE=0",
     close: () => client.close(),
     read: () => call(client, "read", { targets: [{ path: FILE }] }),
     async edit(i) {
@@ -176,15 +192,18 @@ export const hosts = defineBenchmark({
       console.log(environment(dir));
       const dirs = {
         splice: join(dir, "splice"),
+        fast: join(dir, "fast"),
         reference: join(dir, "reference"),
         engine: join(dir, "engine"),
       };
       for (const d of Object.values(dirs)) mkdirSync(d);
       const subjects = [
-        await splice(dirs.splice),
+        await splice(dirs.splice, true),
+        await splice(dirs.fast, false),
         await reference(dirs.reference),
         engine(dirs.engine),
       ];
+      const compared = 2; // the splice servers, each against the reference
       try {
         const rows: string[][] = [];
         for (const [operation, op] of [
@@ -192,17 +211,19 @@ export const hosts = defineBenchmark({
           ["edit", (s: Subject, i: number) => s.edit(i)],
         ] as const) {
           const stats = await timeCalls(subjects, op);
-          const [ours, theirs] = [stats[0]!, stats[1]!];
+          const theirs = stats[compared]!;
           for (const [k, s] of subjects.entries()) {
+            const ours = stats[k]!;
             const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
+            const judged = k < compared;
             rows.push([
               operation,
               s.name,
-              ms(stats[k]!.median),
-              ms(stats[k]!.p95),
-              k === 0 ? ratio(ours.median, theirs.median) : "",
-              k === 0 ? ratio(ours.p95, theirs.p95) : "",
-              k === 0 ? (ours.median <= theirs.median ? "ok" : "slower") : "",
+              ms(ours.median),
+              ms(ours.p95),
+              judged ? ratio(ours.median, theirs.median) : "",
+              judged ? ratio(ours.p95, theirs.p95) : "",
+              judged ? (ours.median <= theirs.median ? "ok" : "slower") : "",
             ]);
           }
         }
@@ -227,8 +248,11 @@ ${CALLS} timed calls per row after ${WARMUP} warm-up calls, alternating servers 
 calls; one client per server over stdio (the SDK's Client and StdioClientTransport). The file
 has ${LINES} short lines; the edit replaces line ${EDIT_LINE} each time (splice: line op with the
 tag from the previous result; reference: edit_file oldText/newText). splice's answer carries the
-hashline text and the JSON result; its edit also stores both versions in history and fsyncs
-them, the journal and the file before answering, which the reference server does not do.
+hashline text and the JSON result; its edit also takes a lock that holds across processes,
+checks the file did not change under it, and stores both versions in history. By default
+(durable) it fsyncs the old version, the journal and the file before answering, so a power loss
+cannot lose them; SPLICE_DURABLE=0 skips the fsyncs (writes stay atomic and survive the
+process being killed). The reference server does none of this.
 "splice engine, no MCP" is the same read and edit through createToolkit in this process:
 splice's MCP round trip minus that row is what the host and the stdio transport add.`);
       } finally {

@@ -43,6 +43,8 @@ export class BlobStore {
   readonly root: string;
   /** Shas this process stored (or verified) durably: no second fsync needed. */
   private readonly durable = new Set<string>();
+  /** Fan-out folders this process created without fsyncing their entry in the root. */
+  private readonly unsyncedFanouts = new Set<string>();
 
   constructor(root: string) {
     this.root = root;
@@ -174,9 +176,16 @@ export class BlobStore {
 
   private write(sha: string, path: string, bytes: Uint8Array, durable: boolean): void {
     const dir = join(this.root, sha.slice(0, 2));
-    ensureDir(dir);
+    if (ensureDir(dir, durable) && !durable) this.unsyncedFanouts.add(dir);
     writeFileAtomic(path, bytes, durable);
-    if (durable) this.durable.add(sha);
+    if (!durable) return;
+    this.durable.add(sha);
+    this.syncFanoutEntry(dir);
+  }
+
+  /** A fan-out folder made without fsync gets its own entry synced before a durable blob counts on it. */
+  private syncFanoutEntry(dir: string): void {
+    if (this.unsyncedFanouts.delete(dir)) fsyncDir(this.root);
   }
 
   /**
@@ -204,7 +213,9 @@ export class BlobStore {
       this.write(sha, path, bytes, true);
       return;
     }
-    fsyncDir(join(this.root, sha.slice(0, 2)));
+    const fanout = join(this.root, sha.slice(0, 2));
+    fsyncDir(fanout);
+    this.syncFanoutEntry(fanout);
     this.durable.add(sha);
   }
 }

@@ -43,12 +43,14 @@ export function fsyncDir(dir: string): void {
 }
 
 /**
- * mkdir -p. When directories were created, their parents are fsync'ed so the
- * new entries are durable too (rare, so the cost does not matter).
+ * mkdir -p. When directories were created and `durable` asks for it, their
+ * parents are fsync'ed so the new entries survive a power loss too. True
+ * when something was created.
  */
-export function ensureDir(dir: string): void {
+export function ensureDir(dir: string, durable = true): boolean {
   const created = mkdirSync(dir, { recursive: true });
-  if (created === undefined) return;
+  if (created === undefined) return false;
+  if (!durable) return true;
   const stop = dirname(created);
   let current = dir;
   for (;;) {
@@ -57,6 +59,7 @@ export function ensureDir(dir: string): void {
     if (parent === stop || parent === current) break;
     current = parent;
   }
+  return true;
 }
 
 /** Write all of `data` at the fd's position (or the end, for O_APPEND). */

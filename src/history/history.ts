@@ -61,9 +61,12 @@ class Store {
   private eventLimit: number;
   private byteLimit: number;
   private journalEntrySynced = false;
+  /** Whether "durable" writes are fsync'ed (HistoryOptions.fsync). */
+  readonly fsync: boolean;
 
   constructor(options: HistoryOptions) {
     this.dir = options.dir;
+    this.fsync = options.fsync ?? true;
     this.maxBytes = positive(options.maxBytes, DEFAULT_MAX_BYTES, "maxBytes");
     this.maxEntries = positive(options.maxEntries, DEFAULT_MAX_ENTRIES, "maxEntries");
     this.eventLimit = this.maxEntries + margin(this.maxEntries);
@@ -90,7 +93,8 @@ class Store {
     for (const event of events) this.index.add(event);
   }
 
-  append(event: JournalEvent, durable: boolean): void {
+  append(event: JournalEvent, wanted: boolean): void {
+    const durable = wanted && this.fsync;
     const stored: StoredEvent = { id: newEventId(), ...event };
     appendLines(this.journalPath, [serializeEvent(stored)], durable, this.lockPath);
     if (durable && !this.journalEntrySynced) {
@@ -156,7 +160,7 @@ export class History {
   }
 
   putBlob(bytes: Uint8Array, durable = false, knownSha?: string): string {
-    const sha = this.store.blobs.put(bytes, durable, knownSha);
+    const sha = this.store.blobs.put(bytes, durable && this.store.fsync, knownSha);
     this.store.index.noteBlob(sha, bytes.length);
     return sha;
   }

@@ -12,6 +12,12 @@ export interface HistoryOptions {
   maxBytes?: number;
   /** Bound on the journal in events; default 100_000. */
   maxEntries?: number;
+  /**
+   * fsync blobs and journal lines before a write goes ahead, so they survive
+   * a power loss too (default true). Without it they still survive the
+   * process being killed at any moment.
+   */
+  fsync?: boolean;
 }
 
 export interface VersionRef {

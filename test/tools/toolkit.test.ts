@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createToolkit } from "../../src/tools/toolkit.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
@@ -18,6 +19,22 @@ describe("createToolkit", () => {
       summary: "rollback a.ts to the previous version",
     });
     expect(() => kit.describe("edit", { targets: [] })).toThrow(/Invalid arguments for edit/);
+  });
+
+  it("without fsync (durable: false) still writes atomically, keeps history and undoes", async () => {
+    const p = new Project();
+    p.write("f.txt", numbered(3));
+    const kit = createToolkit({ root: p.root, durable: false });
+    const read = (await kit.call("read", { targets: [{ path: "f.txt" }] })) as {
+      results: { file_hash: string }[];
+    };
+    const edited = (await kit.call("edit", {
+      targets: [{ path: "f.txt", file_hash: read.results[0]!.file_hash, ops: "delete 2" }],
+    })) as { results: { backup_session: string }[] };
+    expect(p.text("f.txt")).toBe("line 1\nline 3\n");
+    await kit.call("undo", { backup_session: edited.results[0]!.backup_session });
+    expect(p.text("f.txt")).toBe(numbered(3));
+    expect(readdirSync(p.root).filter((f) => f.includes(".splice-"))).toEqual([]); // no temp files
   });
 
   it("previews an edit as its diff without writing", async () => {
