@@ -6,7 +6,7 @@
  * from its text (every literal word of a pattern must appear in a match).
  */
 import type { SgNode } from "@ast-grep/napi";
-import { type Language, parseCode } from "./languages.js";
+import { type Language, parseCode, parseCodeAsync } from "./languages.js";
 
 export interface RewriteOp {
   pat: string;
@@ -235,14 +235,16 @@ export interface FileRewrite {
 
 /**
  * Applies the ops in order to one file's text. `skip(op)` names ops that do
- * not apply in this language (their pattern does not parse in it).
+ * not apply in this language (their pattern does not parse in it). Parsing
+ * runs on the thread pool, so a caller handling many files parses them side
+ * by side.
  */
-export function rewriteText(
+export async function rewriteText(
   language: Language,
   text: string,
   ops: readonly PreparedOp[],
   skip: (op: PreparedOp) => boolean,
-): FileRewrite {
+): Promise<FileRewrite> {
   let current = text;
   let root: SgNode | undefined;
   let first: SgNode | undefined;
@@ -252,7 +254,7 @@ export function rewriteText(
       counts.push(0);
       continue;
     }
-    root ??= parseCode(language, current).root();
+    root ??= (await parseCodeAsync(language, current)).root();
     if (current === text) first ??= root;
     const replacements = replacementsFor(language, root, op, current);
     counts.push(replacements.length);

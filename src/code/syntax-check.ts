@@ -5,7 +5,7 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import { type Document, normalizedText } from "../text/document.js";
-import { type Language, languageOf, parseCode } from "./languages.js";
+import { type Language, languageOf, parseCode, parseCodeAsync } from "./languages.js";
 
 /**
  * Files above this size are not checked: parsing costs about 0.5 s per MB,
@@ -169,9 +169,31 @@ export function checkEdit(
   beforeProblems?: () => readonly SyntaxProblem[],
 ): string | undefined {
   const language = languageOf(path);
-  if (!language) return undefined;
-  if (tooBig(after)) return undefined;
+  if (!language || tooBig(after)) return undefined;
   const afterProblems = problemsOf(language, normalizedText(after));
+  return warningFor(language, before, after, afterProblems, beforeProblems);
+}
+
+/** checkEdit with the new version parsed on the thread pool, for rewrites of many files. */
+export async function checkEditAsync(
+  path: string,
+  before: Document | undefined,
+  after: Document,
+  beforeProblems?: () => readonly SyntaxProblem[],
+): Promise<string | undefined> {
+  const language = languageOf(path);
+  if (!language || tooBig(after)) return undefined;
+  const root = (await parseCodeAsync(language, normalizedText(after))).root();
+  return warningFor(language, before, after, syntaxProblems(root), beforeProblems);
+}
+
+function warningFor(
+  language: Language,
+  before: Document | undefined,
+  after: Document,
+  afterProblems: readonly SyntaxProblem[],
+  beforeProblems?: () => readonly SyntaxProblem[],
+): string | undefined {
   if (afterProblems.length === 0) return undefined;
   let old: readonly SyntaxProblem[] = beforeProblems?.() ?? [];
   if (!beforeProblems && before) {

@@ -106,8 +106,8 @@ function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, strin
     ...(longest.every(Boolean) ? { words: [...new Set(longest)] } : {}),
     candidate: (bytes, code) =>
       ops.some((o) => !skip(code.language)(o) && containsAll(bytes, o.words)),
-    apply(language, text, code) {
-      const result = rewriteText(language, text, ops, skip(language));
+    async apply(language, text, code) {
+      const result = await rewriteText(language, text, ops, skip(language));
       result.counts.forEach((n, i) => {
         totals[i]! += n;
       });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseCode } from "../code/languages.js";
+import { parseCodeAsync } from "../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../code/rename.js";
 import { applyReplacements } from "../code/rewrite.js";
 import { ToolError } from "../errors.js";
@@ -59,8 +59,8 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
   const transform: Transform = {
     words: [args.name],
     candidate: (bytes) => containsAll(bytes, [args.name]),
-    apply(lang, text, code) {
-      const root = parseCode(lang, text).root();
+    async apply(lang, text, code) {
+      const root = (await parseCodeAsync(lang, text)).root();
       const replacements = renameReplacements(root, args.name, args.new_name);
       total += replacements.length;
       const warnings: string[] = [];

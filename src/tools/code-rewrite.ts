@@ -7,7 +7,7 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import type { Language } from "../code/languages.js";
-import { checkEdit, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
+import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
 import { isToolError, ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
@@ -32,7 +32,8 @@ export interface Transform {
   words?: string[];
   /** A cheap test on the raw bytes: false means the file cannot match. */
   candidate(bytes: Uint8Array, file: CodeFile): boolean;
-  apply(language: Language, text: string, file: CodeFile): Rewritten;
+  /** Parses on the thread pool (parseCodeAsync), so files are rewritten side by side. */
+  apply(language: Language, text: string, file: CodeFile): Promise<Rewritten>;
   /** Warnings for a file that was not parsed (the prefilter ruled it out). */
   unmatched(file: CodeFile): string[];
 }
@@ -81,13 +82,13 @@ export function withText(doc: Document, text: string): Document {
   return restyle(doc, lines, text.endsWith("\n") || lines.length === 0);
 }
 
-function plan(
+async function plan(
   code: CodeFile,
   loaded: LoadedFile,
   transform: Transform,
-): { planned?: Planned; report?: CodeEditFile } {
+): Promise<{ planned?: Planned; report?: CodeEditFile }> {
   const text = normalizedText(loaded.doc);
-  const result = transform.apply(code.language, text, code);
+  const result = await transform.apply(code.language, text, code);
   const warnings = [...result.warnings];
   const display = code.file.display;
   if (result.text === text) {
@@ -109,7 +110,7 @@ function plan(
   const root = result.root;
   const before =
     root && text.length <= SYNTAX_CHECK_MAX_CHARS ? () => syntaxProblems(root) : undefined;
-  const syntax = checkEdit(display, loaded.doc, next, before);
+  const syntax = await checkEditAsync(display, loaded.doc, next, before);
   if (syntax) warnings.push(syntax);
   return { planned: { code, loaded, next, matches: result.matches, warnings } };
 }
@@ -159,7 +160,7 @@ async function planAll(
       if (code.explicit) skipped.push(`${code.file.display} (not UTF-8 text)`);
       return;
     }
-    const { planned: p, report } = plan(code, loaded, transform);
+    const { planned: p, report } = await plan(code, loaded, transform);
     if (p) planned.push(p);
     if (report) reports.push(report);
   });
@@ -186,7 +187,7 @@ async function writeOne(
     let matches = p.matches;
     const warnings = [...p.warnings];
     if (current.sha !== p.loaded.sha) {
-      const again = plan(p.code, current, transform);
+      const again = await plan(p.code, current, transform);
       if (!again.planned) {
         return {
           result: {

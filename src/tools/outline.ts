@@ -1,5 +1,6 @@
+import type { SgNode } from "@ast-grep/napi";
 import { z } from "zod";
-import { parseCode, unsupportedFile } from "../code/languages.js";
+import { parseCodeAsync, unsupportedFile } from "../code/languages.js";
 import { type OutlineEntry, outlineEntries, outlineLines } from "../code/outline.js";
 import { extractDefinitions } from "../code/symbols.js";
 import { ToolError } from "../errors.js";
@@ -59,11 +60,24 @@ export interface OutlineResult {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** A file read and parsed (on the thread pool, so a batch parses side by side), or why not. */
+async function readParsed(
+  context: ToolContext,
+  code: CodeFile,
+): Promise<{ skipped: string } | { loaded: LoadedFile; root: SgNode } | undefined> {
+  const raw = await readRaw(context, code);
+  if ("skipped" in raw) return raw;
+  const loaded = loadedFrom(raw.bytes);
+  if (!loaded) return undefined;
+  const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
+  return { loaded, root };
+}
+
 function outlineOne(
   code: CodeFile,
   loaded: LoadedFile,
+  root: SgNode,
 ): { lines: string[]; entries: OutlineEntry[] } {
-  const root = parseCode(code.language, normalizedText(loaded.doc)).root();
   const defs = extractDefinitions(root, code.language, loaded.doc.lines);
   return {
     lines: outlineLines(defs, loaded.doc.lines),
@@ -97,17 +111,17 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
   // In path order, a batch read ahead at a time; parsing stops once the output is full.
   for (let at = 0; at < total && !truncated; at += READ_AHEAD) {
     const batch = collected.files.slice(at, at + READ_AHEAD);
-    const raws = await mapLimit(batch, READ_AHEAD, (code) => readRaw(context, code));
+    const parsed = await mapLimit(batch, READ_AHEAD, (code) => readParsed(context, code));
     for (const [i, code] of batch.entries()) {
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
-      const raw = raws[i]!;
-      if ("skipped" in raw) {
-        warnings.push(`Skipped ${code.file.display} (${raw.skipped}).`);
+      const file = parsed[i];
+      if (!file) continue;
+      if ("skipped" in file) {
+        warnings.push(`Skipped ${code.file.display} (${file.skipped}).`);
         continue;
       }
-      const loaded = loadedFrom(raw.bytes);
-      if (!loaded) continue;
-      const o = outlineOne(code, loaded);
+      const { loaded } = file;
+      const o = outlineOne(code, loaded, file.root);
       if (o.entries.length === 0 && folder) {
         empty++;
         continue;

@@ -121,7 +121,7 @@ async function searchFolder(
     parsed++;
     const loaded = loadedFrom(raw.bytes);
     if (!loaded || definitions > SYMBOL_LIMITS.maxListed) return;
-    const a = analyze(cf.file, cf.language, loaded, parts, symbol);
+    const a = await analyze(cf.file, cf.language, loaded, parts, symbol);
     definitions += a.matches.length;
     if (a.matches.length > 0) found.push(a);
     else if (found.length === 0) for (const d of a.defs) defined.add(d.name);
@@ -171,7 +171,7 @@ export async function readSymbol(
   const language = languageOf(file.display);
   const loaded = await loadTextFile(context, file);
   if (!language) throw new ToolError("invalid_input", unsupportedFile(file.display));
-  const a = analyze(file, language, loaded, parts, symbol);
+  const a = await analyze(file, language, loaded, parts, symbol);
   if (a.matches.length === 0) {
     const near = nearNames(
       parts.at(-1)!,

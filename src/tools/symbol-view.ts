@@ -11,7 +11,7 @@ import {
   renderSections,
   type Section,
 } from "../code/elide.js";
-import { type Language, parseCode } from "../code/languages.js";
+import { type Language, parseCodeAsync } from "../code/languages.js";
 import { formatSpan } from "../code/outline.js";
 import { lastLine } from "../code/span.js";
 import {
@@ -62,14 +62,15 @@ export const count = (n: number) => n.toLocaleString("en-US");
 export const linesOf = (start: number, end: number) =>
   start === end ? `line ${start}` : `lines ${start}..${end}`;
 
-export function analyze(
+/** Parses on the thread pool, so a folder search parses several files side by side. */
+export async function analyze(
   file: GuardedPath,
   language: Language,
   loaded: LoadedFile,
   parts: string[],
   symbol: string,
-): Analyzed {
-  const root = parseCode(language, normalizedText(loaded.doc)).root();
+): Promise<Analyzed> {
+  const root = (await parseCodeAsync(language, normalizedText(loaded.doc))).root();
   const defs = extractDefinitions(root, language, loaded.doc.lines);
   const matches = defs.filter((d) => matchesSymbol(d, parts, symbol));
   // A match inside another match (a method in a class of the same name) is shown by it.
