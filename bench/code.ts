@@ -253,9 +253,10 @@ defineBenchmark({
 Medians over 3 runs (symbol search), 2 (outline) and 3 (rewrite preview), after one warm-up
 run (none for the outline); cpu ms is the CPU time of the call (the CLI's: one run, all
 threads), which a busy machine inflates less than wall time. The ast-grep CLI uses all
-${cpus().length} cores and prints a diff per match; splice parses on one thread, and parses only
-the files ripgrep finds holding a literal word of the pattern (symbol search: the name, as a
-whole word; it stops after 51 definitions). Outline parses every file.`);
+${cpus().length} cores and prints a diff per match; splice parses on libuv's thread pool (its cpu ms
+count every thread too), and parses only the files ripgrep finds holding a literal word of the
+pattern (symbol search: the name, as a whole word; it stops after 51 definitions). Outline
+parses every file.`);
     });
   },
 });
