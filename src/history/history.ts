@@ -169,7 +169,7 @@ export class History {
     return this.store.blobs.get(sha);
   }
 
-  /** Store the bytes a read showed (not fsync'ed) and journal the read. */
+  /** Store the bytes a read showed (not fsync'ed) and journal the read, unless it repeats the last one. */
   recordRead(
     path: string,
     bytes: Uint8Array,
@@ -177,6 +177,10 @@ export class History {
     range?: [number, number],
     knownSha?: string,
   ): VersionRef {
+    // Reading the same version again adds nothing to the journal but a time.
+    if (knownSha && this.store.index.isRepeatRead(this.session, path, knownSha, range)) {
+      return { sha: knownSha, tag, size: bytes.length };
+    }
     const sha = this.putBlob(bytes, false, knownSha);
     const event: JournalEvent = { ...this.base("read", path), sha, tag, size: bytes.length };
     if (range) event.range = [range[0], range[1]];

@@ -51,6 +51,19 @@ describe("reads and writes", () => {
     expect(Date.parse(line.at)).not.toBeNaN();
   });
 
+  it("journals a repeated read of the same version once, and a read after any other event again", () => {
+    const history = openHistory();
+    const v1 = sha("v1\n");
+    history.recordRead("a.txt", bytes("v1\n"), "1111", undefined, v1);
+    history.recordRead("a.txt", bytes("v1\n"), "1111", undefined, v1);
+    expect(journalLines(history.dir)).toHaveLength(1);
+    history.recordRead("a.txt", bytes("v1\n"), "1111", [1, 1], v1); // another range
+    history.forSession("s2").recordRead("a.txt", bytes("v1\n"), "1111", undefined, v1);
+    history.recordRead("a.txt", bytes("v1\n"), "1111", undefined, v1); // after s2's read
+    expect(journalLines(history.dir)).toHaveLength(4);
+    expect(history.hasSeen("a.txt", v1)).toBe(true);
+  });
+
   it("records a write with before and after, both stored", () => {
     const history = openHistory();
     const out = history.recordWrite({
