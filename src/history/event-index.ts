@@ -101,7 +101,7 @@ export class EventIndex {
   /** Whether the newest event of `path` already is this read: same session, version and range. */
   isRepeatRead(session: string, path: string, sha: string, range?: [number, number]): boolean {
     const e = this.byPath.get(path)?.at(-1);
-    if (!e || e.kind !== "read" || e.session !== session || e.sha !== sha) return false;
+    if (e?.kind !== "read" || e.session !== session || e.sha !== sha) return false;
     return e.range?.[0] === range?.[0] && e.range?.[1] === range?.[1];
   }
 
