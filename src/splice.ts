@@ -1,41 +1,83 @@
 import type { z } from "zod";
+import type { astEditTool } from "./tools/ast-edit.js";
+import type { astRenameTool } from "./tools/ast-rename.js";
 import type { Tool } from "./tools/define.js";
+import type { docTool } from "./tools/doc.js";
 import type { editTool } from "./tools/edit.js";
+import type { fileTool } from "./tools/file-ops.js";
 import type { historyTool } from "./tools/history.js";
+import type { listTool } from "./tools/list.js";
+import type { lspHealthTool } from "./tools/lsp-health.js";
+import type { mdTool } from "./tools/md.js";
+import type { outlineTool } from "./tools/outline.js";
+import type { patchTool } from "./tools/patch.js";
+import type { planTool } from "./tools/plan.js";
 import type { readTool } from "./tools/read.js";
 import type { rollbackTool } from "./tools/rollback.js";
+import type { runTool } from "./tools/run.js";
+import type { searchTool } from "./tools/search.js";
+import type { tidyTool } from "./tools/tidy.js";
 import { createToolkit, type Toolkit, type ToolkitOptions } from "./tools/toolkit.js";
 import type { undoTool } from "./tools/undo.js";
 import type { writeTool } from "./tools/write.js";
 
 export type SpliceOptions = Omit<ToolkitOptions, "tools">;
 
-type Args<T> = T extends Tool<infer I, unknown> ? z.input<I> : never;
-type Result<T> = T extends Tool<z.ZodType, infer O> ? O : never;
+/** A tool's arguments as a caller writes them, and its result. */
+export type ToolArgs<T> = T extends Tool<infer I, unknown> ? z.input<I> : never;
+export type ToolResult<T> = T extends Tool<z.ZodType, infer O> ? O : never;
 
-/** The toolkit with a typed method per tool, for library users. */
+type Method<T> = (args: ToolArgs<T>) => Promise<ToolResult<T>>;
+
+/** The toolkit with a typed method per tool (camelCase for the snake_case tool names). */
 export interface Splice extends Toolkit {
-  read(args: Args<typeof readTool>): Promise<Result<typeof readTool>>;
-  write(args: Args<typeof writeTool>): Promise<Result<typeof writeTool>>;
-  edit(args: Args<typeof editTool>): Promise<Result<typeof editTool>>;
-  rollback(args: Args<typeof rollbackTool>): Promise<Result<typeof rollbackTool>>;
-  history(args: Args<typeof historyTool>): Promise<Result<typeof historyTool>>;
-  undo(args: Args<typeof undoTool>): Promise<Result<typeof undoTool>>;
+  read: Method<typeof readTool>;
+  list: Method<typeof listTool>;
+  search: Method<typeof searchTool>;
+  outline: Method<typeof outlineTool>;
+  write: Method<typeof writeTool>;
+  edit: Method<typeof editTool>;
+  patch: Method<typeof patchTool>;
+  file: Method<typeof fileTool>;
+  doc: Method<typeof docTool>;
+  md: Method<typeof mdTool>;
+  astEdit: Method<typeof astEditTool>;
+  astRename: Method<typeof astRenameTool>;
+  run: Method<typeof runTool>;
+  tidy: Method<typeof tidyTool>;
+  plan: Method<typeof planTool>;
+  rollback: Method<typeof rollbackTool>;
+  history: Method<typeof historyTool>;
+  undo: Method<typeof undoTool>;
+  lspHealth: Method<typeof lspHealthTool>;
 }
 
 export function createSplice(options: SpliceOptions): Splice {
   const toolkit = createToolkit({ ...options, tools: "full" });
   const typed =
-    <T extends Tool<z.ZodType, unknown>>(name: T["name"]) =>
-    (args: Args<T>) =>
-      toolkit.call(name, args) as Promise<Result<T>>;
+    <T extends Tool<z.ZodType, unknown>>(name: T["name"]): Method<T> =>
+    (args) =>
+      toolkit.call(name, args) as Promise<ToolResult<T>>;
   return {
     ...toolkit,
     read: typed<typeof readTool>("read"),
+    list: typed<typeof listTool>("list"),
+    search: typed<typeof searchTool>("search"),
+    outline: typed<typeof outlineTool>("outline"),
     write: typed<typeof writeTool>("write"),
     edit: typed<typeof editTool>("edit"),
+    patch: typed<typeof patchTool>("patch"),
+    file: typed<typeof fileTool>("file"),
+    doc: typed<typeof docTool>("doc"),
+    md: typed<typeof mdTool>("md"),
+    astEdit: typed<typeof astEditTool>("ast_edit"),
+    astRename: typed<typeof astRenameTool>("ast_rename"),
+    run: typed<typeof runTool>("run"),
+    tidy: typed<typeof tidyTool>("tidy"),
+    plan: typed<typeof planTool>("plan"),
     rollback: typed<typeof rollbackTool>("rollback"),
     history: typed<typeof historyTool>("history"),
     undo: typed<typeof undoTool>("undo"),
+    lspHealth: typed<typeof lspHealthTool>("lsp_health"),
   };
 }
