@@ -3,7 +3,7 @@
  * was found) and committed second, so an atomic batch can plan every target
  * before writing any, and a plain batch can plan and commit one at a time.
  */
-import { checkEdit } from "../code/syntax-check.js";
+import { checkEditAsync } from "../code/syntax-check.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import { firstChangedLine } from "../text/diff.js";
@@ -76,6 +76,8 @@ export async function commitPlan(
 ): Promise<EditResult> {
   const { file, current, next, warnings } = plan;
   const note = plan.action === "line_edit" ? "edit" : plan.action;
+  // The syntax check parses on the thread pool while the file is written and validated.
+  const syntax = checkEditAsync(file.display, current?.doc, next).catch(() => undefined);
   const outcome = await settle(
     context,
     file,
@@ -83,8 +85,8 @@ export async function commitPlan(
     mode,
   );
   if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
-  const syntax = outcome.changed ? checkEdit(file.display, current?.doc, next) : undefined;
-  if (syntax) warnings.push(syntax);
+  const syntaxWarning = outcome.changed ? await syntax : undefined;
+  if (syntaxWarning) warnings.push(syntaxWarning);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
     path: file.display,
