@@ -36,11 +36,20 @@ export function sniffBinary(bytes: Uint8Array): DecodeFailure | undefined {
  * and the next write would silently destroy them.
  */
 export function decodeText(bytes: Uint8Array): string | DecodeFailure {
+  return notText(bytes) ?? decodeRange(bytes, 0, bytes.length);
+}
+
+/** Why these bytes are not UTF-8 text, or undefined when they are. */
+function notText(bytes: Uint8Array): DecodeFailure | undefined {
+  // isUtf8 is native (simdutf); TextDecoder's fatal mode is much slower.
   const binary = sniffBinary(bytes);
   if (binary) return binary;
-  // isUtf8 and toString are both native (simdutf); TextDecoder's fatal mode is much slower.
-  if (!isUtf8(bytes)) return { kind: "binary", reason: "it is not valid UTF-8" };
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return isUtf8(bytes) ? undefined : { kind: "binary", reason: "it is not valid UTF-8" };
+}
+
+/** Bytes [from, to) of checked UTF-8 as a string. */
+function decodeRange(bytes: Uint8Array, from: number, to: number): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from);
   // Pure ASCII (most source files) takes V8's much faster one-byte path.
   return buffer.toString(isAscii(buffer) ? "ascii" : "utf8");
 }
@@ -239,9 +248,8 @@ export function reparseDocument(
 ): Document | DecodeFailure {
   const bom = startsWithBom(bytes);
   if (bom !== prev.bom || bom !== startsWithBom(prevBytes)) return documentFromBytes(bytes);
-  const binary = sniffBinary(bytes);
-  if (binary) return binary;
-  if (!isUtf8(bytes)) return { kind: "binary", reason: "it is not valid UTF-8" };
+  const failure = notText(bytes);
+  if (failure) return failure;
   const start = bom ? 3 : 0;
   const prefix = commonPrefix(prevBytes, bytes);
   const suffix = commonSuffix(prevBytes, bytes, Math.min(prevBytes.length, bytes.length) - prefix);
@@ -280,11 +288,6 @@ function around(all: string[], head: number, middle: string[], tail: number): st
 
 function startsWithBom(bytes: Uint8Array): boolean {
   return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-}
-
-function decodeRange(bytes: Uint8Array, from: number, to: number): string {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from);
-  return buffer.toString(isAscii(buffer) ? "ascii" : "utf8");
 }
 
 /** Lines in bytes[from, to): newlines, plus a last line without one. */
