@@ -17,7 +17,7 @@ import {
   stringify as yamlStringify,
 } from "yaml";
 import { runDocAction } from "../src/docs/actions.js";
-import { editorFor } from "../src/docs/formats.js";
+import { editorFor } from "../src/docs/open.js";
 import { createSplice } from "../src/splice.js";
 import {
   defineBenchmark,

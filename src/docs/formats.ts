@@ -1,13 +1,10 @@
 /**
- * Which document format a file is, by its name, and the editor for it.
+ * Which document format a file is, by its name (the editors are in open.ts,
+ * so naming a format loads no parser).
  * `.json` is strict JSON except for files whose tools read comments and
  * trailing commas (tsconfig, jsconfig, VS Code settings, devcontainer).
  */
-import type { OpenEditor } from "./editor.js";
 import { DocError } from "./errors.js";
-import { openJson, readJson } from "./json.js";
-import { openToml } from "./toml.js";
-import { openYaml } from "./yaml.js";
 
 export type DocFormat = "json" | "jsonc" | "yaml" | "toml";
 
@@ -37,19 +34,4 @@ export function requireFormat(path: string, override?: DocFormat): DocFormat {
     `doc does not know the format of ${path}: it edits .json, .jsonc (and tsconfig*.json, .vscode/*.json), .yaml/.yml and .toml files. Pass "format" ("json", "jsonc", "yaml" or "toml") if the file is one of those under another name, or use the edit tool.`,
     { path },
   );
-}
-
-export function editorFor(format: DocFormat, label: string): OpenEditor {
-  switch (format) {
-    case "json":
-      return Object.assign((text: string) => openJson(text, { jsonc: false, label }), {
-        reread: (text: string) => readJson(text, label),
-      });
-    case "jsonc":
-      return (text) => openJson(text, { jsonc: true, label });
-    case "yaml":
-      return (text) => openYaml(text, label);
-    case "toml":
-      return (text) => openToml(text, label);
-  }
 }

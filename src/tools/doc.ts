@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { runDocAction } from "../docs/actions.js";
 import { DocError } from "../docs/errors.js";
-import { DOC_FORMATS, type DocFormat, editorFor, requireFormat } from "../docs/formats.js";
+import { DOC_FORMATS, type DocFormat, requireFormat } from "../docs/formats.js";
 import type { Json } from "../docs/values.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
@@ -66,10 +66,19 @@ export function asToolError(error: unknown, path: string): unknown {
   return new ToolError(error.code, error.message, { path, ...error.details });
 }
 
-function get(context: ToolContext, file: GuardedPath, loaded: LoadedFile, args: Args): DocResult {
+/** The parsers load with the first doc call, not with splice. */
+const editorFor = async (format: DocFormat, label: string) =>
+  (await import("../docs/open.js")).editorFor(format, label);
+
+async function get(
+  context: ToolContext,
+  file: GuardedPath,
+  loaded: LoadedFile,
+  args: Args,
+): Promise<DocResult> {
   const format = requireFormat(file.display, args.format);
   const outcome = runDocAction(
-    editorFor(format, file.display),
+    await editorFor(format, file.display),
     file.display,
     normalizedText(loaded.doc),
     {
@@ -99,7 +108,7 @@ async function change(context: ToolContext, args: Args, backup: string): Promise
   const loaded = await loadTextFile(context, file);
   const format = requireFormat(file.display, args.format);
   const outcome = runDocAction(
-    editorFor(format, file.display),
+    await editorFor(format, file.display),
     file.display,
     normalizedText(loaded.doc),
     {

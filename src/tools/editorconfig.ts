@@ -30,6 +30,11 @@ export class EditorConfigs {
   }
 
   /** Properties for the file at absolute path `real`, inside the root. */
+  /** What tidy should do to `path`, per the .editorconfig files above it. */
+  async optionsFor(path: string, markdown: boolean): Promise<TidyOptions> {
+    return tidyOptions(await this.propsFor(path), markdown);
+  }
+
   async propsFor(real: string): Promise<Props> {
     const root = this.context.guard.root;
     const files: ECFile[] = [];
@@ -48,7 +53,7 @@ export class EditorConfigs {
 const positive = (v: unknown) => (typeof v === "number" && v > 0 ? v : undefined);
 
 /** Tidy options from .editorconfig properties (what is unset keeps the defaults). */
-export function tidyOptions(props: Props, markdown: boolean): TidyOptions {
+function tidyOptions(props: Props, markdown: boolean): TidyOptions {
   const options: TidyOptions = { keepHardBreaks: markdown };
   if (props.trim_trailing_whitespace === false) options.trimTrailingWhitespace = false;
   if (props.insert_final_newline === false) options.insertFinalNewline = false;

@@ -4,16 +4,7 @@
  * locks, all or nothing.
  */
 import { z } from "zod";
-import { parseMarkdown } from "../docs/markdown.js";
-import {
-  appendToSection,
-  insertAfterHeading,
-  type MdEdit,
-  moveSection,
-  replaceSection,
-  upsertBullet,
-} from "../docs/markdown-edit.js";
-import { tableAppend } from "../docs/markdown-table.js";
+import type { MdEdit } from "../docs/markdown-edit.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { EditValidation } from "../lsp/verdict.js";
@@ -88,21 +79,32 @@ function docWith(loaded: LoadedFile | undefined, lines: string[]): Document {
   return restyle(doc, lines, hasFinalNewline(doc) || doc.lines.length === 0);
 }
 
-function edit(args: Args, lines: string[], label: string): MdEdit {
-  const parsed = parseMarkdown(lines);
+/** The Markdown engine, loaded (with markdown-it) by the first md call rather than with splice. */
+async function markdownEngine() {
+  const [parsing, editing, tables] = await Promise.all([
+    import("../docs/markdown.js"),
+    import("../docs/markdown-edit.js"),
+    import("../docs/markdown-table.js"),
+  ]);
+  return { ...parsing, ...editing, ...tables };
+}
+
+async function edit(args: Args, lines: string[], label: string): Promise<MdEdit> {
+  const md = await markdownEngine();
+  const parsed = md.parseMarkdown(lines);
   switch (args.action) {
     case "replace_section":
-      return replaceSection(parsed, args.heading, args.text, label);
+      return md.replaceSection(parsed, args.heading, args.text, label);
     case "insert_after_heading":
-      return insertAfterHeading(parsed, args.heading, args.text, label);
+      return md.insertAfterHeading(parsed, args.heading, args.text, label);
     case "append_to_section":
-      return appendToSection(parsed, args.heading, args.text, label);
+      return md.appendToSection(parsed, args.heading, args.text, label);
     case "upsert_bullet":
-      return upsertBullet(parsed, args.heading, args.bullet, label);
+      return md.upsertBullet(parsed, args.heading, args.bullet, label);
     case "table_append":
-      return tableAppend(parsed, args.heading, args.row, label);
+      return md.tableAppend(parsed, args.heading, args.row, label);
     case "move_section": {
-      const moved = moveSection({ parsed, label }, args.heading, args.to);
+      const moved = md.moveSection({ parsed, label }, args.heading, args.to);
       return { lines: moved.source, warnings: moved.warnings };
     }
   }
@@ -136,7 +138,7 @@ function result(
 async function inOneFile(context: ToolContext, args: Args, backup: string): Promise<MdResult> {
   const file = context.guard.check(args.path, "write");
   const loaded = await loadTextFile(context, file);
-  const change = edit(args, loaded.doc.lines, file.display);
+  const change = await edit(args, loaded.doc.lines, file.display);
   const action = `md.${args.action}`;
   const doc = docWith(loaded, change.lines);
   const outcome = await settle(
@@ -158,11 +160,12 @@ async function toOtherFile(
 ): Promise<MdResult> {
   const from = await loadTextFile(context, source);
   const into = await loadIfExists(context, dest);
-  const moved = moveSection(
-    { parsed: parseMarkdown(from.doc.lines), label: source.display },
+  const md = await markdownEngine();
+  const moved = md.moveSection(
+    { parsed: md.parseMarkdown(from.doc.lines), label: source.display },
     args.heading,
     args.to,
-    { parsed: parseMarkdown(into?.doc.lines ?? []), label: dest.display },
+    { parsed: md.parseMarkdown(into?.doc.lines ?? []), label: dest.display },
   );
   const action = "md.move_section";
   const mode: Mode = args.mode ?? "apply";

@@ -13,7 +13,7 @@ import { type TidyFix, tidyDocument } from "../text/tidy.js";
 import { type Mode, modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, pathList } from "./define.js";
-import { EditorConfigs, tidyOptions } from "./editorconfig.js";
+import type { EditorConfigs } from "./editorconfig.js";
 import { formatBytes, identify } from "./files.js";
 import { Walker } from "./walk.js";
 
@@ -138,7 +138,7 @@ async function tidyOne(
     return undefined;
   }
   const name = posix.basename(file.real);
-  const options = tidyOptions(await configs.propsFor(file.real), MARKDOWN.test(name));
+  const options = await configs.optionsFor(file.real, MARKDOWN.test(name));
   const warnings: string[] = [];
   if (options.indent?.style === "space" && MAKEFILE.test(name)) {
     delete options.indent; // make needs its recipe tabs, whatever an editorconfig glob says
@@ -198,6 +198,8 @@ async function tidy(context: ToolContext, args: Args): Promise<TidyResult> {
   const paths = typeof args.paths === "string" ? [args.paths] : args.paths;
   const warnings: string[] = [];
   const files = await expand(context, paths, mode === "apply" ? "write" : "read", warnings);
+  // editorconfig (and the semver it brings) loads with the first tidy call, not with splice.
+  const { EditorConfigs } = await import("./editorconfig.js");
   const configs = new EditorConfigs(context);
   const backup = context.backup ?? newBackupId();
   const results: TidyFileResult[] = [];

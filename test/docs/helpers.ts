@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type DocOutcome, type DocRequest, runDocAction } from "../../src/docs/actions.js";
-import { editorFor, formatOf } from "../../src/docs/formats.js";
+import { formatOf } from "../../src/docs/formats.js";
+import { editorFor } from "../../src/docs/open.js";
 
 export function fixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");

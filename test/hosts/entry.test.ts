@@ -14,6 +14,14 @@ const ROOT = join(import.meta.dirname, "../..");
 /** Each check starts a fresh Node process; on a busy machine that takes seconds. */
 const SLOW = 60_000;
 const HOST_SDKS = ["@anthropic-ai/sdk", "ai", "@ai-sdk", "@modelcontextprotocol/sdk"];
+/** Parsers only doc, md and tidy calls need: they load with the first such call. */
+const CALL_TIME = [
+  "yaml",
+  "markdown-it",
+  "editorconfig",
+  "@decimalturn/toml-patch",
+  "jsonc-parser",
+];
 
 const HOOKS = `
 import { appendFileSync } from "node:fs";
@@ -61,9 +69,9 @@ function modulesLoadedBy(entry: string, viaTsx: boolean): string[] {
   return [...resolved.flatMap((line) => line.split("\t")), ...required];
 }
 
-function hostSdksIn(modules: string[]): string[] {
+function packagesIn(modules: string[], names = HOST_SDKS): string[] {
   const hits = modules.filter((m) =>
-    HOST_SDKS.some(
+    names.some(
       (name) =>
         m === name ||
         m.startsWith(`${name}/`) ||
@@ -80,7 +88,7 @@ describe("the package entry", () => {
     () => {
       const modules = modulesLoadedBy("src/index.ts", true);
       expect(modules.some((m) => m.endsWith("/src/tools/toolkit.ts"))).toBe(true);
-      expect(hostSdksIn(modules)).toEqual([]);
+      expect(packagesIn(modules)).toEqual([]);
     },
     SLOW,
   );
@@ -90,7 +98,9 @@ describe("the package entry", () => {
     () => {
       const modules = modulesLoadedBy("dist/index.js", false);
       expect(modules.some((m) => m.endsWith("/dist/tools/toolkit.js"))).toBe(true);
-      expect(hostSdksIn(modules)).toEqual([]);
+      expect(packagesIn(modules)).toEqual([]);
+      // Nor the document parsers: every CLI start would pay for them.
+      expect(packagesIn(modules, CALL_TIME)).toEqual([]);
     },
     SLOW,
   );
@@ -98,9 +108,11 @@ describe("the package entry", () => {
   it(
     "sees an SDK when one is loaded, so the check above is real",
     () => {
-      expect(hostSdksIn(modulesLoadedBy("src/hosts/ai-sdk.ts", true))).toContain("ai");
+      expect(packagesIn(modulesLoadedBy("src/hosts/ai-sdk.ts", true))).toContain("ai");
       // The Anthropic adapter uses the SDK's types only.
-      expect(hostSdksIn(modulesLoadedBy("src/hosts/anthropic.ts", true))).toEqual([]);
+      expect(packagesIn(modulesLoadedBy("src/hosts/anthropic.ts", true))).toEqual([]);
+      const parsers = packagesIn(modulesLoadedBy("src/docs/open.ts", true), CALL_TIME);
+      expect(parsers).toEqual(expect.arrayContaining(["yaml", "jsonc-parser"]));
     },
     SLOW,
   );
