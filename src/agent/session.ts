@@ -102,6 +102,8 @@ function connect(
     root,
     tools: config.tools,
     history: { session: `agent-${conversation.id}` },
+    // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
+    ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
   const instructions = buildInstructions(
     toolkit.root,

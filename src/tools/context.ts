@@ -27,6 +27,8 @@ export interface ToolContext {
   limits: Limits;
   events: EventBus;
   signal?: AbortSignal;
+  /** Environment variables the run tool's commands do not get (an agent's API key). */
+  hiddenEnv?: readonly string[];
   /** Checks edits with language servers; absent, nothing is validated. */
   validator?: Validator;
   /**

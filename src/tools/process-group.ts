@@ -16,6 +16,8 @@ export interface GroupOptions {
   drainMs: number;
   onOutput(chunk: Buffer): void;
   signal?: AbortSignal;
+  /** The command's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface GroupOutcome {
@@ -50,6 +52,7 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
+      ...(options.env ? { env: options.env } : {}),
     });
     const outcome: GroupOutcome = {
       exitCode: null,

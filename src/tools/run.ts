@@ -251,6 +251,7 @@ export const runTool = defineTool({
         drainMs: RUN_LIMITS.drainMs,
         onOutput: (chunk) => limiter.push(chunk),
         signal: context.signal,
+        ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
       });
     } finally {
       spill.log?.close();
@@ -314,4 +315,11 @@ function oneLine(command: string): string {
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** `env` without the named variables (an agent's API key, say). */
+function withoutVars(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of names) delete out[name];
+  return out;
 }

@@ -71,6 +71,8 @@ export interface ToolkitOptions {
    * small file takes about half the time.
    */
   durable?: boolean;
+  /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
+  hidden_env?: string[];
   /** "full" (default) or "minimal": the five tools small models handle best. */
   tools?: "full" | "minimal";
   /**
@@ -172,6 +174,7 @@ export function createContext(options: ToolkitOptions): { context: ToolContext; 
       new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
     history,
     events: new EventBus(),
+    ...(options.hidden_env?.length ? { hiddenEnv: [...options.hidden_env] } : {}),
     limits: {
       maxFileBytes: options.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
       maxLines: options.max_lines ?? DEFAULT_LIMITS.maxLines,

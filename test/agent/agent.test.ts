@@ -494,12 +494,16 @@ describe("splice agent", { timeout: 60_000 }, () => {
     );
   });
 
-  it("never shows or keeps the key, even when a command prints it", async () => {
+  it("keeps the key from commands, and never shows or keeps it when a command prints it", async () => {
     const p = new Project();
+    p.write("notes.txt", `pasted by mistake: ${KEY}\n`);
     const server = await fake([
       {
         kind: "reply",
-        blocks: [{ tool: "run", input: { command: 'echo "key=$ANTHROPIC_API_KEY"' } }],
+        blocks: [
+          { tool: "run", input: { command: 'echo "env=${ANTHROPIC_API_KEY:-unset}"' } },
+          { tool: "run", input: { command: "cat notes.txt" } },
+        ],
       },
       text("I saw it."),
     ]);
@@ -509,7 +513,9 @@ describe("splice agent", { timeout: 60_000 }, () => {
       args: ["leak it", "--yes"],
     });
     expect(code).toBe(0);
-    expect(resultText(toolResults(server.requests[1]!)[0]!)).toContain("key=[redacted key]");
+    const [fromEnv, fromFile] = toolResults(server.requests[1]!).map(resultText);
+    expect(fromEnv).toContain("env=unset");
+    expect(fromFile).toContain("pasted by mistake: [redacted key]");
     expectNoKey(p.root, stdout, stderr);
   });
 

@@ -25,6 +25,24 @@ function alive(pid: number): boolean {
 }
 
 describe("run", () => {
+  it("keeps hidden_env variables from the command, and passes the rest", async () => {
+    const p = new Project();
+    process.env.SPLICE_TEST_SECRET = "s3cret-value";
+    process.env.SPLICE_TEST_PLAIN = "plain-value";
+    try {
+      const context = p.splice({ hidden_env: ["SPLICE_TEST_SECRET"] }).context;
+      const result = await invokeTool(runTool, context, {
+        command: 'echo "${SPLICE_TEST_SECRET:-unset} ${SPLICE_TEST_PLAIN:-unset}"',
+      });
+      expect(result.output).toBe("unset plain-value\n");
+      const open = await run(p, { command: 'echo "${SPLICE_TEST_SECRET:-unset}"' });
+      expect(open.output).toBe("s3cret-value\n"); // without the option, the environment is whole
+    } finally {
+      delete process.env.SPLICE_TEST_SECRET;
+      delete process.env.SPLICE_TEST_PLAIN;
+    }
+  });
+
   it("returns exit codes as results, with stdout and stderr interleaved", async () => {
     const p = new Project();
     const ok = await run(p, { command: "echo out; sleep 0.1; echo err >&2; sleep 0.1; echo out2" });
