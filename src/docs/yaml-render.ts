@@ -22,18 +22,25 @@ export interface RenderOptions {
   flowLists?: { padding: boolean };
 }
 
+const MERGE_KEY = "<<";
+const STR_TAG = "tag:yaml.org,2002:str";
+
 function render(value: unknown, style: YamlStyle, options: RenderOptions, flow = false): string {
   const doc = new Document(value, { version: "1.1" });
   const lists = options.flowLists;
-  if (lists) {
-    visit(doc, {
-      Seq(_, node) {
-        const oneLine = (item: unknown) =>
-          isScalar(item) && !(typeof item.value === "string" && item.value.includes("\n"));
-        if (node.items.length > 0 && node.items.every(oneLine)) node.flow = true;
-      },
-    });
-  }
+  visit(doc, {
+    // A plain `<<` key is a merge to a YAML 1.1 reader. A key spelled so is written as a
+    // string (`yaml` insists on the explicit tag: !!str "<<").
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === MERGE_KEY) pair.key.tag = STR_TAG;
+    },
+    Seq(_, node) {
+      if (!lists) return;
+      const oneLine = (item: unknown) =>
+        isScalar(item) && !(typeof item.value === "string" && item.value.includes("\n"));
+      if (node.items.length > 0 && node.items.every(oneLine)) node.flow = true;
+    },
+  });
   const text = doc.toString({
     lineWidth: 0,
     minContentWidth: 0,
@@ -85,6 +92,7 @@ export function blockAt(
 
 /** A key as YAML writes it (plain when it can be). */
 export function keyText(key: string): string {
+  if (key === MERGE_KEY) return JSON.stringify(key);
   return render(key, { indent: 2, indentSeq: true }, {}, true);
 }
 

@@ -257,6 +257,27 @@ describe("YAML: reads, no-ops and refusals", () => {
     );
   });
 
+  it("writes a key spelled << as a string, so a YAML 1.1 reader does not take it for a merge", () => {
+    const text = "flow_map: {a: 1}\nblock:\n  x: 1\n";
+    const read = (t: string, selector: string) => run("edge.yaml", { action: "get", selector }, t);
+    const flow = run(
+      "edge.yaml",
+      { action: "set", selector: "flow_map.b", value: { "<<": 0 } },
+      text,
+    );
+    expect(flow.text).toBe('flow_map: {a: 1, b: {!!str "<<": 0}}\nblock:\n  x: 1\n');
+    expect(read(flow.text, "flow_map.b").value).toEqual({ "<<": 0 });
+    const block = run(
+      "edge.yaml",
+      { action: "set", selector: "block.y", value: { "<<": [1] } },
+      text,
+    );
+    expect(read(block.text, "block.y").value).toEqual({ "<<": [1] });
+    const key = run("edge.yaml", { action: "set", selector: 'block."<<"', value: 2 }, text);
+    expect(key.text).toBe('flow_map: {a: 1}\nblock:\n  x: 1\n  "<<": 2\n');
+    expect(read(key.text, 'block."<<"').value).toBe(2);
+  });
+
   it("does not remove a key that only a merge key provides", () => {
     const out = run("ci.yml", { action: "delete", selector: "jobs.build.runs-on" });
     expect(out).toMatchObject({ changed: false, removed: 0 });
