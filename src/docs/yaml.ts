@@ -115,17 +115,25 @@ class YamlEditor extends YamlReader implements DocEditor {
     const colon = this.colonOf(pair);
     const col = column(this.src, rangeOf(pair.key as YNode)![0]);
     const flow = this.keepsFlow(old, value);
-    let text = flow
+    const text = flow
       ? ` ${flowText(value, this.padding(old as YAMLSeq), options.stringType)}`
       : afterKey(value, col, this.style(), options);
-    let end = this.valueEnd(old, colon + 1);
     const anchor = old && !isAlias(old) && old.anchor ? ` &${old.anchor}` : "";
+    const edit = this.keepComment(text, this.valueEnd(old, colon + 1));
+    this.changed([{ start: colon + 1, end: edit.end, text: anchor + edit.text }]);
+  }
+
+  /**
+   * A value that now spans lines, replacing one with a comment after it on
+   * its line: the comment moves up to the first line (after the key, or after
+   * a block scalar's `|-`), or it would end up inside the new value.
+   */
+  private keepComment(text: string, end: number): { text: string; end: number } {
     const tail = this.src.slice(end, lineEnd(this.src, end));
-    if (text.startsWith("\n") && /^\s*#/.test(tail)) {
-      text = ` ${tail.trim()}${text}`;
-      end += tail.length;
-    }
-    this.changed([{ start: colon + 1, end, text: anchor + text }]);
+    const newline = text.indexOf("\n");
+    if (newline < 0 || !/^\s*#/.test(tail)) return { text, end };
+    const moved = `${text.slice(0, newline)} ${tail.trim()}${text.slice(newline)}`;
+    return { text: moved, end: end + tail.length };
   }
 
   private replaceItem(seq: YAMLSeq, index: number, value: Json): void {
@@ -153,7 +161,8 @@ class YamlEditor extends YamlReader implements DocEditor {
       text = afterDash(value, col, style, options);
     }
     const prefix = anchor ? ` &${anchor}` : "";
-    this.changed([{ start: dash + 1, end: this.valueEnd(old, dash + 1), text: prefix + text }]);
+    const edit = this.keepComment(text, this.valueEnd(old, dash + 1));
+    this.changed([{ start: dash + 1, end: edit.end, text: prefix + edit.text }]);
   }
 
   private insertPair(map: YAMLMap, path: readonly Segment[], key: string, value: Json): void {

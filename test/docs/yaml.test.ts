@@ -257,6 +257,22 @@ describe("YAML: reads, no-ops and refusals", () => {
     );
   });
 
+  it("keeps a value's trailing comment on the first line when the new value spans lines", () => {
+    const text = "env:\n  LEVEL: debug   # noisy\nlist:\n  - a  # first\n  - b\n";
+    const scalar = run(
+      "edge.yaml",
+      { action: "set", selector: "env.LEVEL", value: "two\nlines" },
+      text,
+    );
+    expect(scalar.text).toBe(
+      "env:\n  LEVEL: |- # noisy\n    two\n    lines\nlist:\n  - a  # first\n  - b\n",
+    );
+    const item = run("edge.yaml", { action: "set", selector: "list[0]", value: "x\ny" }, text);
+    expect(item.text).toBe(
+      "env:\n  LEVEL: debug   # noisy\nlist:\n  - |- # first\n    x\n    y\n  - b\n",
+    );
+  });
+
   it("writes a key spelled << as a string, so a YAML 1.1 reader does not take it for a merge", () => {
     const text = "flow_map: {a: 1}\nblock:\n  x: 1\n";
     const read = (t: string, selector: string) => run("edge.yaml", { action: "get", selector }, t);
