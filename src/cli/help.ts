@@ -219,6 +219,10 @@ when the client closes stdin.
                   host, localhost or 127.0.0.1 in Host, and a localhost Origin)
   --token T       require "Authorization: Bearer T" (or set SPLICE_TOKEN)
 
+Writes are fsynced (with the history kept for undo) before a call returns;
+SPLICE_DURABLE=0 in the environment skips that: still atomic, about twice as
+fast for small edits, but a power loss may take the last writes.
+
   splice serve --root ~/src/app
   splice serve --http 3000 --token "$(openssl rand -hex 16)"
 `,
