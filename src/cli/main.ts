@@ -5,7 +5,6 @@ import { createSplice } from "../splice.js";
 import { commands } from "./commands.js";
 import { makePaint } from "./format.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
-import { serveCommand } from "./serve.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
 const CLI_SESSION = "cli";
@@ -99,7 +98,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const root = typeof values.root === "string" ? values.root : process.cwd();
   if (command === "call") return callCommand(root, rest);
-  if (command === "serve") return serveCommand(root, values);
+  if (command === "serve") {
+    // The MCP SDK (with ajv) loads only for serve: the other commands start without it.
+    const { serveCommand } = await import("./serve.js");
+    return serveCommand(root, values);
+  }
   if (command === "agent") {
     // Loaded on demand: the other commands never pay for the model SDK.
     const { agentCommand } = await import("./agent.js");

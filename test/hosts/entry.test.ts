@@ -69,6 +69,26 @@ function modulesLoadedBy(entry: string, viaTsx: boolean): string[] {
   return [...resolved.flatMap((line) => line.split("\t")), ...required];
 }
 
+/** Every module a `splice` command resolves while it runs (ESM imports; the SDKs are ESM). */
+function modulesLoadedByCli(args: string[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "splice-cli-"));
+  writeFileSync(join(dir, "hooks.mjs"), HOOKS);
+  writeFileSync(join(dir, "register.mjs"), REGISTER);
+  writeFileSync(join(dir, "a.txt"), "hello\n");
+  const log = join(dir, "resolved.log");
+  writeFileSync(log, "");
+  const run = spawnSync(
+    process.execPath,
+    ["--import", join(dir, "register.mjs"), join(ROOT, "bin/splice"), ...args],
+    { cwd: dir, encoding: "utf8", env: { ...process.env, SPLICE_RESOLVE_LOG: log } },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((l) => l.split("\t"));
+}
+
 function packagesIn(modules: string[], names = HOST_SDKS): string[] {
   const hits = modules.filter((m) =>
     names.some(
@@ -101,6 +121,17 @@ describe("the package entry", () => {
       expect(packagesIn(modules)).toEqual([]);
       // Nor the document parsers: every CLI start would pay for them.
       expect(packagesIn(modules, CALL_TIME)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it.skipIf(!existsSync(join(ROOT, "dist/cli/main.js")))(
+    "does not load the MCP or model SDKs for a CLI command other than serve and agent",
+    () => {
+      const modules = modulesLoadedByCli(["read", "a.txt"]);
+      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+      expect(packagesIn(modules)).toEqual([]);
+      expect(packagesIn(modulesLoadedByCli(["serve", "--help"]))).toEqual([]); // help alone
     },
     SLOW,
   );
