@@ -17,6 +17,28 @@ export function documentTag(doc: Document): string {
   return tagOf(normalizedText(doc));
 }
 
+/**
+ * The tag of the text these bytes hold, worked out on the bytes: the BOM
+ * dropped and every CR before an LF removed, exactly what parsing
+ * normalizes. The tag so depends on the bytes alone, never on how a
+ * Document happens to spell them.
+ */
+export function bytesTag(bytes: Uint8Array): string {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (let cr = body.indexOf(13); cr !== -1; cr = body.indexOf(13, cr + 1)) {
+    if (body[cr + 1] !== 10) continue;
+    parts.push(body.subarray(from, cr));
+    from = cr + 1;
+  }
+  parts.push(body.subarray(from));
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return hash.digest("hex").slice(0, 4).toUpperCase();
+}
+
 export function header(path: string, tag: string): string {
   return `¶${path}#${tag}`;
 }

@@ -108,7 +108,7 @@ export async function restoreChanges(
       const now = await context.workspace.readFile(file.real).catch(() => undefined);
       const nowDoc = now && documentFromBytes(now);
       const nowRef =
-        now && nowDoc && !("kind" in nowDoc) ? { bytes: now, ...identify(now, nowDoc) } : undefined;
+        now && nowDoc && !("kind" in nowDoc) ? { bytes: now, ...identify(now) } : undefined;
       const original = c.before;
       if (original) {
         context.history.recordWrite({

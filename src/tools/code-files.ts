@@ -264,7 +264,7 @@ export async function readRaw(
 export function loadedFrom(bytes: Uint8Array): LoadedFile | undefined {
   const doc: Document | { kind: "binary" } = documentFromBytes(bytes);
   if ("kind" in doc) return undefined;
-  return { bytes, doc, ...identify(bytes, doc), mode: 0 };
+  return { bytes, doc, ...identify(bytes), mode: 0 };
 }
 
 /** Whether the bytes contain every word (a cheap test before parsing). */

@@ -15,6 +15,7 @@ import {
   documentToBytes,
   hasFinalNewline,
   normalizedText,
+  reparseDocument,
 } from "../text/document.js";
 import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
@@ -55,7 +56,7 @@ async function commitDocument(
   request: CommitRequest,
   bytes: Uint8Array,
 ): Promise<Committed> {
-  const { sha, tag } = identify(bytes, request.doc);
+  const { sha, tag } = identify(bytes);
   const { before } = request;
   let written: boolean;
   try {
@@ -77,13 +78,33 @@ async function commitDocument(
     throw writeFailure(file, error);
   }
   if (!written) throw new RaceError(file.display);
-  decodedFiles.set(file.real, { bytes, doc: request.doc, tag, sha });
+  rememberWritten(file, before, bytes, tag, sha);
   const diff = documentDiff(file.display, request.before?.doc, request.doc);
   context.events.emit({
     type: "files_changed",
     changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
   });
   return { tag, sha, header: header(file.display, tag), diff };
+}
+
+/**
+ * Keeps the written version decoded for the next call. Not `request.doc`
+ * itself: an edit's document may say the same bytes another way (a last
+ * empty line with no newline, a CR before a new LF) and a read must show
+ * exactly what a parse of the bytes shows. So the new bytes are reparsed
+ * against the cached old version, which decodes only the changed lines.
+ */
+function rememberWritten(
+  file: GuardedPath,
+  before: LoadedFile | undefined,
+  bytes: Uint8Array,
+  tag: string,
+  sha: string,
+): void {
+  const prior = before && decodedFiles.get(file.real, before.bytes);
+  if (!prior) return;
+  const doc = reparseDocument(prior.bytes, prior.doc, bytes);
+  if (!("kind" in doc)) decodedFiles.set(file.real, { bytes, doc, tag, sha });
 }
 
 /** Another writer replaced the file between reading it and writing it. */
@@ -267,7 +288,7 @@ export async function settle(
       { path: file.display, diff },
     );
   }
-  const { tag } = identify(bytes, doc);
+  const { tag } = identify(bytes);
   const checked =
     mode === "validate_only" ? await validateChange(context, file, request, true) : {};
   return {

@@ -63,7 +63,7 @@ export function plannedFile(plan: Plan): LoadedFile {
     mode: plan.current?.mode ?? 0o644,
     bytes,
     doc: plan.next,
-    ...identify(bytes, plan.next),
+    ...identify(bytes),
   };
 }
 

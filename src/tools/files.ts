@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
-import { documentTag } from "../text/hashline.js";
+import { bytesTag } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { decodedFiles } from "./decoded-cache.js";
@@ -24,13 +24,14 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /**
- * The SHA-256 of the bytes and the tag of the text. Without a BOM or CR the
+ * The SHA-256 of the bytes and the tag of their text. Without a BOM or CR the
  * bytes are the normalized text already, so one hash serves both.
  */
-export function identify(bytes: Uint8Array, doc: Document): { sha: string; tag: string } {
+export function identify(bytes: Uint8Array): { sha: string; tag: string } {
   const sha = sha256(bytes);
-  const normalized = !doc.bom && bytes.indexOf(13) === -1;
-  return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : documentTag(doc) };
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const normalized = !bom && bytes.indexOf(13) === -1;
+  return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : bytesTag(bytes) };
 }
 
 export function formatBytes(n: number): string {
@@ -75,7 +76,7 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
       { path: file.display },
     );
   }
-  const decoded = { bytes, doc, ...identify(bytes, doc) };
+  const decoded = { bytes, doc, ...identify(bytes) };
   decodedFiles.set(file.real, decoded);
   return { ...decoded, mode: stat.mode };
 }

@@ -154,7 +154,7 @@ async function tidyOne(
     );
   }
   if (tidied.fixes.length === 0) return undefined;
-  const before = { bytes, doc, ...identify(bytes, doc), mode: stat.mode };
+  const before = { bytes, doc, ...identify(bytes), mode: stat.mode };
   const outcome = await settle(
     context,
     file,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/text/document.js";
 import {
+  bytesTag,
   documentTag,
   header,
   looksLikeHashline,
@@ -250,3 +251,16 @@ describe("line truncation", () => {
     expect(out.split("\n")[1]).toBe(`1| ${"a".repeat(9)}`);
   });
 });
+
+describe("bytesTag", () => {
+  it("equals the tag of the parsed document, for any BOM, CR and LF placement", () => {
+    const text = fc.stringMatching(/^(\uFEFF|\r|\n|\r\n|a|é|日)*$/, { maxLength: 30 });
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(bytesTag(Buffer.from(t, "utf8"))).toBe(documentTag(parseDocument(t)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
