@@ -146,6 +146,38 @@ export function lineEndingStyle(doc: Document): "lf" | "crlf" | "mixed" | "none"
 }
 
 /**
+ * Whether parsing this document's bytes gives this very document back. An
+ * edit can spell bytes another way: a last empty line without a newline, a
+ * line ending in CR before an LF, a leading U+FEFF without `bom`, a stale
+ * dominant `eol`. Such a document must not stand in for a parse.
+ */
+const SURROGATE = /[\uD800-\uDFFF]/;
+/** Encoded, a lone surrogate becomes U+FFFD: the bytes would not give the line back. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isCanonical(doc: Document): boolean {
+  const { lines, eols } = doc;
+  const n = lines.length;
+  if (n > 0 && !doc.bom && lines[0]!.startsWith(BOM)) return false;
+  let crlf = 0;
+  let lf = 0;
+  for (let i = 0; i < n; i++) {
+    const line = lines[i]!;
+    const eol = eols[i];
+    if (line.includes("\n") || (SURROGATE.test(line) && LONE_SURROGATE.test(line))) return false;
+    if (eol === "\n") {
+      if (line.endsWith("\r")) return false;
+      lf++;
+    } else if (eol === "\r\n") {
+      crlf++;
+    } else if (eol !== "" || i < n - 1 || line === "") {
+      return false;
+    }
+  }
+  return doc.eol === (crlf > lf ? "\r\n" : "\n");
+}
+
+/**
  * Rebuild a document with new lines, keeping the original's style: untouched
  * terminators come from `eols` (undefined = use the dominant style) and the
  * last line keeps the original's final-newline state.

@@ -11,11 +11,14 @@ import type { EditValidation } from "../lsp/verdict.js";
 import { unifiedDiff } from "../text/diff.js";
 import {
   changedBytes,
+  type DecodeFailure,
   type Document,
   documentToBytes,
   hasFinalNewline,
+  isCanonical,
   normalizedText,
   reparseDocument,
+  sniffBinary,
 } from "../text/document.js";
 import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
@@ -78,7 +81,7 @@ async function commitDocument(
     throw writeFailure(file, error);
   }
   if (!written) throw new RaceError(file.display);
-  rememberWritten(file, before, bytes, tag, sha);
+  rememberWritten(file, request, bytes, tag, sha);
   const diff = documentDiff(file.display, request.before?.doc, request.doc);
   context.events.emit({
     type: "files_changed",
@@ -88,22 +91,26 @@ async function commitDocument(
 }
 
 /**
- * Keeps the written version decoded for the next call. Not `request.doc`
- * itself: an edit's document may say the same bytes another way (a last
- * empty line with no newline, a CR before a new LF) and a read must show
- * exactly what a parse of the bytes shows. So the new bytes are reparsed
- * against the cached old version, which decodes only the changed lines.
+ * Keeps the written version decoded for the next call. A read must show
+ * exactly what a parse of the bytes shows, and an edit's document may spell
+ * the same bytes another way (a last empty line without a newline, say):
+ * such a document is replaced by a reparse against the cached old version,
+ * which decodes only the changed lines.
  */
 function rememberWritten(
   file: GuardedPath,
-  before: LoadedFile | undefined,
+  request: CommitRequest,
   bytes: Uint8Array,
   tag: string,
   sha: string,
 ): void {
-  const prior = before && decodedFiles.get(file.real, before.bytes);
-  if (!prior) return;
-  const doc = reparseDocument(prior.bytes, prior.doc, bytes);
+  if (sniffBinary(bytes)) return; // a read refuses these bytes; nothing to keep
+  let doc: Document | DecodeFailure = request.doc;
+  if (!isCanonical(doc)) {
+    const prior = request.before && decodedFiles.get(file.real, request.before.bytes);
+    if (!prior) return;
+    doc = reparseDocument(prior.bytes, prior.doc, bytes);
+  }
   if (!("kind" in doc)) decodedFiles.set(file.real, { bytes, doc, tag, sha });
 }
 

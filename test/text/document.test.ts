@@ -6,6 +6,7 @@ import {
   decodeText,
   documentFromBytes,
   documentToBytes,
+  isCanonical,
   lineEndingStyle,
   normalizedText,
   parseDocument,
@@ -147,5 +148,30 @@ describe("reparseDocument", () => {
     expect(reparseDocument(prevBytes, prev, new Uint8Array([...prevBytes, 0]))).toMatchObject({
       kind: "binary",
     });
+  });
+});
+
+describe("isCanonical", () => {
+  it("is true exactly when parsing the document's text gives it back", () => {
+    const line = fc.stringMatching(/^(a|\r|\uFEFF|é|\uD83D\uDE00|\uD800)*$/, { maxLength: 4 });
+    const doc = fc
+      .array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "")), { maxLength: 5 })
+      .chain((rows) =>
+        fc.record({
+          bom: fc.boolean(),
+          eol: fc.constantFrom("\n" as const, "\r\n" as const),
+          lines: fc.constant(rows.map(([l]) => l)),
+          eols: fc.constant(rows.map(([, e]) => e)),
+        }),
+      );
+    fc.assert(
+      fc.property(doc, (d) => {
+        const again = documentFromBytes(documentToBytes(d)) as Document;
+        const fields = (x: Document) => JSON.stringify([x.bom, x.eol, x.lines, x.eols]);
+        const same = fields(again) === fields(d);
+        expect(isCanonical(d)).toBe(same);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

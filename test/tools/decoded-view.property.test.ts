@@ -14,7 +14,7 @@ import { documentTag } from "../../src/text/hashline.js";
 import { Project } from "../helpers/project.js";
 
 const piece = fc.string({
-  unit: fc.constantFrom("a", "b", "é", "日", " ", "\n", "\r\n", "\r", "\uFEFF", "\u0000"),
+  unit: fc.constantFrom("a", "b", "é", "日", " ", "\n", "\r\n", "\r", "\uFEFF", "\u0000", "\uD800"),
   maxLength: 12,
 });
 
