@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { BackupChange, BackupSession, History } from "../history/history.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { unifiedDiff } from "../text/diff.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./commit.js";
@@ -29,6 +30,8 @@ export interface UndoFile {
   file_hash: string | null;
   diff: string;
   warnings: string[];
+  /** What the language server says about the restored content, as for any write. */
+  validation?: EditValidation;
 }
 
 export interface UndoResult {
@@ -160,7 +163,15 @@ async function undoFile(
     mode,
   );
   const action = outcome.changed ? "restore" : "unchanged";
-  return { path: file.display, action, file_hash: outcome.tag, diff: outcome.diff, warnings };
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  return {
+    path: file.display,
+    action,
+    file_hash: outcome.tag,
+    diff: outcome.diff,
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
 }
 
 async function undo(

@@ -143,6 +143,20 @@ describe("validation with the TypeScript server", COLD, () => {
     expect(back.validation).toMatchObject({ status: "failed" });
   });
 
+  it("validates what undo restores", async () => {
+    await splice.write({
+      targets: [{ path: "src/undone.ts", text: source("export const undone: string = 7;") }],
+    });
+    await splice.write({
+      targets: [{ path: "src/undone.ts", text: source("export const undone = 7;") }],
+    });
+    const undone = await splice.undo({});
+    const file = "files" in undone ? undone.files[0] : undefined;
+    expect(file).toMatchObject({ path: "src/undone.ts", action: "restore" });
+    expect(file!.validation).toMatchObject({ status: "failed" });
+    expect(file!.warnings.join(" ")).toMatch(/Validation failed/);
+  });
+
   it("reports errors the edit causes in files that import the edited one, separately", async () => {
     clearImporterCache();
     project.write(
