@@ -4,6 +4,7 @@
  * Errors that were already there, or only moved, are not the edit's fault.
  */
 import type { SgNode } from "@ast-grep/napi";
+import { commonSpan } from "../text/diff.js";
 import { type Document, normalizedText } from "../text/document.js";
 import { type Language, languageOf, parseCode, parseCodeAsync } from "./languages.js";
 
@@ -92,16 +93,7 @@ export function introducedProblems(
   afterLines: readonly string[],
 ): SyntaxProblem[] {
   if (after.length === 0) return [];
-  const min = Math.min(beforeLines.length, afterLines.length);
-  let prefix = 0;
-  while (prefix < min && beforeLines[prefix] === afterLines[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < min - prefix &&
-    beforeLines[beforeLines.length - 1 - suffix] === afterLines[afterLines.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
+  const { prefix, suffix } = commonSpan(beforeLines, afterLines);
   const shift = afterLines.length - beforeLines.length;
   const changedBefore = (line: number) => line > prefix && line <= beforeLines.length - suffix;
   const remaining = [...before];

@@ -4,7 +4,7 @@
  * line, shifted through the edit's line diff, is where it was — so an
  * unrelated error that merely moved is neither. Pure: strings in, lists out.
  */
-import { diffArrays } from "diff";
+import { changeHunks } from "../text/diff.js";
 
 export type Severity = "error" | "warning" | "information" | "hint";
 
@@ -27,56 +27,14 @@ export interface LineHunk {
   newEnd: number;
 }
 
-/** Past this many line edits, the whole changed window counts as one hunk. */
-const MAX_EDIT_LENGTH = 4000;
-
-/** The changed regions between two versions, in order; trims the common prefix and suffix first. */
+/** The changed regions between two versions, in order (the unified diff's hunks, in line numbers). */
 export function lineHunks(before: readonly string[], after: readonly string[]): LineHunk[] {
-  const min = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < min && before[prefix] === after[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < min - prefix &&
-    before[before.length - 1 - suffix] === after[after.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
-  if (prefix === before.length && prefix === after.length) return [];
-  const oldMid = before.slice(prefix, before.length - suffix);
-  const newMid = after.slice(prefix, after.length - suffix);
-  const whole: LineHunk = {
-    oldStart: prefix,
-    oldEnd: before.length - suffix,
-    newStart: prefix,
-    newEnd: after.length - suffix,
-  };
-  const changes = diffArrays(oldMid, newMid, { maxEditLength: MAX_EDIT_LENGTH });
-  if (!changes) return [whole];
-  const hunks: LineHunk[] = [];
-  let o = prefix;
-  let n = prefix;
-  for (const change of changes) {
-    const count = change.value.length;
-    if (!change.added && !change.removed) {
-      o += count;
-      n += count;
-      continue;
-    }
-    let last = hunks.at(-1);
-    if (!last || last.oldEnd !== o || last.newEnd !== n) {
-      last = { oldStart: o, oldEnd: o, newStart: n, newEnd: n };
-      hunks.push(last);
-    }
-    if (change.removed) {
-      o += count;
-      last.oldEnd = o;
-    } else {
-      n += count;
-      last.newEnd = n;
-    }
-  }
-  return hunks;
+  return changeHunks(before, after).map((h) => ({
+    oldStart: h.start,
+    oldEnd: h.end,
+    newStart: h.at,
+    newEnd: h.at + h.lines.length,
+  }));
 }
 
 /**

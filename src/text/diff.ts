@@ -8,14 +8,15 @@ import { diffArrays } from "diff";
 /** Diffs with more edits than this fall back to one whole-window hunk. */
 const MAX_EDIT_LENGTH = 4000;
 
-interface Span {
+export interface Span {
   /** Common leading lines. */
   prefix: number;
   /** Common trailing lines (not overlapping the prefix). */
   suffix: number;
 }
 
-function commonSpan(a: string[], b: string[]): Span {
+/** How many lines two versions share at the start, and (not overlapping that) at the end. */
+export function commonSpan(a: readonly string[], b: readonly string[]): Span {
   // Plain loops: this runs over every line of the file on every edit.
   const min = Math.min(a.length, b.length);
   let prefix = 0;
@@ -152,7 +153,7 @@ export type MergeResult =
     };
 
 /** A change to `base`: lines [start, end) replaced by `lines`. */
-interface Hunk {
+export interface Hunk {
   start: number;
   end: number;
   lines: string[];
@@ -161,7 +162,7 @@ interface Hunk {
 }
 
 /** The changes from `base` to `other` (Myers, so cost follows the number of edits). */
-function hunks(base: string[], other: string[]): Hunk[] {
+export function changeHunks(base: readonly string[], other: readonly string[]): Hunk[] {
   // Diff only what differs: jsdiff's cost per compared line is high.
   const { prefix, suffix } = commonSpan(base, other);
   const baseMid = base.slice(prefix, base.length - suffix);
@@ -213,8 +214,8 @@ const same = (a: Hunk, b: Hunk) =>
  */
 export function merge3(base: string[], ours: string[], theirs: string[]): MergeResult {
   // Each side's hunks are in base coordinates, `at` in that side's own lines.
-  const mine = hunks(base, ours);
-  const other = hunks(base, theirs);
+  const mine = changeHunks(base, ours);
+  const other = changeHunks(base, theirs);
   const conflicts: [number, number][] = [];
   const merged: Hunk[] = [];
   let j = 0;
