@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Language, requireLanguage, UnknownLanguageError } from "../code/languages.js";
+import type { Language } from "../code/languages.js";
 import { type PreparedOp, patternProblem, prepareOps, rewriteText } from "../code/rewrite.js";
 import { ToolError } from "../errors.js";
 import {
@@ -8,6 +8,8 @@ import {
   collectCodeFiles,
   containsAll,
   footprintPaths,
+  languageArg,
+  maxFilesSchema,
 } from "./code-files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "./code-rewrite.js";
 import { modeSchema } from "./commit.js";
@@ -23,17 +25,17 @@ const op = z.strictObject({
   out: z.string().describe("The replacement; $NAME and $$$NAME insert what the pattern captured."),
 });
 
+/** The `lang` field of ast_edit and ast_rename. */
+export const LANG = z
+  .string()
+  .optional()
+  .describe('Only files of this language: "typescript", "python", …');
+
 const input = z.strictObject({
   ops: z.array(op).min(1).describe("Rewrites, applied in order to each file."),
   paths: z.array(z.string()).min(1).describe("Files, folders or globs (src/**/*.ts)."),
-  max_files: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe(`Most files to cover, in path order (default ${AST_EDIT_DEFAULT_MAX_FILES}).`),
-  lang: z.string().optional().describe('Only files of this language: "typescript", "python", …'),
+  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
+  lang: LANG,
   mode: modeSchema,
 });
 
@@ -41,16 +43,6 @@ type Args = z.output<typeof input>;
 
 const quote = (pat: string) => JSON.stringify(pat.length > 60 ? `${pat.slice(0, 59)}…` : pat);
 const count = (n: number) => n.toLocaleString("en-US");
-
-export function languageArg(name: string | undefined): Language | undefined {
-  if (name === undefined) return undefined;
-  try {
-    return requireLanguage(name);
-  } catch (error) {
-    if (error instanceof UnknownLanguageError) throw new ToolError("invalid_input", error.message);
-    throw error;
-  }
-}
 
 export function noFiles(paths: string[], collected: CodeFiles): ToolError {
   const why = collected.warnings.length > 0 ? ` ${collected.warnings.join(" ")}` : "";

@@ -3,8 +3,14 @@ import { parseCodeAsync } from "../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../code/rename.js";
 import { applyReplacements } from "../code/rewrite.js";
 import { ToolError } from "../errors.js";
-import { AST_EDIT_DEFAULT_MAX_FILES, languageArg, noFiles } from "./ast-edit.js";
-import { collectCodeFiles, containsAll, footprintPaths } from "./code-files.js";
+import { AST_EDIT_DEFAULT_MAX_FILES, LANG, noFiles } from "./ast-edit.js";
+import {
+  collectCodeFiles,
+  containsAll,
+  footprintPaths,
+  languageArg,
+  maxFilesSchema,
+} from "./code-files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "./code-rewrite.js";
 import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
@@ -14,14 +20,8 @@ const input = z.strictObject({
   name: z.string().describe("The identifier to rename."),
   new_name: z.string().describe("What to call it."),
   paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
-  max_files: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe(`Most files to cover, in path order (default ${AST_EDIT_DEFAULT_MAX_FILES}).`),
-  lang: z.string().optional().describe('Only files of this language: "typescript", "python", …'),
+  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
+  lang: LANG,
   mode: modeSchema,
 });
 

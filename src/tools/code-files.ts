@@ -8,13 +8,42 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import picomatch from "picomatch";
-import { type Language, languageOf, supportedLanguageNames } from "../code/languages.js";
+import { z } from "zod";
+import {
+  type Language,
+  languageOf,
+  requireLanguage,
+  supportedLanguageNames,
+  UnknownLanguageError,
+} from "../code/languages.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import type { ToolContext } from "./context.js";
 import { formatBytes, identify, type LoadedFile } from "./files.js";
 import { type TreeNode, Walker } from "./walk.js";
+
+/** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
+export function maxFilesSchema(what: string, byDefault: number) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe(`Most files ${what}, in path order (default ${byDefault}).`);
+}
+
+/** A tool's `lang` argument as a Language, or the error naming the supported ones. */
+export function languageArg(name: string | undefined): Language | undefined {
+  if (name === undefined) return undefined;
+  try {
+    return requireLanguage(name);
+  } catch (error) {
+    if (error instanceof UnknownLanguageError) throw new ToolError("invalid_input", error.message);
+    throw error;
+  }
+}
 
 export interface CodeFile {
   file: GuardedPath;

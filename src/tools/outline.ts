@@ -6,13 +6,14 @@ import { extractDefinitions } from "../code/symbols.js";
 import { ToolError } from "../errors.js";
 import { normalizedText } from "../text/document.js";
 import { header } from "../text/hashline.js";
-import { languageArg } from "./ast-edit.js";
 import {
   type CodeFile,
   collectCodeFiles,
   footprintPaths,
+  languageArg,
   loadedFrom,
   mapLimit,
+  maxFilesSchema,
   readRaw,
   reportProgress,
 } from "./code-files.js";
@@ -25,15 +26,7 @@ const READ_AHEAD = 16;
 
 const input = z.strictObject({
   path: z.string().describe("A file or folder, relative to the root."),
-  max_files: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe(
-      `Most files of a folder to outline, in path order (default ${OUTLINE_DEFAULT_MAX_FILES}).`,
-    ),
+  max_files: maxFilesSchema("of a folder to outline", OUTLINE_DEFAULT_MAX_FILES),
   lang: z.string().optional().describe("Only files of this language."),
 });
 
