@@ -13,6 +13,7 @@ export {
 } from "./splice.js";
 export { BatchError } from "./tools/batch.js";
 export type { CodeEditResult } from "./tools/code-rewrite.js";
+export type { ChangeResult } from "./tools/commit.js";
 export type { Limits, ToolContext } from "./tools/context.js";
 export type { CallSummary, Footprint, Tool, ToolAnnotations } from "./tools/define.js";
 export type { DocResult } from "./tools/doc.js";

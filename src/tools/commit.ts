@@ -214,6 +214,24 @@ export const validateSchema = z
     "Check the result with the language server (default: on for languages with a server in their project); false skips it.",
   );
 
+/**
+ * What every tool that changes files reports for a file; each tool adds its
+ * own fields (action, removed, hunks, ...).
+ */
+export interface ChangeResult {
+  path: string;
+  /** `¶path#TAG` of the file as it is now (or would be, in preview). */
+  header: string;
+  file_hash?: string;
+  changed: boolean;
+  applied: boolean;
+  diff: string;
+  backup_session?: string;
+  /** What the language server said about the result, when one checked it. */
+  validation?: EditValidation;
+  warnings: string[];
+}
+
 export interface Outcome {
   tag: string;
   header: string;

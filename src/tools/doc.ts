@@ -10,10 +10,9 @@ import { DOC_FORMATS, type DocFormat, requireFormat } from "../docs/formats.js";
 import type { Json } from "../docs/values.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import type { EditValidation } from "../lsp/verdict.js";
 import { hasFinalNewline, normalizedText, parseDocument, restyle } from "../text/document.js";
 import { header } from "../text/hashline.js";
-import { modeSchema, newBackupId, serialized, settle } from "./commit.js";
+import { type ChangeResult, modeSchema, newBackupId, serialized, settle } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
 import { type LoadedFile, loadTextFile } from "./files.js";
@@ -40,24 +39,15 @@ const input = z.strictObject({
 
 type Args = z.output<typeof input>;
 
-export interface DocResult {
+export interface DocResult extends ChangeResult {
   action: `doc.${(typeof ACTIONS)[number]}`;
-  path: string;
-  changed: boolean;
+  file_hash: string;
   /** delete, delete_where: how many values were removed. */
   removed?: number;
   /** get: the value; ensure: the value now there. */
   value?: Json;
   /** get: the value as the model reads it. */
   content?: string;
-  diff: string;
-  file_hash: string;
-  header: string;
-  applied: boolean;
-  backup_session?: string;
-  /** What the language server said about the result, when one checked it. */
-  validation?: EditValidation;
-  warnings: string[];
 }
 
 /** A document engine's DocError as the ToolError a model reads (same code and sentence). */

@@ -12,6 +12,7 @@ import { hasFinalNewline, parseDocument } from "../text/document.js";
 import { looksLikeHashline } from "../text/hashline.js";
 import { type Change, commitChanges, documentFrom, documentOf } from "./changeset.js";
 import {
+  type ChangeResult,
   documentDiff,
   exclusiveAll,
   type Mode,
@@ -39,21 +40,13 @@ const input = z.strictObject({
 
 type Args = z.output<typeof input>;
 
-export interface FileOpResult {
+/** `header` names `dest_path` after a rename. */
+export interface FileOpResult extends ChangeResult {
   action: `file.${(typeof ACTIONS)[number]}`;
-  path: string;
   /** rename/move: where the file went. */
   dest_path?: string;
-  /** `¶path#TAG` of the file now (of `dest_path` after a rename). */
-  header: string;
-  file_hash?: string;
-  changed: boolean;
-  applied: boolean;
-  diff: string;
   /** delete: how many files were removed (0 or 1). */
   removed?: number;
-  backup_session?: string;
-  warnings: string[];
 }
 
 function textLines(text: string): { lines: string[]; finalNewline: boolean } {

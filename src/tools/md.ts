@@ -7,9 +7,9 @@ import { z } from "zod";
 import type { MdEdit } from "../docs/markdown-edit.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import type { EditValidation } from "../lsp/verdict.js";
 import { type Document, hasFinalNewline, restyle } from "../text/document.js";
 import {
+  type ChangeResult,
   exclusiveAll,
   type Mode,
   modeSchema,
@@ -55,22 +55,13 @@ const input = z.strictObject({
 
 type Args = z.output<typeof input>;
 
-export interface MdResult {
+/** `diff` holds both files' diffs for a move to another file. */
+export interface MdResult extends ChangeResult {
   action: `md.${(typeof ACTIONS)[number]}`;
-  path: string;
+  file_hash: string;
   /** move_section to another file: that file. */
   dest_path?: string;
   dest_file_hash?: string;
-  changed: boolean;
-  /** The unified diff (both files' for a move to another file). */
-  diff: string;
-  file_hash: string;
-  header: string;
-  applied: boolean;
-  backup_session?: string;
-  /** What the language server said about the result, when one checked it. */
-  validation?: EditValidation;
-  warnings: string[];
 }
 
 function docWith(loaded: LoadedFile | undefined, lines: string[]): Document {

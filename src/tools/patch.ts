@@ -20,6 +20,7 @@ import { unifiedDiff } from "../text/diff.js";
 import { type Document, hasFinalNewline } from "../text/document.js";
 import { type Change, commitChanges, documentFrom, documentOf } from "./changeset.js";
 import {
+  type ChangeResult,
   documentDiff,
   exclusiveAll,
   type Mode,
@@ -50,22 +51,13 @@ const input = z.strictObject({
 
 type Args = z.output<typeof input>;
 
-export interface PatchFileResult {
+export interface PatchFileResult extends ChangeResult {
   action: "patch";
   operation: "add" | "delete" | "update" | "rename";
-  path: string;
   /** Where a renamed file went. */
   dest_path?: string;
-  /** `¶path#TAG` of the file as it is now (or would be, in preview). */
-  header: string;
-  file_hash?: string;
-  changed: boolean;
-  applied: boolean;
-  diff: string;
   /** Where each hunk landed and how it was matched (updates). */
   hunks?: HunkPlacement[];
-  backup_session?: string;
-  warnings: string[];
 }
 
 export interface PatchResult {
