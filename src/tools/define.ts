@@ -26,6 +26,9 @@ export const CHANGES: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** Runs commands: anything may change, on this machine or beyond it. */
+export const RUNS: ToolAnnotations = { ...CHANGES, openWorldHint: true };
+
 export interface Footprint {
   reads: string[];
   writes: string[];

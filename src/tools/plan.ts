@@ -11,7 +11,7 @@ import { ToolError } from "../errors.js";
 import type { BackupSession } from "../history/history.js";
 import { modeSchema, newBackupId } from "./commit.js";
 import type { ToolContext } from "./context.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, RUNS } from "./define.js";
 import { dryRunContext } from "./plan-preview.js";
 import {
   combinedDiff,
@@ -323,12 +323,7 @@ export const planTool = defineTool({
     ],
   },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: RUNS,
   // Its steps may run commands, so it is approved as a command.
   kind: "run",
   needsApproval: true,

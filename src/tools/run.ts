@@ -13,7 +13,7 @@ import {
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
-import { defineTool, manual } from "./define.js";
+import { defineTool, manual, RUNS } from "./define.js";
 import { formatBytes } from "./files.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "./output-limit.js";
 import { runInGroup } from "./process-group.js";
@@ -189,12 +189,7 @@ export const runTool = defineTool({
   description: manual("run"),
   example: { command: "npm test", cwd: ".", timeout_ms: 300000 },
   input,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: RUNS,
   kind: "run",
   needsApproval: true,
   // A command can touch anything: it runs alone.
