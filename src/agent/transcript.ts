@@ -12,10 +12,11 @@
  * its result is answered as "not run", so a resumed conversation is always
  * one the Messages API accepts.
  */
-import { randomBytes } from "node:crypto";
+
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
+import { randomId } from "../random-id.js";
 
 export type Block = Anthropic.Messages.ContentBlockParam;
 export type ToolResultBlock = Anthropic.Messages.ToolResultBlockParam;
@@ -44,7 +45,7 @@ function newId(): string {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${randomId(3)}`;
 }
 
 /** Appends `message` to `messages`, merging it into the last one when both have the same role. */

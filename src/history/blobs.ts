@@ -4,20 +4,11 @@
  * blob file is either absent or complete.
  */
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-} from "node:fs";
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { ensureDir, fsyncDir, isErrno, randomId, writeFileAtomic } from "./fsutil.js";
+import { SyncBarrier } from "../durable.js";
+import { randomId } from "../random-id.js";
+import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -59,15 +50,16 @@ export class BlobStore {
    * mtime is refreshed, which tells a concurrent collection that it is in use
    * again (collection only deletes blobs older than its start). A caller
    * that already hashed the bytes passes `knownSha` to skip hashing again.
+   * A durable put fsyncs into `barrier` when given (the caller flushes it
+   * before relying on the blob), else before returning.
    */
-  put(bytes: Uint8Array, durable = false, knownSha?: string): string {
+  put(bytes: Uint8Array, durable = false, knownSha?: string, barrier?: SyncBarrier): string {
     const sha = knownSha ?? sha256Hex(bytes);
     const path = this.pathOf(sha);
-    if (this.touch(path)) {
-      if (durable && !this.durable.has(sha)) this.makeDurable(sha, path, bytes);
-      return sha;
-    }
-    this.write(sha, path, bytes, durable);
+    const sync = durable ? (barrier ?? new SyncBarrier()) : undefined;
+    if (!this.touch(path)) this.write(sha, path, bytes, sync);
+    else if (sync && !this.durable.has(sha)) this.makeDurable(sha, path, bytes, sync);
+    if (sync && !barrier) sync.flushSync();
     return sha;
   }
 
@@ -174,49 +166,40 @@ export class BlobStore {
     }
   }
 
-  private write(sha: string, path: string, bytes: Uint8Array, durable: boolean): void {
+  /** Writes a new blob; with `sync`, it and its folder entries are synced there. */
+  private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
     const dir = join(this.root, sha.slice(0, 2));
-    if (ensureDir(dir, durable) && !durable) this.unsyncedFanouts.add(dir);
-    writeFileAtomic(path, bytes, durable);
-    if (!durable) return;
-    this.durable.add(sha);
-    this.syncFanoutEntry(dir);
-  }
-
-  /** A fan-out folder made without fsync gets its own entry synced before a durable blob counts on it. */
-  private syncFanoutEntry(dir: string): void {
-    if (this.unsyncedFanouts.delete(dir)) fsyncDir(this.root);
+    if (ensureDir(dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
+    writeFileAtomic(path, bytes, false);
+    if (sync) this.syncEntry(sha, path, sync);
   }
 
   /**
-   * An existing blob may have been stored without fsync (by a read). Make it
-   * durable now; rewrite it when its size is wrong (a power loss after a
-   * non-durable rename can leave an empty file).
+   * An existing blob may have been stored without fsync (by a read). Sync it
+   * now; rewrite it when its size is wrong (a power loss after a non-durable
+   * rename can leave an empty file).
    */
-  private makeDurable(sha: string, path: string, bytes: Uint8Array): void {
-    let fd: number;
+  private makeDurable(sha: string, path: string, bytes: Uint8Array, sync: SyncBarrier): void {
+    let size: number | undefined;
     try {
-      fd = openSync(path, "r");
+      size = statSync(path).size;
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
-      this.write(sha, path, bytes, true);
-      return;
     }
-    let intact: boolean;
-    try {
-      intact = fstatSync(fd).size === bytes.length;
-      if (intact) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    if (!intact) {
-      this.write(sha, path, bytes, true);
-      return;
-    }
+    if (size === bytes.length) this.syncEntry(sha, path, sync);
+    else this.write(sha, path, bytes, sync);
+  }
+
+  /** The blob, its fan-out folder, and that folder's entry when it was made without fsync. */
+  private syncEntry(sha: string, path: string, sync: SyncBarrier): void {
     const fanout = join(this.root, sha.slice(0, 2));
-    fsyncDir(fanout);
-    this.syncFanoutEntry(fanout);
-    this.durable.add(sha);
+    sync.add(path);
+    sync.addFolder(fanout);
+    if (this.unsyncedFanouts.has(fanout)) {
+      sync.addFolder(this.root);
+      sync.onSynced(() => this.unsyncedFanouts.delete(fanout));
+    }
+    sync.onSynced(() => this.durable.add(sha));
   }
 }
 

@@ -2,18 +2,14 @@
  * Small synchronous file-system helpers for the history store: durable
  * directory entries, atomic file creation, errno checks.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fsyncPathSync } from "../durable.js";
+import { randomId } from "../random-id.js";
 
 export function isErrno(error: unknown, ...codes: string[]): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === "string" && codes.includes(code);
-}
-
-/** A fresh random hex string, for temp names and event ids. */
-export function randomId(bytes = 8): string {
-  return randomBytes(bytes).toString("hex");
 }
 
 /** Temp files start with "." so blob listings can skip them by name. */
@@ -21,25 +17,9 @@ export function tempPath(dir: string, label: string): string {
   return join(dir, `.tmp-${label}-${process.pid}-${randomId(6)}`);
 }
 
-/**
- * fsync a directory so the entries created or renamed in it survive a power
- * loss. Platforms that cannot open directories (Windows) are skipped.
- */
+/** fsync a directory so the entries created or renamed in it survive a power loss. */
 export function fsyncDir(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, "r");
-  } catch (error) {
-    if (isErrno(error, "EISDIR", "EPERM", "EACCES")) return;
-    throw error;
-  }
-  try {
-    fsyncSync(fd);
-  } catch (error) {
-    if (!isErrno(error, "EINVAL", "EBADF", "EPERM", "EISDIR")) throw error;
-  } finally {
-    closeSync(fd);
-  }
+  fsyncPathSync(dir, true);
 }
 
 /**

@@ -10,10 +10,11 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SyncBarrier } from "../durable.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
-import { ensureDir, fsyncDir, isErrno } from "./fsutil.js";
+import { ensureDir, isErrno } from "./fsutil.js";
 import {
   appendLines,
   JOURNAL_FILE,
@@ -93,14 +94,19 @@ class Store {
     for (const event of events) this.index.add(event);
   }
 
-  append(event: JournalEvent, wanted: boolean): void {
+  /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
+  append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): void {
     const durable = wanted && this.fsync;
     const stored: StoredEvent = { id: newEventId(), ...event };
-    appendLines(this.journalPath, [serializeEvent(stored)], durable, this.lockPath);
+    appendLines(this.journalPath, [serializeEvent(stored)], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
-      fsyncDir(this.dir);
-      this.journalEntrySynced = true;
+      const sync = barrier ?? new SyncBarrier();
+      sync.addFolder(this.dir);
+      sync.onSynced(() => {
+        this.journalEntrySynced = true;
+      });
+      if (!barrier) sync.flushSync();
     }
     this.catchUp();
     this.collectIfOver();
@@ -159,8 +165,8 @@ export class History {
     return new History(this.store, session);
   }
 
-  putBlob(bytes: Uint8Array, durable = false, knownSha?: string): string {
-    const sha = this.store.blobs.put(bytes, durable && this.store.fsync, knownSha);
+  putBlob(bytes: Uint8Array, durable = false, knownSha?: string, barrier?: SyncBarrier): string {
+    const sha = this.store.blobs.put(bytes, durable && this.store.fsync, knownSha, barrier);
     this.store.index.noteBlob(sha, bytes.length);
     return sha;
   }
@@ -190,16 +196,18 @@ export class History {
 
   /**
    * Journal a write, rollback or delete. Call it BEFORE replacing the file:
-   * the replaced version is stored and fsync'ed, the new one stored, then the
-   * event line is appended and fsync'ed, so once this returns the original
-   * cannot be lost.
+   * the replaced version is stored, the new one stored, the event line
+   * appended, and the old version and the line are fsync'ed, so once this
+   * returns the original cannot be lost. With a `barrier`, those fsyncs join
+   * it instead: flush it before replacing the file.
    */
-  recordWrite(e: WriteRecord): { before?: VersionRef; after?: VersionRef } {
+  recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef } {
+    const sync = barrier ?? new SyncBarrier();
     if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
     if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) {
-      const sha = this.putBlob(e.before.bytes, true, e.before.sha);
+      const sha = this.putBlob(e.before.bytes, true, e.before.sha, sync);
       out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
     }
     if (e.after) {
@@ -213,7 +221,8 @@ export class History {
     if (out.before) event.before = { ...out.before };
     if (e.backup !== undefined) event.backup = e.backup;
     if (e.note !== undefined) event.note = e.note;
-    this.store.append(event, true);
+    this.store.append(event, true, sync);
+    if (!barrier) sync.flushSync();
     return out;
   }
 

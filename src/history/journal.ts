@@ -8,7 +8,9 @@
  * file (a writer racing a compaction writes it again) is counted once.
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, type Stats, statSync } from "node:fs";
-import { isErrno, randomId, writeAll } from "./fsutil.js";
+import type { SyncBarrier } from "../durable.js";
+import { randomId } from "../random-id.js";
+import { isErrno, writeAll } from "./fsutil.js";
 import {
   EVENT_KINDS,
   type EventKind,
@@ -134,13 +136,14 @@ export function readRange(fd: number, position: number, length: number): Buffer 
  * with a newline (a writer crashed mid-line) the data starts with one, so the
  * torn fragment never swallows this event. If a compaction replaced the file
  * while we wrote, the lines are written again into the new file (readers
- * dedupe by id).
+ * dedupe by id). A durable append with a `barrier` leaves the fsync to it.
  */
 export function appendLines(
   path: string,
   lines: string[],
   durable: boolean,
   waitForLock?: string,
+  barrier?: SyncBarrier,
 ): void {
   if (waitForLock) waitWhileLocked(waitForLock);
   const body = `${lines.join("\n")}\n`;
@@ -151,12 +154,13 @@ export function appendLines(
       written = fstatSync(fd);
       const torn = written.size > 0 && readRange(fd, written.size - 1, 1)[0] !== NEWLINE;
       writeAll(fd, Buffer.from(torn ? `\n${body}` : body, "utf8"));
-      if (durable) fsyncSync(fd);
+      if (durable && !barrier) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    if (!replacedSince(path, written) || attempt >= MAX_APPEND_ATTEMPTS) return;
+    if (!replacedSince(path, written) || attempt >= MAX_APPEND_ATTEMPTS) break;
   }
+  if (durable) barrier?.add(path);
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -4,7 +4,8 @@
  * process that died mid-compaction and is broken.
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { isErrno, randomId } from "./fsutil.js";
+import { randomId } from "../random-id.js";
+import { isErrno } from "./fsutil.js";
 import { LOCK_STALE_MS } from "./types.js";
 
 export const LOCK_FILE = "lock";

@@ -3,11 +3,13 @@
  * still the version the change was computed from, with both versions in
  * history before the bytes move — or, in preview/check mode, not at all.
  */
-import { randomBytes } from "node:crypto";
+
 import { z } from "zod";
+import { SyncBarrier } from "../durable.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { EditValidation } from "../lsp/verdict.js";
+import { randomId } from "../random-id.js";
 import { unifiedDiff } from "../text/diff.js";
 import {
   changedBytes,
@@ -67,15 +69,22 @@ async function commitDocument(
     // known to still be the version the edit was computed from.
     written = await context.workspace.writeIf(file.real, bytes, request.before?.sha ?? null, {
       mode: request.fileMode ?? request.before?.mode,
-      beforeReplace: () =>
-        context.history.recordWrite({
-          kind: request.kind,
-          path: file.rel,
-          before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
-          after: { bytes, tag, sha },
-          note: request.note,
-          backup: request.backup,
-        }),
+      beforeReplace: async () => {
+        // Syncing the backup and the journal line shares one wait with the new file's fsync.
+        const barrier = new SyncBarrier();
+        context.history.recordWrite(
+          {
+            kind: request.kind,
+            path: file.rel,
+            before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
+            after: { bytes, tag, sha },
+            note: request.note,
+            backup: request.backup,
+          },
+          barrier,
+        );
+        await barrier.flush();
+      },
     });
   } catch (error) {
     throw writeFailure(file, error);
@@ -168,7 +177,7 @@ export function exclusiveAll<T>(
 /** A backup session id: sortable by time, unique across processes. */
 export function newBackupId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${randomId(3)}`;
 }
 
 function writeFailure(file: GuardedPath, error: unknown): ToolError {

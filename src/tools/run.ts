@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -13,6 +12,7 @@ import {
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
+import { randomId } from "../random-id.js";
 import { defineTool, manual, RUNS } from "./define.js";
 import { formatBytes } from "./files.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "./output-limit.js";
@@ -114,7 +114,7 @@ class RunLog implements OutputSink {
       // Already there.
     }
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const name = `${stamp}-${randomBytes(3).toString("hex")}.log`;
+    const name = `${stamp}-${randomId(3)}.log`;
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     this.#fd = openSync(path.join(real, name), flags, 0o600);
     this.rel = `${RUNS_DIR}/${name}`;

@@ -4,7 +4,7 @@
  * A lock older than STALE_MS is from a crashed writer and is broken.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { KeyedQueue } from "./workspace.js";
 
@@ -52,6 +52,15 @@ async function acquire(lock: string): Promise<void> {
   }
 }
 
+/** One unlink; rmSync would stat the lock twice first. */
+function release(lock: string): void {
+  try {
+    unlinkSync(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
 /** Runs `fn` while holding the lock for `path` (locks live in `dir`). */
 export function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
   const lock = lockName(dir, path);
@@ -60,7 +69,7 @@ export function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>)
     try {
       return await fn();
     } finally {
-      rmSync(lock, { force: true });
+      release(lock);
     }
   });
 }

@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
   fchmodSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -17,11 +15,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
+import { fsyncPath } from "../durable.js";
+import { randomId } from "../random-id.js";
 import { withFileLock } from "./file-lock.js";
 import {
-  compareAndWrite,
   type DirEntry,
   type FileStat,
+  holds,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
@@ -71,15 +71,6 @@ export class LocalWorkspace implements Workspace {
     return withFileLock(this.#lockDir, path, fn);
   }
 
-  writeIf(
-    path: string,
-    bytes: Uint8Array,
-    expected: string | null,
-    options: WriteIfOptions = {},
-  ): Promise<boolean> {
-    return compareAndWrite(this, path, bytes, expected, options);
-  }
-
   async stat(path: string): Promise<FileStat | undefined> {
     try {
       const s = statSync(path);
@@ -108,36 +99,72 @@ export class LocalWorkspace implements Workspace {
   }
 
   async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
+    const temp = this.#stage(path, bytes, options);
+    await settle(temp, this.#durable ? fsyncPath(temp) : undefined);
+    replace(temp, path);
+  }
+
+  /**
+   * The compare-and-swap with one barrier: the new bytes are staged and
+   * fsync'ed while history stores and fsyncs the old version, so a durable
+   * write waits for the disk once, not once per file.
+   */
+  async writeIf(
+    path: string,
+    bytes: Uint8Array,
+    expected: string | null,
+    options: WriteIfOptions = {},
+  ): Promise<boolean> {
+    if (!(await holds(this, path, expected))) return false;
+    const temp = this.#stage(path, bytes, options);
+    const synced = this.#durable ? fsyncPath(temp) : undefined;
+    await settle(temp, Promise.all([synced, options.beforeReplace?.()]));
+    replace(temp, path);
+    return true;
+  }
+
+  /**
+   * Writes the new bytes beside the file under a temp name. When confined,
+   * the folder is checked first: a link planted after the guard ran must not
+   * lead even the temp file out of the root.
+   */
+  #stage(path: string, bytes: Uint8Array, options: WriteOptions): string {
     const dir = dirname(path);
-    mkdirSync(dir, { recursive: true });
-    if (this.#confineTo) {
-      const realDir = realpathSync(dir);
-      if (!inside(realDir, this.#confineTo)) {
-        throw new WorkspaceError("escape", path, `${dir} now resolves outside ${this.#confineTo}`);
-      }
+    if (this.#confineTo) this.#confine(path, dir);
+    const temp = join(dir, `.${basename(path)}.splice-${randomId(6)}.tmp`);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    let fd: number;
+    try {
+      fd = openSync(temp, flags, 0o600);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      mkdirSync(dir, { recursive: true });
+      fd = openSync(temp, flags, 0o600);
     }
-    const mode = options.mode ?? existingMode(path) ?? 0o644;
-    const temp = join(dir, `.${basename(path)}.splice-${randomBytes(6).toString("hex")}.tmp`);
-    const fd = openSync(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
     try {
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-      fchmodSync(fd, mode);
-      if (this.#durable) fsyncSync(fd);
+      fchmodSync(fd, options.mode ?? existingMode(path) ?? 0o644);
     } catch (error) {
       closeSync(fd);
       rmSync(temp, { force: true });
       throw error;
     }
     closeSync(fd);
+    return temp;
+  }
+
+  /** Makes the folder when missing, then refuses it if it resolves outside the root. */
+  #confine(path: string, dir: string): void {
+    let real: string;
     try {
-      renameSync(temp, path);
+      real = realpathSync(dir);
     } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
+      if (!isMissing(error)) throw error;
+      mkdirSync(dir, { recursive: true });
+      real = realpathSync(dir);
+    }
+    if (!inside(real, this.#confineTo!)) {
+      throw new WorkspaceError("escape", path, `${dir} now resolves outside ${this.#confineTo}`);
     }
   }
 
@@ -162,6 +189,26 @@ export class LocalWorkspace implements Workspace {
       if (isMissing(error)) throw new WorkspaceError("missing", path, `${path} does not exist`);
       throw error;
     }
+  }
+}
+
+/** Waits for `pending` (fsyncs, history); on failure the staged temp file is removed. */
+async function settle(temp: string, pending: Promise<unknown> | undefined): Promise<void> {
+  try {
+    await pending;
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Renames the staged temp file over `path`; on failure the temp file is removed. */
+function replace(temp: string, path: string): void {
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
   }
 }
 

@@ -25,8 +25,11 @@ export interface WriteOptions {
 }
 
 export interface WriteIfOptions extends WriteOptions {
-  /** Runs after the check passed, right before the file is replaced (history records here). */
-  beforeReplace?: () => void;
+  /**
+   * Runs after the check passed, before the file is replaced (history
+   * records here); the file is replaced only once its promise settles.
+   */
+  beforeReplace?: () => void | Promise<void>;
 }
 
 export interface Workspace {
@@ -79,10 +82,24 @@ export class WorkspaceError extends Error {
   }
 }
 
+/** Whether the file's bytes now hash (SHA-256, hex) to `expected`; null means there is no file. */
+export async function holds(
+  workspace: Workspace,
+  path: string,
+  expected: string | null,
+): Promise<boolean> {
+  const current = await workspace.readFile(path).catch((error: unknown) => {
+    if (error instanceof WorkspaceError && error.kind === "missing") return null;
+    throw error;
+  });
+  const actual = current && createHash("sha256").update(current).digest("hex");
+  return actual === expected;
+}
+
 /**
- * The compare-and-swap every Workspace shares: read what is there now
- * (nothing counts as `null`), compare its SHA-256 with `expected`, and only
- * then let history record and replace the file.
+ * The compare-and-swap of workspaces without a faster one of their own:
+ * compare what is there now with `expected`, and only then let history
+ * record and replace the file.
  */
 export async function compareAndWrite(
   workspace: Workspace,
@@ -91,13 +108,8 @@ export async function compareAndWrite(
   expected: string | null,
   options: WriteIfOptions,
 ): Promise<boolean> {
-  const current = await workspace.readFile(path).catch((error: unknown) => {
-    if (error instanceof WorkspaceError && error.kind === "missing") return null;
-    throw error;
-  });
-  const actual = current && createHash("sha256").update(current).digest("hex");
-  if (actual !== expected) return false;
-  options.beforeReplace?.();
+  if (!(await holds(workspace, path, expected))) return false;
+  await options.beforeReplace?.();
   await workspace.writeFile(path, bytes, options);
   return true;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Splice } from "../../src/splice.js";
 import { LocalWorkspace } from "../../src/workspace/local.js";
-import type { WriteOptions } from "../../src/workspace/workspace.js";
+import type { WriteIfOptions } from "../../src/workspace/workspace.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 async function tagOf(splice: Splice, path: string): Promise<string> {
@@ -214,9 +214,14 @@ describe("edit with line ops", () => {
     p.write("b.txt", numbered(3));
     // The real disk, with one injected fault: the second file's write fails.
     class FailingDisk extends LocalWorkspace {
-      override async writeFile(path: string, bytes: Uint8Array, options?: WriteOptions) {
+      override async writeIf(
+        path: string,
+        bytes: Uint8Array,
+        expected: string | null,
+        options?: WriteIfOptions,
+      ) {
         if (path.endsWith("b.txt")) throw new Error("disk full");
-        return super.writeFile(path, bytes, options);
+        return super.writeIf(path, bytes, expected, options);
       }
     }
     const s = p.splice({ workspace: new FailingDisk() });

@@ -69,6 +69,29 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     expect(text(await workspace.readFile(path))).toBe("v2");
   });
 
+  it("replaces the file only after an async beforeReplace settles, and not when it fails", async () => {
+    const { workspace, dir } = make();
+    const path = join(dir, "history-first.txt");
+    await workspace.writeFile(path, bytes("v1"));
+    const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+    let seenDuring = "";
+    const ok = await workspace.writeIf(path, bytes("v2"), sha("v1"), {
+      beforeReplace: async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        seenDuring = text(await workspace.readFile(path));
+      },
+    });
+    expect([ok, seenDuring, text(await workspace.readFile(path))]).toEqual([true, "v1", "v2"]);
+    const failed = workspace.writeIf(path, bytes("v3"), sha("v2"), {
+      beforeReplace: async () => {
+        throw new Error("history is full");
+      },
+    });
+    await expect(failed).rejects.toThrow("history is full");
+    expect(text(await workspace.readFile(path))).toBe("v2");
+    expect((await workspace.readDir(dir)).map((e) => e.name)).toEqual(["history-first.txt"]);
+  });
+
   it("runs exclusive steps on one path one at a time", async () => {
     const { workspace, dir } = make();
     const path = join(dir, "x.txt");
@@ -120,6 +143,11 @@ describe("LocalWorkspace on a real disk", () => {
     await expect(workspace.writeFile(join(dir, "sub/f.txt"), bytes("x"))).rejects.toMatchObject({
       kind: "escape",
     });
+    await expect(workspace.writeIf(join(dir, "sub/g.txt"), bytes("x"), null)).rejects.toMatchObject(
+      {
+        kind: "escape",
+      },
+    );
     expect(await fs.readdir(outside)).toEqual([]);
     expect(readlinkSync(join(dir, "sub"))).toBe(outside);
   });
