@@ -36,45 +36,40 @@ function snippet(text: string): string {
   return short.length > 40 ? `${short.slice(0, 39)}…` : short;
 }
 
-function findAllSafe(root: SgNode, rule: Record<string, unknown>): SgNode[] {
+/** ERROR nodes, and zero-width nodes (tokens the parser invented), in one walk of the tree. */
+const PROBLEM_RULE = { any: [{ kind: "ERROR" }, { regex: "^$" }] };
+
+function problemNodes(root: SgNode): SgNode[] {
   try {
-    return root.findAll({ rule } as never);
+    return root.findAll({ rule: PROBLEM_RULE } as never);
   } catch {
-    return []; // a grammar without the ERROR kind reports no errors this way
+    // A grammar without the ERROR kind reports only missing tokens.
+    return root.findAll({ rule: { regex: "^$" } } as never);
   }
 }
 
 /** Parse errors (ERROR nodes) and tokens the parser had to invent (MISSING nodes, zero width). */
 export function syntaxProblems(root: SgNode): SyntaxProblem[] {
-  const out: SyntaxProblem[] = [];
+  const errors: SyntaxProblem[] = [];
+  const missing: SyntaxProblem[] = [];
+  const whole = root.range();
   let coveredUntil = -1;
-  for (const node of findAllSafe(root, { kind: "ERROR" })) {
+  for (const node of problemNodes(root)) {
     const range = node.range();
-    if (range.start.index < coveredUntil) continue; // inside an error already named
-    coveredUntil = range.end.index;
-    out.push({
-      line: range.start.line + 1,
-      column: range.start.column + 1,
-      kind: "error",
-      text: snippet(node.text()),
-    });
-    if (out.length >= MAX_PROBLEMS) return out;
-  }
-  const rootRange = root.range();
-  for (const node of findAllSafe(root, { regex: "^$" })) {
-    const range = node.range();
-    if (range.start.index !== range.end.index) continue;
-    if (range.end.index === rootRange.end.index && range.start.index === rootRange.start.index) {
-      continue; // an empty file
+    const at = { line: range.start.line + 1, column: range.start.column + 1 };
+    if (node.kind() === "ERROR") {
+      if (range.start.index < coveredUntil) continue; // inside an error already named
+      coveredUntil = range.end.index;
+      if (errors.length < MAX_PROBLEMS)
+        errors.push({ ...at, kind: "error", text: snippet(node.text()) });
+    } else if (range.start.index === range.end.index && whole.end.index !== whole.start.index) {
+      // (a zero-width root is an empty file, not a missing token)
+      if (missing.length < MAX_PROBLEMS)
+        missing.push({ ...at, kind: "missing", text: node.kind() as string });
     }
-    out.push({
-      line: range.start.line + 1,
-      column: range.start.column + 1,
-      kind: "missing",
-      text: node.kind() as string,
-    });
-    if (out.length >= MAX_PROBLEMS) break;
   }
+  const out =
+    errors.length >= MAX_PROBLEMS ? errors : [...errors, ...missing].slice(0, MAX_PROBLEMS);
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

@@ -169,8 +169,14 @@ export class BlobStore {
   /** Writes a new blob; with `sync`, it and its folder entries are synced there. */
   private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
     const dir = join(this.root, sha.slice(0, 2));
-    if (ensureDir(dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
-    writeFileAtomic(path, bytes, false);
+    try {
+      writeFileAtomic(path, bytes, false);
+    } catch (error) {
+      // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
+      if (!isErrno(error, "ENOENT")) throw error;
+      if (ensureDir(dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
+      writeFileAtomic(path, bytes, false);
+    }
     if (sync) this.syncEntry(sha, path, sync);
   }
 

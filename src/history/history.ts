@@ -20,7 +20,7 @@ import {
   JOURNAL_FILE,
   JournalReader,
   newEventId,
-  type StoredEvent,
+  parseEvent,
   serializeEvent,
 } from "./journal.js";
 import { LOCK_FILE } from "./lock.js";
@@ -97,8 +97,8 @@ class Store {
   /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
   append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): void {
     const durable = wanted && this.fsync;
-    const stored: StoredEvent = { id: newEventId(), ...event };
-    appendLines(this.journalPath, [serializeEvent(stored)], durable, this.lockPath, barrier);
+    const line = serializeEvent({ id: newEventId(), ...event });
+    const appended = appendLines(this.journalPath, [line], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       const sync = barrier ?? new SyncBarrier();
@@ -108,7 +108,10 @@ class Store {
       });
       if (!barrier) sync.flushSync();
     }
-    this.catchUp();
+    // Our own line is indexed as written, unless others appended around it.
+    const own = parseEvent(line);
+    if (own && this.reader.acknowledge(appended)) this.index.add(own);
+    else this.catchUp();
     this.collectIfOver();
   }
 

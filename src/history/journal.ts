@@ -144,23 +144,37 @@ export function appendLines(
   durable: boolean,
   waitForLock?: string,
   barrier?: SyncBarrier,
-): void {
+): Appended {
   if (waitForLock) waitWhileLocked(waitForLock);
   const body = `${lines.join("\n")}\n`;
   for (let attempt = 1; ; attempt++) {
     const fd = openSync(path, "a+");
-    let written: Stats;
+    let start: Stats;
+    let end: Stats;
+    let length: number;
     try {
-      written = fstatSync(fd);
-      const torn = written.size > 0 && readRange(fd, written.size - 1, 1)[0] !== NEWLINE;
-      writeAll(fd, Buffer.from(torn ? `\n${body}` : body, "utf8"));
+      start = fstatSync(fd);
+      const torn = start.size > 0 && readRange(fd, start.size - 1, 1)[0] !== NEWLINE;
+      const data = Buffer.from(torn ? `\n${body}` : body, "utf8");
+      writeAll(fd, data);
+      length = data.length;
       if (durable && !barrier) fsyncSync(fd);
+      end = fstatSync(fd);
     } finally {
       closeSync(fd);
     }
-    if (!replacedSince(path, written) || attempt >= MAX_APPEND_ATTEMPTS) break;
+    if (!replacedSince(path, start) || attempt >= MAX_APPEND_ATTEMPTS) {
+      if (durable) barrier?.add(path);
+      return { start, end, length };
+    }
   }
-  if (durable) barrier?.add(path);
+}
+
+/** Where an append landed: the file before and after it, and the bytes it wrote. */
+export interface Appended {
+  start: Stats;
+  end: Stats;
+  length: number;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -238,6 +252,27 @@ export class JournalReader {
       return { reset: false, events: [] };
     }
     return this.read();
+  }
+
+  /**
+   * Takes an append of this process as read when nothing else came before it:
+   * the file is the one last read, up to its end, and grew by exactly those
+   * bytes. Saves reading back a line we just wrote; false means poll.
+   */
+  acknowledge({ start, end, length }: Appended): boolean {
+    const alone =
+      start.ino === this.ino &&
+      start.dev === this.dev &&
+      start.size === this.size &&
+      this.offset === this.size &&
+      this.head.length >= Math.min(HEAD_BYTES, this.offset) &&
+      end.ino === start.ino &&
+      end.size === start.size + length;
+    if (!alone) return false;
+    this.size = end.size;
+    this.offset = end.size;
+    this.ctimeMs = end.ctimeMs;
+    return true;
   }
 
   private read(): PollResult {

