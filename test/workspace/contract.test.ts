@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { promises as fs, lstatSync, mkdtempSync, readlinkSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -150,6 +151,16 @@ describe("LocalWorkspace on a real disk", () => {
     );
     expect(await fs.readdir(outside)).toEqual([]);
     expect(readlinkSync(join(dir, "sub"))).toBe(outside);
+  });
+
+  it("replaces a fifo at the target without blocking on it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const path = join(dir, "pipe");
+    execFileSync("mkfifo", [path]);
+    const workspace = new LocalWorkspace({ confineTo: dir });
+    await workspace.writeFile(path, bytes("now a file\n"));
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(text(await workspace.readFile(path))).toBe("now a file\n");
   });
 
   it("leaves no temp files behind", async () => {
