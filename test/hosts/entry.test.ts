@@ -83,10 +83,27 @@ function modulesLoadedByCli(args: string[]): string[] {
     { cwd: dir, encoding: "utf8", env: { ...process.env, SPLICE_RESOLVE_LOG: log } },
   );
   expect(run.status, run.stderr).toBe(0);
-  return readFileSync(log, "utf8")
+  const resolved = readFileSync(log, "utf8")
     .split("\n")
     .filter(Boolean)
     .flatMap((l) => l.split("\t"));
+  return [...resolved, ...resolved.flatMap(bundledInputs)];
+}
+
+/**
+ * The command runs from the bundle (dist/cli-bundle/), where packages live
+ * inside chunks rather than as modules of their own: a loaded chunk stands
+ * for every source file esbuild put in it (its metafile says which).
+ */
+function bundledInputs(url: string): string[] {
+  const marker = "/dist/cli-bundle/";
+  const at = url.indexOf(marker);
+  if (!url.startsWith("file:") || at < 0) return [];
+  const meta = JSON.parse(readFileSync(join(ROOT, "dist/cli-bundle/meta.json"), "utf8")) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  const output = meta.outputs[`dist/cli-bundle/${url.slice(at + marker.length)}`];
+  return Object.keys(output?.inputs ?? {}).map((input) => join(ROOT, input));
 }
 
 function packagesIn(modules: string[], names = HOST_SDKS): string[] {
@@ -125,13 +142,19 @@ describe("the package entry", () => {
     SLOW,
   );
 
-  it.skipIf(!existsSync(join(ROOT, "dist/cli/main.js")))(
+  it.skipIf(!existsSync(join(ROOT, "dist/cli-bundle/main.js")))(
     "does not load the MCP or model SDKs for a CLI command other than serve and agent",
     () => {
       const modules = modulesLoadedByCli(["read", "a.txt"]);
-      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true); // in the bundle
       expect(packagesIn(modules)).toEqual([]);
+      expect(packagesIn(modules, CALL_TIME)).toEqual([]);
       expect(packagesIn(modulesLoadedByCli(["serve", "--help"]))).toEqual([]); // help alone
+      // The same check sees the SDK once serve runs (it exits when stdin ends).
+      const serving = packagesIn(modulesLoadedByCli(["serve", "--root", "."]));
+      expect(serving.some((m) => m.includes("/node_modules/@modelcontextprotocol/sdk/"))).toBe(
+        true,
+      );
     },
     SLOW,
   );

@@ -1,0 +1,46 @@
+/**
+ * Bundles the built CLI (dist/cli/main.js) into dist/cli-bundle/: one file
+ * for the start, plus chunks that load only when a command needs them (serve,
+ * agent, the document parsers). Unbundled, a `splice` command spent about a
+ * third of its time resolving and loading some 400 separate modules.
+ *
+ * The chunks sit beside main.js, one folder below dist/, like every built
+ * module: so `../tools/<name>.md` and `../../package.json`, resolved from
+ * import.meta.url, find the same files from either layout.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
+
+/**
+ * Bundled: what every command loads at start, all plain JavaScript. Every
+ * other dependency stays in node_modules, loaded as published: the native
+ * addons (ast-grep, ripgrep's binary), packages that read files beside their
+ * code (editorconfig's wasm) or require their own files dynamically
+ * (jsonc-parser's UMD build), and the SDKs and parsers only some calls load.
+ */
+const BUNDLED = new Set(["zod", "vscode-jsonrpc", "picomatch", "ignore", "diff"]);
+const { dependencies } = JSON.parse(readFileSync("package.json", "utf8"));
+const external = Object.keys(dependencies)
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+// Chunk names carry a content hash: clear the last build's, or they pile up.
+rmSync("dist/cli-bundle", { recursive: true, force: true });
+const { metafile } = await build({
+  entryPoints: ["dist/cli/main.js"],
+  outdir: "dist/cli-bundle",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external,
+  // CommonJS dependencies call require(), which ESM output does not have unless given one.
+  banner: {
+    js: "import { createRequire as __spliceRequire } from 'node:module'; const require = __spliceRequire(import.meta.url);",
+  },
+  metafile: true,
+  logLevel: "warning",
+});
+// Which packages each chunk holds: the entry test checks what a command loads with it.
+writeFileSync("dist/cli-bundle/meta.json", JSON.stringify(metafile));
