@@ -12,8 +12,11 @@ function isErrno(error: unknown, ...codes: string[]): boolean {
   return typeof code === "string" && codes.includes(code);
 }
 
-/** Files open for writing (Windows flushes only those); folders read-only, as POSIX allows. */
-const flagsFor = (folder: boolean) => (folder ? "r" : "r+");
+/**
+ * Read-only, as POSIX allows (a file being written may already carry its
+ * final read-only mode); Windows flushes only files open for writing.
+ */
+const flagsFor = (folder: boolean) => (!folder && process.platform === "win32" ? "r+" : "r");
 
 /** Platforms that cannot open or sync folders (Windows) skip them. */
 const unsupported = (error: unknown, folder: boolean) =>

@@ -119,7 +119,8 @@ export class LocalWorkspace implements Workspace {
     if (!(await holds(this, path, expected))) return false;
     const temp = this.#stage(path, bytes, options);
     const synced = this.#durable ? fsyncPath(temp) : undefined;
-    await settle(temp, Promise.all([synced, options.beforeReplace?.()]));
+    const recorded = (async () => options.beforeReplace?.())(); // a throw becomes a rejection
+    await settle(temp, Promise.all([synced, recorded]));
     replace(temp, path);
     return true;
   }

@@ -89,6 +89,12 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
       },
     });
     await expect(failed).rejects.toThrow("history is full");
+    const thrown = workspace.writeIf(path, bytes("v3"), sha("v2"), {
+      beforeReplace: () => {
+        throw new Error("thrown, not rejected");
+      },
+    });
+    await expect(thrown).rejects.toThrow("thrown, not rejected");
     expect(text(await workspace.readFile(path))).toBe("v2");
     expect((await workspace.readDir(dir)).map((e) => e.name)).toEqual(["history-first.txt"]);
   });
