@@ -3,22 +3,17 @@ import {
   type DirEntry,
   type FileStat,
   KeyedQueue,
+  type MemoryFile,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
 } from "./workspace.js";
 
-interface Entry {
-  bytes: Uint8Array;
-  mode: number;
-  mtimeMs: number;
-}
-
 /** Files in a Map, keyed by absolute path; folders exist where files do. */
 export class MemoryWorkspace implements Workspace {
   readonly kind = "memory";
-  readonly #files = new Map<string, Entry>();
+  readonly #files = new Map<string, MemoryFile>();
   #clock = 0;
 
   constructor(files: Record<string, string | Uint8Array> = {}) {

@@ -3,22 +3,17 @@ import {
   type DirEntry,
   type FileStat,
   KeyedQueue,
+  type MemoryFile,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
 } from "./workspace.js";
 
-interface Entry {
-  bytes: Uint8Array;
-  mode: number;
-  mtimeMs: number;
-}
-
 export class OverlayWorkspace implements Workspace {
   readonly kind = "overlay";
   /** Written files, and `null` for files removed here. */
-  readonly #layer = new Map<string, Entry | null>();
+  readonly #layer = new Map<string, MemoryFile | null>();
   readonly #queue = new KeyedQueue();
   #clock = 0;
 

@@ -14,6 +14,13 @@ export interface FileStat {
   mtimeMs: number;
 }
 
+/** A file kept in memory (MemoryWorkspace, and OverlayWorkspace's layer). */
+export interface MemoryFile {
+  bytes: Uint8Array;
+  mode: number;
+  mtimeMs: number;
+}
+
 export interface DirEntry {
   name: string;
   kind: "file" | "directory" | "symlink" | "other";
