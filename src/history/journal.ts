@@ -265,7 +265,7 @@ export class JournalReader {
       start.dev === this.dev &&
       start.size === this.size &&
       this.offset === this.size &&
-      this.head.length >= Math.min(HEAD_BYTES, this.offset) &&
+      this.head.length === HEAD_BYTES && // what tells a replaced journal apart is known
       end.ino === start.ino &&
       end.size === start.size + length;
     if (!alone) return false;
