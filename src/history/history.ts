@@ -205,9 +205,9 @@ export class History {
    * it instead: flush it before replacing the file.
    */
   recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef } {
-    const sync = barrier ?? new SyncBarrier();
     if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
     if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
+    const sync = barrier ?? new SyncBarrier();
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) {
       const sha = this.putBlob(e.before.bytes, true, e.before.sha, sync);

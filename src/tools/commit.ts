@@ -3,7 +3,6 @@
  * still the version the change was computed from, with both versions in
  * history before the bytes move — or, in preview/check mode, not at all.
  */
-
 import { z } from "zod";
 import { SyncBarrier } from "../durable.js";
 import { ToolError } from "../errors.js";
