@@ -31,6 +31,11 @@ export class EventIndex {
     this.bytes = 0;
   }
 
+  /** The indexed events of one path, in journal order. */
+  eventsOf(path: string): readonly StoredEvent[] {
+    return this.byPath.get(path) ?? [];
+  }
+
   /** Index one event; false when its id was already indexed. */
   add(event: StoredEvent): boolean {
     if (event.id !== undefined) {

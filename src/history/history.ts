@@ -20,9 +20,12 @@ import {
   JOURNAL_FILE,
   JournalReader,
   newEventId,
+  parseChunk,
   parseEvent,
+  type StoredEvent,
   serializeEvent,
 } from "./journal.js";
+import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
 import { LOCK_FILE } from "./lock.js";
 import {
   type BackupSession,
@@ -49,6 +52,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** Journals larger than this are read a path at a time when their totals are known. */
+const LAZY_ABOVE = 4 * 1024 * 1024;
+/**
+ * A process that parsed this many events past the totals indexes the whole
+ * journal once and saves fresh totals, so the next process parses few.
+ */
+const REFRESH_AFTER = 10_000;
+
 /** The shared part: one per History.open, shared by its forSession views. */
 class Store {
   readonly dir: string;
@@ -62,6 +73,13 @@ class Store {
   private eventLimit: number;
   private byteLimit: number;
   private journalEntrySynced = false;
+  private readonly lazyAbove: number;
+  /** While indexing a path at a time: the journal's start, counted earlier, not parsed here. */
+  private prefix: JournalPrefix | undefined;
+  private prefixCount = 0;
+  private prefixBytes = 0;
+  /** The events indexed after the prefix, in journal order (kept while there is one). */
+  private tail: StoredEvent[] = [];
   /** Whether "durable" writes are fsync'ed (HistoryOptions.fsync). */
   readonly fsync: boolean;
 
@@ -72,6 +90,7 @@ class Store {
     this.maxEntries = positive(options.maxEntries, DEFAULT_MAX_ENTRIES, "maxEntries");
     this.eventLimit = this.maxEntries + margin(this.maxEntries);
     this.byteLimit = this.maxBytes + margin(this.maxBytes);
+    this.lazyAbove = positive(options.lazyAbove, LAZY_ABOVE, "lazyAbove");
     this.journalPath = join(this.dir, JOURNAL_FILE);
     this.lockPath = join(this.dir, LOCK_FILE);
     this.blobs = new BlobStore(join(this.dir, "blobs"));
@@ -89,9 +108,75 @@ class Store {
 
   /** Index whatever was appended since the last look (all of it after a compaction). */
   catchUp(): void {
-    const { reset, events } = this.reader.poll();
-    if (reset) this.index.reset();
-    for (const event of events) this.index.add(event);
+    const { reset, events, raw } = this.reader.poll(this.lazyAbove);
+    if (reset) {
+      this.index.reset();
+      this.forgetPrefix();
+    }
+    if (raw) this.load(raw);
+    for (const event of events) this.add(event);
+  }
+
+  private add(event: StoredEvent): void {
+    this.index.add(event);
+    if (this.prefix) this.tail.push(event);
+  }
+
+  /**
+   * A large journal read from the start: when an earlier process left totals
+   * that fit it, what they cover stays unparsed; otherwise all is indexed,
+   * and the totals written for the next process.
+   */
+  private load(raw: Buffer): void {
+    const totals = readTotals(this.dir);
+    if (!totals || !totalsFit(totals, this.reader.position(), raw)) {
+      for (const event of parseChunk(raw).events) this.index.add(event);
+      this.saveTotals();
+      return;
+    }
+    this.prefix = new JournalPrefix(raw.subarray(0, totals.offset));
+    this.prefixCount = totals.count;
+    this.prefixBytes = totals.bytes;
+    for (const event of parseChunk(raw.subarray(totals.offset)).events) this.add(event);
+    if (this.tail.length > REFRESH_AFTER) this.indexAll();
+  }
+
+  /** Parses the prefix too, so the index holds the whole journal (and saves fresh totals). */
+  private indexAll(): void {
+    const { prefix, tail } = this;
+    if (!prefix) return;
+    this.forgetPrefix();
+    this.index.reset();
+    for (const event of prefix.all()) this.index.add(event);
+    for (const event of tail) this.index.add(event);
+    this.saveTotals();
+  }
+
+  private forgetPrefix(): void {
+    this.prefix = undefined;
+    this.prefixCount = 0;
+    this.prefixBytes = 0;
+    this.tail = [];
+  }
+
+  private saveTotals(): void {
+    const { ino, head, offset } = this.reader.position();
+    writeTotals(this.dir, { ino, head, offset, count: this.index.count, bytes: this.index.bytes });
+  }
+
+  /** An index that answers exactly for one path: the store's, or one of that path's events. */
+  pathIndex(path: string): EventIndex {
+    if (!this.prefix) return this.index;
+    const view = new EventIndex();
+    for (const event of this.prefix.eventsOf(path)) view.add(event);
+    for (const event of this.index.eventsOf(path)) view.add(event);
+    return view;
+  }
+
+  /** The index of the whole journal. */
+  fullIndex(): EventIndex {
+    this.indexAll();
+    return this.index;
   }
 
   /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
@@ -110,14 +195,20 @@ class Store {
     }
     // Our own line is indexed as written, unless others appended around it.
     const own = parseEvent(line);
-    if (own && this.reader.acknowledge(appended)) this.index.add(own);
+    if (own && this.reader.acknowledge(appended)) this.add(own);
     else this.catchUp();
     this.collectIfOver();
   }
 
   /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */
   private collectIfOver(): void {
-    if (this.index.count <= this.eventLimit && this.index.bytes <= this.byteLimit) return;
+    // With a prefix, its totals make these upper bounds; only then index it all to be exact.
+    const over = () =>
+      this.prefixCount + this.index.count > this.eventLimit ||
+      this.prefixBytes + this.index.bytes > this.byteLimit;
+    if (!over()) return;
+    this.indexAll();
+    if (!over()) return;
     try {
       this.collect();
     } catch {
@@ -187,7 +278,7 @@ export class History {
     knownSha?: string,
   ): VersionRef {
     // Reading the same version again adds nothing to the journal but a time.
-    if (knownSha && this.store.index.isRepeatRead(this.session, path, knownSha, range)) {
+    if (knownSha && this.store.pathIndex(path).isRepeatRead(this.session, path, knownSha, range)) {
       return { sha: knownSha, tag, size: bytes.length };
     }
     const sha = this.putBlob(bytes, false, knownSha);
@@ -231,28 +322,28 @@ export class History {
 
   seenShasForTag(path: string, tag: string): string[] {
     this.store.catchUp();
-    return this.store.index.seenShasForTag(this.session, path, tag);
+    return this.store.pathIndex(path).seenShasForTag(this.session, path, tag);
   }
 
   hasSeen(path: string, sha: string): boolean {
     this.store.catchUp();
-    return this.store.index.hasSeen(this.session, path, sha);
+    return this.store.pathIndex(path).hasSeen(this.session, path, sha);
   }
 
   /** The version of `path` this session read or wrote most recently. */
   lastSeen(path: string): { sha: string; tag: string } | undefined {
     this.store.catchUp();
-    return this.store.index.lastSeen(this.session, path);
+    return this.store.pathIndex(path).lastSeen(this.session, path);
   }
 
   lastRead(path: string): LastRead | undefined {
     this.store.catchUp();
-    return this.store.index.lastRead(this.session, path);
+    return this.store.pathIndex(path).lastRead(this.session, path);
   }
 
   versions(path: string): VersionInfo[] {
     this.store.catchUp();
-    return this.store.index.versions(path);
+    return this.store.pathIndex(path).versions(path);
   }
 
   findByTag(path: string, tag: string): VersionInfo[] {
@@ -261,18 +352,18 @@ export class History {
 
   latestKnown(path: string): string | undefined {
     this.store.catchUp();
-    return this.store.index.latestKnown(path);
+    return this.store.pathIndex(path).latestKnown(path);
   }
 
   versionBefore(path: string, sha: string): VersionRef | undefined {
     this.store.catchUp();
-    return this.store.index.versionBefore(path, sha);
+    return this.store.pathIndex(path).versionBefore(path, sha);
   }
 
   /** Backup sessions of every session, newest first. */
   backups(): BackupSession[] {
     this.store.catchUp();
-    return this.store.index.backups();
+    return this.store.fullIndex().backups();
   }
 
   /** Blob files and bytes as found on disk; events as indexed from the journal. */
@@ -281,7 +372,7 @@ export class History {
     let bytes = 0;
     const blobs = this.store.blobs.list();
     for (const blob of blobs) bytes += blob.size;
-    return { blobs: blobs.length, bytes, events: this.store.index.count };
+    return { blobs: blobs.length, bytes, events: this.store.fullIndex().count };
   }
 
   /** Bound the store now (a no-op returning zeros while another process compacts). */

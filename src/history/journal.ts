@@ -212,6 +212,11 @@ export interface PollResult {
   /** The file was replaced or truncated: drop what you have, `events` is the whole journal. */
   reset: boolean;
   events: StoredEvent[];
+  /**
+   * Instead of `events`, on a reset above the size asked for: the complete
+   * lines unparsed, for an index that parses only what it is asked about.
+   */
+  raw?: Buffer;
 }
 
 /**
@@ -233,7 +238,13 @@ export class JournalReader {
     this.path = path;
   }
 
-  poll(): PollResult {
+  /** Where reading stands: the file, its first bytes (hex) and the offset of the next line. */
+  position(): { ino: number; head: string; offset: number } {
+    return { ino: this.ino, head: this.head.toString("hex"), offset: this.offset };
+  }
+
+  /** `rawAbove`: hand a reset read larger than this many bytes back unparsed (`raw`). */
+  poll(rawAbove = Number.POSITIVE_INFINITY): PollResult {
     let st: Stats;
     try {
       st = statSync(this.path);
@@ -251,7 +262,7 @@ export class JournalReader {
     ) {
       return { reset: false, events: [] };
     }
-    return this.read();
+    return this.read(rawAbove);
   }
 
   /**
@@ -275,7 +286,7 @@ export class JournalReader {
     return true;
   }
 
-  private read(): PollResult {
+  private read(rawAbove: number): PollResult {
     let fd: number;
     try {
       fd = openSync(this.path, "r");
@@ -298,8 +309,10 @@ export class JournalReader {
         this.head = Buffer.alloc(0);
       }
       const chunk = readRange(fd, this.offset, st.size - this.offset);
-      const { events, consumed } = parseChunk(chunk);
-      this.offset += consumed;
+      const raw = replaced && chunk.length > rawAbove;
+      const consumed = raw ? chunk.lastIndexOf(NEWLINE) + 1 : 0;
+      const parsed = raw ? { events: [], consumed } : parseChunk(chunk);
+      this.offset += parsed.consumed;
       if (this.head.length < HEAD_BYTES && this.offset > this.head.length) {
         this.head = readRange(fd, 0, Math.min(HEAD_BYTES, this.offset));
       }
@@ -307,7 +320,8 @@ export class JournalReader {
       this.dev = st.dev;
       this.size = st.size;
       this.ctimeMs = st.ctimeMs;
-      return { reset: replaced, events };
+      if (raw) return { reset: true, events: [], raw: chunk.subarray(0, consumed) };
+      return { reset: replaced, events: parsed.events };
     } finally {
       closeSync(fd);
     }

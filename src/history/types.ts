@@ -18,6 +18,11 @@ export interface HistoryOptions {
    * process being killed at any moment.
    */
   fsync?: boolean;
+  /**
+   * Journals above this many bytes are read a path at a time when an earlier
+   * process left their totals (default 4 MiB); see journal-prefix.ts.
+   */
+  lazyAbove?: number;
 }
 
 export interface VersionRef {
