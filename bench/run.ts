@@ -4,6 +4,7 @@
  * adding one is one import line below.
  */
 import { registeredBenchmarks } from "./lib.js";
+import "./cli.js";
 import "./code.js";
 import "./docs.js";
 import "./edit-quality/index.js";
