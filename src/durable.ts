@@ -7,7 +7,8 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
 
-function isErrno(error: unknown, ...codes: string[]): boolean {
+/** Whether `error` is a system error with one of these codes. */
+export function isErrno(error: unknown, ...codes: string[]): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === "string" && codes.includes(code);
 }

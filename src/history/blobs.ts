@@ -170,12 +170,12 @@ export class BlobStore {
   private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
     const dir = join(this.root, sha.slice(0, 2));
     try {
-      writeFileAtomic(path, bytes, false);
+      writeFileAtomic(path, bytes);
     } catch (error) {
       // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
       if (!isErrno(error, "ENOENT")) throw error;
       if (ensureDir(dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
-      writeFileAtomic(path, bytes, false);
+      writeFileAtomic(path, bytes);
     }
     if (sync) this.syncEntry(sha, path, sync);
   }

@@ -2,15 +2,12 @@
  * Small synchronous file-system helpers for the history store: durable
  * directory entries, atomic file creation, errno checks.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncPathSync } from "../durable.js";
+import { fsyncPathSync, isErrno } from "../durable.js";
 import { randomId } from "../random-id.js";
 
-export function isErrno(error: unknown, ...codes: string[]): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" && codes.includes(code);
-}
+export { isErrno };
 
 /** Temp files start with "." so blob listings can skip them by name. */
 export function tempPath(dir: string, label: string): string {
@@ -52,16 +49,14 @@ export function writeAll(fd: number, data: Uint8Array): void {
 
 /**
  * Create or replace `target` atomically: write a temp file beside it, then
- * rename. With `durable`, the data and the directory entry are fsync'ed
- * before returning.
+ * rename. Not fsync'ed: callers that need it durable sync it after (a
+ * SyncBarrier), before anything relies on it.
  */
-export function writeFileAtomic(target: string, data: Uint8Array, durable: boolean): void {
-  const dir = dirname(target);
-  const temp = tempPath(dir, "w");
+export function writeFileAtomic(target: string, data: Uint8Array): void {
+  const temp = tempPath(dirname(target), "w");
   const fd = openSync(temp, "wx");
   try {
     writeAll(fd, data);
-    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -74,5 +69,4 @@ export function writeFileAtomic(target: string, data: Uint8Array, durable: boole
     rmSync(temp, { force: true });
     throw error;
   }
-  if (durable) fsyncDir(dir);
 }

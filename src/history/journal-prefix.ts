@@ -44,7 +44,7 @@ export function readTotals(dir: string): JournalTotals | undefined {
 
 export function writeTotals(dir: string, totals: JournalTotals): void {
   try {
-    writeFileAtomic(join(dir, TOTALS_FILE), Buffer.from(JSON.stringify(totals)), false);
+    writeFileAtomic(join(dir, TOTALS_FILE), Buffer.from(JSON.stringify(totals)));
   } catch {
     // Only a cache: the next process indexes the journal whole.
   }
