@@ -18,10 +18,10 @@ import {
   environment,
   fixed,
   formatTable,
+  measure,
   ms,
   Rng,
   type Stats,
-  summarize,
   withScratchDir,
 } from "./lib.js";
 
@@ -32,17 +32,11 @@ const BUNDLED = fileURLToPath(new URL("../bin/splice", import.meta.url));
 const UNBUNDLED = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 
 /** Wall time of `node args` in `cwd`, RUNS times after one untimed run. */
-function timeCommand(args: string[], cwd: string, before?: () => void): Stats {
-  const samples: number[] = [];
-  for (let i = 0; i <= RUNS; i++) {
-    before?.();
-    const start = performance.now();
+function timeCommand(args: string[], cwd: string, before?: () => void): Promise<Stats> {
+  return measure({ warmup: 1, runs: RUNS, before }, () => {
     const run = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
-    const elapsed = performance.now() - start;
     if (run.status !== 0) throw new Error(`node ${args.join(" ")} failed: ${run.stderr}`);
-    if (i > 0) samples.push(elapsed);
-  }
-  return summarize(samples);
+  });
 }
 
 /** A journal of EVENTS reads and writes over PATHS files in 50 folders, three sessions. */
@@ -82,16 +76,16 @@ export const cli = defineBenchmark({
     await withScratchDir("splice-bench-cli-", async (dir) => {
       console.log(environment(dir));
       writeFileSync(join(dir, "a.txt"), "hello\n");
-      const floor = timeCommand(["-e", "0"], dir);
-      const unbundled = timeCommand([UNBUNDLED, "read", "a.txt"], dir);
-      const bundled = timeCommand([BUNDLED, "read", "a.txt"], dir);
+      const floor = await timeCommand(["-e", "0"], dir);
+      const unbundled = await timeCommand([UNBUNDLED, "read", "a.txt"], dir);
+      const bundled = await timeCommand([BUNDLED, "read", "a.txt"], dir);
 
       const big = join(dir, "big");
       writeJournal(big);
       const totals = join(big, ".splice", "index-totals.json");
       const history = [BUNDLED, "history", "src/dir3/file3.ts"];
-      const whole = timeCommand(history, big, () => rmSync(totals, { force: true }));
-      const byPath = timeCommand(history, big);
+      const whole = await timeCommand(history, big, () => rmSync(totals, { force: true }));
+      const byPath = await timeCommand(history, big);
 
       const row = (what: string, s: Stats, base?: Stats) => [
         what,

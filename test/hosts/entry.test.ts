@@ -90,6 +90,8 @@ function modulesLoadedByCli(args: string[]): string[] {
   return [...resolved, ...resolved.flatMap(bundledInputs)];
 }
 
+let bundleMeta: { outputs: Record<string, { inputs: Record<string, unknown> }> } | undefined;
+
 /**
  * The command runs from the bundle (dist/cli-bundle/), where packages live
  * inside chunks rather than as modules of their own: a loaded chunk stands
@@ -99,10 +101,8 @@ function bundledInputs(url: string): string[] {
   const marker = "/dist/cli-bundle/";
   const at = url.indexOf(marker);
   if (!url.startsWith("file:") || at < 0) return [];
-  const meta = JSON.parse(readFileSync(join(ROOT, "dist/cli-bundle/meta.json"), "utf8")) as {
-    outputs: Record<string, { inputs: Record<string, unknown> }>;
-  };
-  const output = meta.outputs[`dist/cli-bundle/${url.slice(at + marker.length)}`];
+  bundleMeta ??= JSON.parse(readFileSync(join(ROOT, "dist/cli-bundle/meta.json"), "utf8"));
+  const output = bundleMeta!.outputs[`dist/cli-bundle/${url.slice(at + marker.length)}`];
   return Object.keys(output?.inputs ?? {}).map((input) => join(ROOT, input));
 }
 
