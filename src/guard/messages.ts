@@ -95,10 +95,11 @@ export function linkLoop(input: string, link: string): ToolError {
   );
 }
 
-const WHY: Record<string, string> = {
-  git: "it is inside a .git folder, which holds git's own data",
-  splice: "it is inside .splice, which holds splice's own history",
-};
+const GIT_WHY = "it is inside a .git folder, which holds git's own data";
+
+/** The history folder a built-in or protected-folder pattern names. */
+const historyFolder = (pattern = "") =>
+  pattern.startsWith("**/") ? ".splice" : `'${pattern.replace(/\/\*\*$/, "")}'`;
 
 /** `lexical` and `real` are the root-relative paths as written and as resolved. */
 export function refused(
@@ -137,7 +138,9 @@ export function refused(
   switch (r.list) {
     case "always": {
       const git = /(^|\/)\.git(\/|$)/i.test(r.matched);
-      why = git ? WHY.git! : WHY.splice!;
+      why = git
+        ? GIT_WHY
+        : `it is inside ${historyFolder(r.pattern)}, which holds splice's own history`;
       next = git
         ? "Do not touch it; use git commands (for example through the run tool) to inspect history."
         : "Do not touch it; use splice's undo and history tools instead.";

@@ -42,6 +42,8 @@ export interface GuardOptions {
   readAllowlist?: string[];
   /** Read scope: replaces DEFAULT_READ_BLOCKLIST when given (.git internals and .splice stay blocked). */
   readBlocklist?: string[];
+  /** Where history lives when not `<root>/.splice`: blocked like `.splice` if inside the root. */
+  historyDir?: string;
 }
 
 export interface GuardedPath {
@@ -117,12 +119,26 @@ export class PathGuard {
     }
 
     this.#confine = options.confine === true;
-    this.#rules = new Rules(options);
+    this.#rules = new Rules({ ...options, protectedDirs: this.#insideRoot(options.historyDir) });
     const baseRel = posixRelative(this.root, this.base) ?? "";
     const baseName = baseRel === "" ? "the root" : `the working folder '${baseRel}'`;
     this.#fence = this.#confine
       ? { boundary: "base", abs: this.base, name: `${baseName} (${this.base})`, start: baseName }
       : { ...rootFence, start: baseName };
+  }
+
+  /** `dir` relative to the root, as written and as it resolves, when it lies inside the root. */
+  #insideRoot(dir: string | undefined): string[] {
+    if (dir === undefined) return [];
+    const lexical = this.#mapAlias(path.resolve(dir));
+    let real = lexical;
+    try {
+      real = realpathSync(lexical);
+    } catch {
+      // not made yet: the name as written is the one it will have
+    }
+    const rels = [lexical, real].map((p) => posixRelative(this.root, p));
+    return [...new Set(rels.filter((rel): rel is string => rel !== undefined && rel !== ""))];
   }
 
   check(input: string, scope: Scope): GuardedPath {

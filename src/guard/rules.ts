@@ -59,6 +59,20 @@ export interface RuleOptions {
   blocklist?: string[];
   readAllowlist?: string[];
   readBlocklist?: string[];
+  /** Root-relative folders blocked like `.splice` (a history folder kept elsewhere in the root). */
+  protectedDirs?: readonly string[];
+}
+
+/** A folder and everything in it, matched by path segments (its name may hold glob characters). */
+function folderRule(dir: string): Glob {
+  const lower = dir.toLowerCase();
+  return {
+    pattern: `${dir}/**`,
+    test: (p) => {
+      const q = p.toLowerCase();
+      return q === lower || q.startsWith(`${lower}/`);
+    },
+  };
 }
 
 function compile(patterns: readonly string[], option: string, nocase: boolean): Glob[] {
@@ -93,7 +107,10 @@ export class Rules {
   readonly #writeAllow: Glob[];
 
   constructor(options: RuleOptions) {
-    this.#always = compile(ALWAYS_BLOCKED, "built-in", true);
+    this.#always = [
+      ...compile(ALWAYS_BLOCKED, "built-in", true),
+      ...(options.protectedDirs ?? []).map(folderRule),
+    ];
     const custom = options.readBlocklist !== undefined;
     this.#readBlock = compile(
       options.readBlocklist ?? DEFAULT_READ_BLOCKLIST,

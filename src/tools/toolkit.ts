@@ -150,6 +150,7 @@ export interface Toolkit {
 export function createContext(options: ToolkitOptions): { context: ToolContext; session: string } {
   const guard = new PathGuard({
     root: resolve(options.root),
+    historyDir: options.history?.dir,
     base: options.base,
     confine: options.confine,
     allowlist: options.allowlist,

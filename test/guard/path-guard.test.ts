@@ -377,6 +377,33 @@ describe("PathGuard.check: block and allow lists", () => {
     }
   });
 
+  it("blocks a history folder kept elsewhere in the root, by either spelling, like .splice", () => {
+    fs.mkdirSync(path.join(root, "hist[1]"), { recursive: true });
+    link("hist-alias", "hist[1]");
+    for (const dir of [path.join(root, "hist[1]"), path.join(root, "hist-alias")]) {
+      const g = guard({ historyDir: dir });
+      for (const input of [
+        "hist[1]",
+        "hist[1]/journal.jsonl",
+        "./HIST[1]/blobs/x",
+        "hist-alias/j",
+      ]) {
+        const error = refused(g, input, "write", "blocked");
+        expect(error.details.list).toBe("always");
+        expect(error.message).toMatch(
+          /inside 'hist(\[1\]|-alias)', which holds splice's own history/,
+        );
+      }
+      expect(g.check("hist[1]x/a.txt", "write").real).toBe(path.join(root, "hist[1]x/a.txt"));
+      expect(g.check("hist1", "read").real).toBe(path.join(root, "hist1"));
+    }
+    // A history folder outside the root, or not made yet, blocks nothing else.
+    expect(guard({ historyDir: os.tmpdir() }).check("a.txt", "read").real).toBe(
+      path.join(root, "a.txt"),
+    );
+    expect(refused(guard({ historyDir: path.join(root, "later") }), "later/j", "read", "blocked"));
+  });
+
   it("blocks secrets for reading and writing by default", () => {
     const g = guard();
     const secrets = [

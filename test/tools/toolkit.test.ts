@@ -37,6 +37,22 @@ describe("createToolkit", () => {
     expect(readdirSync(p.root).filter((f) => f.includes(".splice-"))).toEqual([]); // no temp files
   });
 
+  it("keeps a history folder placed inside the root out of every tool's reach", async () => {
+    const p = new Project();
+    p.write("a.txt", "v1\n");
+    const kit = createToolkit({ root: p.root, history: { dir: `${p.root}/hist` } });
+    await kit.call("write", { targets: [{ path: "a.txt", text: "v2\n" }] });
+    const blocked = /inside 'hist', which holds splice's own history/;
+    const read = (await kit.call("read", { targets: [{ path: "hist/journal.jsonl" }] })) as {
+      results: { error?: { message: string } }[];
+    };
+    expect(read.results[0]!.error?.message).toMatch(blocked);
+    const write = kit.call("write", { targets: [{ path: "hist/journal.jsonl", text: "" }] });
+    expect((await rejection(write)).message).toMatch(blocked);
+    await kit.call("undo", {});
+    expect(p.text("a.txt")).toBe("v1\n");
+  });
+
   it("previews an edit as its diff without writing", async () => {
     const p = new Project();
     p.write("f.txt", numbered(3));
