@@ -15,6 +15,7 @@ export type ErrorCode =
   | "generated"
   | "exists"
   | "is_directory"
+  | "is_link"
   | "unknown_tool"
   | "batch_failed"
   | "check_failed"

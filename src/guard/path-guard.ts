@@ -59,6 +59,8 @@ export interface GuardedPath {
   display: string;
   /** Whether `real` exists now. */
   exists: boolean;
+  /** Whether the path as written names a symlink (inside the root) that leads to `real`. */
+  link: boolean;
 }
 
 /** Realpath of an existing folder, or a ToolError saying what to pass instead. */
@@ -152,8 +154,9 @@ export class PathGuard {
 
     let real: string;
     let exists: boolean;
+    let link: boolean;
     try {
-      ({ real, exists } = resolveReal(this.root, below, fence.abs));
+      ({ real, exists, link } = resolveReal(this.root, below, fence.abs));
     } catch (error) {
       throw this.#resolveError(input, abs, fence, error);
     }
@@ -173,7 +176,8 @@ export class PathGuard {
     if (refusal) throw refused(input, scope, { lexical: lexicalRel, real: rel }, refusal);
 
     // Show the name the caller used (a link keeps its own name); history keys on `rel`.
-    return { input, abs, real, rel, display: lexicalRel === "" ? "." : lexicalRel, exists };
+    const display = lexicalRel === "" ? "." : lexicalRel;
+    return { input, abs, real, rel, display, exists, link };
   }
 
   /** The root-relative display of an absolute path already known to be inside (for listing output). */

@@ -59,9 +59,11 @@ export interface Resolution {
   real: string;
   /** Whether `real` exists now. */
   exists: boolean;
+  /** Whether the last name of the path is itself a link (`real` is where it leads). */
+  link: boolean;
 }
 
-interface Step extends Resolution {
+interface Step extends Omit<Resolution, "link"> {
   /** Whether `real` is an existing directory (so more components may follow). */
   dir: boolean;
 }
@@ -91,12 +93,14 @@ function kindOf(p: string): Kind {
  */
 export function resolveReal(start: string, rest: readonly string[], fence: string): Resolution {
   let hops = 0;
+  let link = false;
 
-  const walk = (from: string, parts: readonly string[]): Step => {
+  const walk = (from: string, parts: readonly string[], top = false): Step => {
     let current = from;
     let exists = true;
     let dir = true;
     for (const part of parts) {
+      if (top) link = false;
       if (part === ".") continue;
       // Below something that is not a directory nothing exists (the kernel says ENOTDIR).
       if (exists && !dir) exists = false;
@@ -121,6 +125,7 @@ export function resolveReal(start: string, rest: readonly string[], fence: strin
           throw new ResolveStop("escape", next, target, step.real);
         }
         ({ real: current, exists, dir } = step);
+        if (top) link = true;
         continue;
       }
       current = next;
@@ -130,6 +135,6 @@ export function resolveReal(start: string, rest: readonly string[], fence: strin
     return { real: current, exists, dir: exists && dir };
   };
 
-  const { real, exists } = walk(start, rest);
-  return { real, exists };
+  const { real, exists } = walk(start, rest, true);
+  return { real, exists, link };
 }

@@ -8,7 +8,7 @@
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes } from "../text/document.js";
-import { type Mode, type Outcome, settle, settleDelete } from "./commit.js";
+import { type Mode, type Outcome, refuseLinkRemoval, settle, settleDelete } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { identify, type LoadedFile } from "./files.js";
 
@@ -37,6 +37,8 @@ export async function commitChanges(
   mode: Mode,
   backup: string,
 ): Promise<Outcome[]> {
+  // Before anything is written: a link among the deletes refuses the whole change.
+  for (const c of changes) if (c.kind === "delete") refuseLinkRemoval(c.file);
   if (mode !== "apply") {
     const shown = mode === "check" ? "preview" : mode;
     const outcomes: Outcome[] = [];

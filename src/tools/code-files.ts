@@ -89,7 +89,7 @@ function walkedFile(context: ToolContext, rel: string): GuardedPath {
   // The walker ran the guard (read scope) on every entry it returns, and
   // never follows links, so a file's path is its real path.
   const abs = path.join(context.guard.root, rel);
-  return { input: rel, abs, real: abs, rel, display: rel, exists: true };
+  return { input: rel, abs, real: abs, rel, display: rel, exists: true, link: false };
 }
 
 async function walkFolder(

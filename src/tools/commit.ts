@@ -335,6 +335,21 @@ export async function settle(
 }
 
 /**
+ * A path that is itself a link is not deleted or moved: removing the target
+ * would leave the link dangling, and removing the link is not something
+ * history can undo (it keeps file versions, not links).
+ */
+export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "delete"): void {
+  if (!file.link) return;
+  const target = file.rel === "" ? "." : file.rel;
+  throw new ToolError(
+    "is_link",
+    `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links. To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use the run tool (rm or mv).`,
+    { path: file.display, target },
+  );
+}
+
+/**
  * Deletes a file, backing it up first; run it inside `serialized`. Like
  * `settle`, it refuses when the file is no longer the version it was given.
  */
@@ -345,6 +360,7 @@ export async function settleDelete(
   request: { note: string; backup: string },
   mode: Mode = "apply",
 ): Promise<Outcome> {
+  refuseLinkRemoval(file);
   const diff = unifiedDiff(before.doc.lines, [], {
     path: file.display,
     oldFinalNewline: hasFinalNewline(before.doc),

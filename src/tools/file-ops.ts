@@ -19,6 +19,7 @@ import {
   modeSchema,
   newBackupId,
   type Outcome,
+  refuseLinkRemoval,
 } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
@@ -218,6 +219,7 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     });
   }
   const src = context.guard.check(args.path, "write");
+  refuseLinkRemoval(src, "move");
   const dest = await destination(context, src, args.to);
   return exclusiveAll(context, [src.real, dest.real], async () => {
     const current = await existing(context, src, args.action);

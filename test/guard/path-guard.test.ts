@@ -160,6 +160,7 @@ describe("PathGuard.check: plain paths", () => {
       rel: "src/main.ts",
       display: "src/main.ts",
       exists: true,
+      link: false,
     });
   });
 
@@ -280,12 +281,15 @@ describe("PathGuard.check: symlinks", () => {
     expect(p.rel).toBe("src/main.ts");
     expect(p.display).toBe("good1");
     expect(p.exists).toBe(true);
+    expect(p.link).toBe(true); // the name itself is a link
   });
 
   it("follows a folder link inside the root", () => {
     const p = guard().check("srclink/main.ts", "write");
     expect(p.abs).toBe(path.join(root, "srclink/main.ts"));
     expect(p.rel).toBe("src/main.ts");
+    expect(p.link).toBe(false); // a link above the name, not the name
+    expect(guard().check("srclink", "read").link).toBe(true);
   });
 
   it("allows a link whose target leaves and re-enters the root (its final place decides)", () => {
@@ -307,6 +311,7 @@ describe("PathGuard.check: symlinks", () => {
     expect(p.real).toBe(path.join(root, "gen/out.txt"));
     expect(p.rel).toBe("gen/out.txt");
     expect(p.exists).toBe(false);
+    expect(p.link).toBe(true);
   });
 
   it("refuses link loops with a clear error", () => {

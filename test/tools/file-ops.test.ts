@@ -157,6 +157,31 @@ describe("file: delete", () => {
     expect(p.text("x.txt")).toBe("x\n");
   });
 
+  it("refuses to delete or move a path that is a link, changing nothing; a folder link is fine", async () => {
+    const p = new Project();
+    p.write("shared/config.json", "{}\n");
+    symlinkSync("shared/config.json", join(p.root, "config.json"));
+    symlinkSync("shared", join(p.root, "via"));
+    for (const args of [
+      { action: "delete", path: "config.json" },
+      { action: "rename", path: "config.json", to: "other.json" },
+      { action: "move", path: "config.json", to: "shared/", mode: "preview" },
+    ]) {
+      const error = await rejection(call(p, args));
+      expect(error.code).toBe("is_link");
+      expect(error.message).toMatch(
+        /config\.json is a symbolic link to shared\/config\.json, so it was not (deleted|moved).*use its own path, shared\/config\.json.*run tool/,
+      );
+    }
+    const patch = "*** Begin Patch\n*** Delete File: config.json\n*** End Patch\n";
+    expect((await rejection(p.splice().call("patch", { patch }))).code).toBe("is_link");
+    expect(p.text("shared/config.json")).toBe("{}\n");
+    expect(p.text("config.json")).toBe("{}\n"); // the link still leads there
+    // Through a folder link the last name is a plain file: deleted, and undo restores it.
+    await call(p, { action: "delete", path: "via/config.json" });
+    expect(exists(p, "shared/config.json")).toBe(false);
+  });
+
   it("has a manual with every action", () => {
     for (const action of ["create", "append", "prepend", "rename", "move", "delete"]) {
       expect(fileTool.description).toContain(`"${action}"`);
