@@ -179,16 +179,21 @@ export function newBackupId(): string {
   return `${stamp}-${randomId(3)}`;
 }
 
-function writeFailure(file: GuardedPath, error: unknown): ToolError {
+function writeFailure(
+  file: GuardedPath,
+  error: unknown,
+  verb: "write" | "delete" = "write",
+): ToolError {
+  const [done, doing] = verb === "write" ? ["written", "Writing"] : ["deleted", "Deleting"];
   if (error instanceof WorkspaceError && error.kind === "escape") {
     return new ToolError(
       "guard",
-      `${file.display} was not written: its folder now resolves outside the root (a link was planted). Nothing changed.`,
+      `${file.display} was not ${done}: its folder now resolves outside the root (a link was planted). Nothing changed.`,
       { path: file.display },
     );
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return new ToolError("io", `Writing ${file.display} failed: ${reason}. The file is unchanged.`, {
+  return new ToolError("io", `${doing} ${file.display} failed: ${reason}. The file is unchanged.`, {
     path: file.display,
   });
 }
@@ -386,7 +391,11 @@ export async function settleDelete(
     note: request.note,
     backup: request.backup,
   });
-  await context.workspace.remove(file.real);
+  try {
+    await context.workspace.remove(file.real);
+  } catch (error) {
+    throw writeFailure(file, error, "delete");
+  }
   context.events.emit({
     type: "files_changed",
     changes: [{ path: file.display, resolved: file.real, action: "delete", diff }],

@@ -171,6 +171,23 @@ export class LocalWorkspace implements Workspace {
   }
 
   async remove(path: string): Promise<void> {
+    if (this.#confineTo) {
+      let dir: string;
+      try {
+        dir = realpathSync(dirname(path));
+      } catch (error) {
+        if (isMissing(error)) return; // no folder, no file
+        throw error;
+      }
+      // The same defence as a write's: a folder swapped for a link out of the root after the guard ran.
+      if (!inside(dir, this.#confineTo)) {
+        throw new WorkspaceError(
+          "escape",
+          path,
+          `${dirname(path)} now resolves outside ${this.#confineTo}`,
+        );
+      }
+    }
     rmSync(path, { force: true });
   }
 

@@ -1,9 +1,18 @@
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FileOpResult } from "../../src/tools/file-ops.js";
 import { fileTool } from "../../src/tools/file-ops.js";
+import { createToolkit } from "../../src/tools/toolkit.js";
 import type { UndoResult } from "../../src/tools/undo.js";
 import { Project, rejection } from "../helpers/project.js";
 
@@ -180,6 +189,26 @@ describe("file: delete", () => {
     // Through a folder link the last name is a plain file: deleted, and undo restores it.
     await call(p, { action: "delete", path: "via/config.json" });
     expect(exists(p, "shared/config.json")).toBe(false);
+  });
+
+  it("refuses a delete whose folder became a link out of the root after the guard ran", async () => {
+    const p = new Project();
+    const outside = mkdtempSync(join(tmpdir(), "splice-out-"));
+    p.write("dir/f.txt", "inside\n");
+    writeFileSync(join(outside, "f.txt"), "outside\n");
+    const kit = createToolkit({ root: p.root, history: { session: "test" } });
+    const { workspace } = kit.context;
+    const remove = workspace.remove.bind(workspace);
+    // Another process swaps the folder between the guard's check and the unlink.
+    workspace.remove = async (path) => {
+      renameSync(join(p.root, "dir"), join(p.root, "dir.orig"));
+      symlinkSync(outside, join(p.root, "dir"));
+      return remove(path);
+    };
+    const error = await rejection(kit.call("file", { action: "delete", path: "dir/f.txt" }));
+    expect(error).toMatchObject({ code: "guard" });
+    expect(error.message).toMatch(/dir\/f\.txt was not deleted: its folder now resolves outside/);
+    expect(readFileSync(join(outside, "f.txt"), "utf8")).toBe("outside\n");
   });
 
   it("has a manual with every action", () => {

@@ -159,6 +159,19 @@ describe("LocalWorkspace on a real disk", () => {
     expect(readlinkSync(join(dir, "sub"))).toBe(outside);
   });
 
+  it("refuses to delete in a folder that was swapped for a link out of the root", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const outside = mkdtempSync(join(tmpdir(), "splice-out-"));
+    await fs.writeFile(join(outside, "f.txt"), "outside\n");
+    symlinkSync(outside, join(dir, "sub"));
+    const workspace = new LocalWorkspace({ confineTo: dir });
+    await expect(workspace.remove(join(dir, "sub/f.txt"))).rejects.toMatchObject({
+      kind: "escape",
+    });
+    expect(await fs.readFile(join(outside, "f.txt"), "utf8")).toBe("outside\n");
+    await workspace.remove(join(dir, "missing/f.txt")); // nothing there: nothing to do
+  });
+
   it("replaces a fifo at the target without blocking on it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
     const path = join(dir, "pipe");
