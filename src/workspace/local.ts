@@ -133,7 +133,7 @@ export class LocalWorkspace implements Workspace {
   #stage(path: string, bytes: Uint8Array, options: WriteOptions): string {
     const dir = dirname(path);
     if (this.#confineTo) this.#confine(path, dir);
-    const temp = join(dir, `.${basename(path)}.splice-${randomId(6)}.tmp`);
+    const temp = join(dir, tempName(basename(path)));
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     let fd: number;
     try {
@@ -250,6 +250,19 @@ function holdOpen(path: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Longest file name most file systems allow, in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * The staged file's name: beside the file and named after it (a leftover
+ * says whose it was), unless that would pass NAME_MAX for a long name.
+ */
+function tempName(name: string): string {
+  const id = randomId(6);
+  const named = `.${name}.splice-${id}.tmp`;
+  return Buffer.byteLength(named) <= NAME_MAX ? named : `.splice-${id}.tmp`;
 }
 
 function existingMode(path: string): number | undefined {

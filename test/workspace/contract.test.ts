@@ -172,6 +172,19 @@ describe("LocalWorkspace on a real disk", () => {
     await workspace.remove(join(dir, "missing/f.txt")); // nothing there: nothing to do
   });
 
+  it("writes a file whose name is near the 255-byte limit (the staged name stays short)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+    const workspace = new LocalWorkspace({ confineTo: dir });
+    for (const name of [`${"n".repeat(251)}.txt`, `${"é".repeat(120)}.txt`]) {
+      const path = join(dir, name);
+      await workspace.writeFile(path, bytes("one\n"));
+      const sha = createHash("sha256").update("one\n").digest("hex");
+      expect(await workspace.writeIf(path, bytes("two\n"), sha)).toBe(true);
+      expect(text(await workspace.readFile(path))).toBe("two\n");
+    }
+    expect(await fs.readdir(dir)).toHaveLength(2); // no staged files left
+  });
+
   it("replaces a fifo at the target without blocking on it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
     const path = join(dir, "pipe");
