@@ -12,6 +12,7 @@ export type GuardReason =
   | "blocked"
   | "not_allowed"
   | "nul_byte"
+  | "too_long"
   | "empty"
   | "link_loop";
 
@@ -54,6 +55,26 @@ export function nulByte(input: string): ToolError {
     "nul_byte",
     input,
     `Path ${quote(input)} contains a NUL byte (\\0), which no file name can hold. Remove it and pass the plain path, such as 'src/index.ts'.`,
+  );
+}
+
+/** The longest file name and path Linux accepts, in bytes (macOS allows less for paths). */
+const NAME_MAX = 255;
+const PATH_MAX = 4095;
+
+/** A refusal when a name in `abs`, or all of it, is longer than the system accepts. */
+export function tooLong(input: string, abs: string): ToolError | undefined {
+  const long = abs.split(/[\\/]/).find((name) => Buffer.byteLength(name) > NAME_MAX);
+  const size = Buffer.byteLength(long ?? abs);
+  if (long === undefined && size <= PATH_MAX) return undefined;
+  const what =
+    long === undefined
+      ? `it is ${size} bytes long, and a whole path may have at most ${PATH_MAX}`
+      : `the name ${quote(long)} is ${size} bytes long, and a file name may have at most ${NAME_MAX}`;
+  return refuse(
+    "too_long",
+    input,
+    `Path ${quote(input)} is too long: ${what}. Use a shorter name.`,
   );
 }
 

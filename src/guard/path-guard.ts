@@ -20,6 +20,7 @@ import {
   outside,
   quote,
   refused,
+  tooLong,
 } from "./messages.js";
 import { isInside, posixRelative, ResolveStop, resolveReal, segmentsBelow } from "./resolve.js";
 import { Rules, type Scope } from "./rules.js";
@@ -149,6 +150,8 @@ export class PathGuard {
     if (input.includes("\0")) throw nulByte(input);
 
     const abs = this.#mapAlias(path.resolve(this.base, input));
+    const long = tooLong(input, abs);
+    if (long) throw long;
     const below = segmentsBelow(this.root, abs);
     if (below === undefined || !isInside(fence.abs, abs)) throw outside(input, fence);
 

@@ -190,6 +190,19 @@ describe("PathGuard.check: plain paths", () => {
     }
   });
 
+  it("refuses names and paths longer than the system accepts, with the limit", () => {
+    const g = guard();
+    const name = refused(g, `src/${"n".repeat(256)}.ts`, "write", "too_long");
+    expect(name.message).toMatch(
+      /the name 'n+….*' is 259 bytes long, and a file name may have at most 255\. Use a shorter name\./,
+    );
+    const deep = refused(g, Array(40).fill("d".repeat(120)).join("/"), "read", "too_long");
+    expect(deep.message).toMatch(/a whole path may have at most 4095/);
+    // Bytes, not characters: 255 bytes pass, 256 do not.
+    expect(g.check(`src/${"é".repeat(126)}.ab`, "write").exists).toBe(false);
+    refused(g, `src/${"é".repeat(127)}.t`, "write", "too_long");
+  });
+
   it("allows names that merely contain dots", () => {
     const g = guard();
     for (const name of ["..test", "a..b", "...", ".hidden", "src/..test"]) {
