@@ -26,6 +26,7 @@ import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { identify, type LoadedFile, sha256 } from "./files.js";
+import { historyFailure } from "./history-failure.js";
 
 export interface Committed {
   tag: string;
@@ -86,7 +87,7 @@ async function commitDocument(
       },
     });
   } catch (error) {
-    throw writeFailure(file, error);
+    throw writeFailure(context, file, error);
   }
   if (!written) throw new RaceError(file.display);
   rememberWritten(file, request, bytes, tag, sha);
@@ -180,6 +181,7 @@ export function newBackupId(): string {
 }
 
 function writeFailure(
+  context: ToolContext,
   file: GuardedPath,
   error: unknown,
   verb: "write" | "delete" = "write",
@@ -192,6 +194,8 @@ function writeFailure(
       { path: file.display },
     );
   }
+  const history = historyFailure(error, context.history.dir);
+  if (history) return history;
   const reason = error instanceof Error ? error.message : String(error);
   return new ToolError("io", `${doing} ${file.display} failed: ${reason}. The file is unchanged.`, {
     path: file.display,
@@ -394,7 +398,7 @@ export async function settleDelete(
   try {
     await context.workspace.remove(file.real);
   } catch (error) {
-    throw writeFailure(file, error, "delete");
+    throw writeFailure(context, file, error, "delete");
   }
   context.events.emit({
     type: "files_changed",

@@ -21,6 +21,7 @@ import { simpleEditTool } from "./edit-simple.js";
 import { EventBus } from "./events.js";
 import { fileTool } from "./file-ops.js";
 import { historyTool } from "./history.js";
+import { historyFailure } from "./history-failure.js";
 import { listTool } from "./list.js";
 import { lspHealthTool } from "./lsp-health.js";
 import { mdTool } from "./md.js";
@@ -226,7 +227,11 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     call: async (name, args, options) => {
       const tool = find(name);
       const scoped = options?.signal ? { ...context, signal: options.signal } : context;
-      return tool.call(scoped, parseArgs(tool, args));
+      try {
+        return await tool.call(scoped, parseArgs(tool, args));
+      } catch (error) {
+        throw historyFailure(error, context.history.dir) ?? error;
+      }
     },
     describe: (name, args) => {
       const tool = find(name);

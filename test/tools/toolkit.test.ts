@@ -53,6 +53,28 @@ describe("createToolkit", () => {
     expect(p.text("a.txt")).toBe("v1\n");
   });
 
+  it("says the history folder is unusable, and changes nothing, when it cannot be written", async () => {
+    const p = new Project();
+    p.write("a.txt", "v1\n");
+    // Files where history's folders belong: every write into them fails, even for root.
+    p.write(".splice/blobs", "not a folder");
+    p.write(".splice/locks", "not a folder");
+    const kit = createToolkit({ root: p.root });
+    const calls = [
+      kit.call("read", { targets: [{ path: "a.txt" }] }),
+      kit.call("write", { targets: [{ path: "a.txt", text: "v2\n" }] }),
+      kit.call("file", { action: "delete", path: "a.txt" }),
+    ];
+    for (const call of calls) {
+      const error = await rejection(call);
+      expect(error.code).toBe("io");
+      expect(error.message).toMatch(
+        /^splice could not use its history folder .*\.splice \((ENOTDIR|EEXIST) on .*no file was changed without its backup\. Make sure that folder is writable/,
+      );
+    }
+    expect(p.text("a.txt")).toBe("v1\n");
+  });
+
   it("previews an edit as its diff without writing", async () => {
     const p = new Project();
     p.write("f.txt", numbered(3));

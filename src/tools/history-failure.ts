@@ -1,0 +1,26 @@
+/**
+ * A system error inside splice's own history folder, told as what broke and
+ * how to fix it. Without this a read-only or full `.splice/` surfaced as a
+ * bare EPERM with a stack trace, which tells a model nothing.
+ */
+import { relative } from "node:path";
+import { ToolError } from "../errors.js";
+
+const inside = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+};
+
+/** `error` as a ToolError when it is a system error on a path in `historyDir`; else undefined. */
+export function historyFailure(error: unknown, historyDir: string): ToolError | undefined {
+  if (!(error instanceof Error) || error instanceof ToolError) return undefined;
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== "string" || typeof path !== "string" || !inside(historyDir, path)) {
+    return undefined;
+  }
+  return new ToolError(
+    "io",
+    `splice could not use its history folder ${historyDir} (${code} on ${syscall ?? "access"} of ${path}), so the call stopped there. splice records every read and backs up every file there before changing it, so no file was changed without its backup. Make sure that folder is writable and its disk has room (the library's history.dir option can move it), then try again.`,
+    { history_dir: historyDir, errno: code },
+  );
+}
