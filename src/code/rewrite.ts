@@ -7,6 +7,7 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import { type Language, parseCode, parseCodeAsync } from "./languages.js";
+import { indentAt, moveCapture } from "./reindent.js";
 
 export interface RewriteOp {
   pat: string;
@@ -159,33 +160,46 @@ function outermost(matches: SgNode[]): SgNode[] {
   return kept;
 }
 
-function indentAt(source: string, index: number): string {
-  const lineStart = source.lastIndexOf("\n", index - 1) + 1;
-  return /^[ \t]*/.exec(source.slice(lineStart, index))![0];
+/** What `name` captured in `match`: its nodes, first to last (none when it captured nothing). */
+function captured(match: SgNode, name: string, multi: boolean): SgNode[] {
+  const one = match.getMatch(name);
+  const many = match.getMultipleMatches(name);
+  if (multi) return many.length > 0 ? many : one ? [one] : [];
+  return one ? [one] : many;
 }
 
-/** `out` with captures filled in; its later lines are indented like the line the match starts on. */
-export function renderReplacement(out: string, match: SgNode, source: string): string {
+export interface Rendered {
+  text: string;
+  /** Lines of multi-line captures that could not move left with the rest (see moveCapture). */
+  kept: string[];
+}
+
+/**
+ * `out` with captures filled in. Its later lines are indented like the line
+ * the match starts on, and a multi-line capture keeps its layout relative
+ * to the line it lands on.
+ */
+export function renderReplacement(out: string, match: SgNode, source: string): Rendered {
   const start = match.range().start.index;
   const indent = indentAt(source, start);
   const template = out
     .split("\n")
     .map((line, i) => (i > 0 && line !== "" ? indent + line : line))
     .join("\n");
-  return template.replace(METAVAR, (all, multi: string | undefined, single: string | undefined) => {
-    if (multi !== undefined) {
-      const nodes = match.getMultipleMatches(multi);
-      if (nodes.length === 0) return match.getMatch(multi)?.text() ?? "";
-      return source.slice(nodes[0]!.range().start.index, nodes.at(-1)!.range().end.index);
-    }
-    const node = match.getMatch(single!);
-    if (node) return node.text();
-    const many = match.getMultipleMatches(single!);
-    if (many.length > 0) {
-      return source.slice(many[0]!.range().start.index, many.at(-1)!.range().end.index);
-    }
-    return all;
-  });
+  // The output's first line begins with the source before the match.
+  const before = source.slice(source.lastIndexOf("\n", start - 1) + 1, start);
+  const kept: string[] = [];
+  const text = template.replace(
+    METAVAR,
+    (all, multi: string | undefined, single: string | undefined, at: number) => {
+      const nodes = captured(match, (multi ?? single)!, multi !== undefined);
+      if (nodes.length === 0) return multi !== undefined ? "" : all;
+      const moved = moveCapture(source, nodes, indentAt(before + template, before.length + at));
+      kept.push(...moved.kept);
+      return moved.text;
+    },
+  );
+  return { text, kept };
 }
 
 export interface Replacement {
@@ -200,7 +214,7 @@ export function replacementsFor(
   root: SgNode,
   op: PreparedOp,
   source: string,
-): Replacement[] {
+): (Replacement & Rendered)[] {
   const { matcher } = compiledFor(language, op.pat);
   if (!matcher) return [];
   return outermost(root.findAll(matcher as never)).map((match) => {
@@ -208,7 +222,7 @@ export function replacementsFor(
     return {
       start: range.start.index,
       end: range.end.index,
-      text: renderReplacement(op.out, match, source),
+      ...renderReplacement(op.out, match, source),
     };
   });
 }
@@ -229,6 +243,8 @@ export interface FileRewrite {
   text: string;
   /** Matches per op, in op order. */
   counts: number[];
+  /** Per op, in op order: capture lines kept where they were (Rendered.kept). */
+  kept: string[][];
   /** The first op's parse of the original text, when the file was parsed at all. */
   root?: SgNode;
 }
@@ -249,15 +265,18 @@ export async function rewriteText(
   let root: SgNode | undefined;
   let first: SgNode | undefined;
   const counts: number[] = [];
+  const kept: string[][] = [];
   for (const op of ops) {
     if (skip(op) || !op.words.every((w) => current.includes(w))) {
       counts.push(0);
+      kept.push([]);
       continue;
     }
     root ??= (await parseCodeAsync(language, current)).root();
     if (current === text) first ??= root;
     const replacements = replacementsFor(language, root, op, current);
     counts.push(replacements.length);
+    kept.push(replacements.flatMap((r) => r.kept));
     if (replacements.length === 0) continue;
     const next = applyReplacements(current, replacements);
     if (next !== current) {
@@ -265,5 +284,5 @@ export async function rewriteText(
       root = undefined;
     }
   }
-  return { text: current, counts, ...(first ? { root: first } : {}) };
+  return { text: current, counts, kept, ...(first ? { root: first } : {}) };
 }

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Language } from "../code/languages.js";
-import { type PreparedOp, patternProblem, prepareOps, rewriteText } from "../code/rewrite.js";
+import {
+  type FileRewrite,
+  type PreparedOp,
+  patternProblem,
+  prepareOps,
+  rewriteText,
+} from "../code/rewrite.js";
 import { ToolError } from "../errors.js";
 import {
   type CodeFile,
@@ -77,18 +83,25 @@ function patternProblems(ops: PreparedOp[], files: CodeFile[]): Map<number, Map<
   return out;
 }
 
+/** Capture lines that could not move left with the rest of their capture (moveCapture). */
+function keptWarning(o: PreparedOp, kept: string[]): string {
+  return `Op ${o.index + 1}: moving a multi-line capture, splice kept the indentation of ${count(kept.length)} line(s) indented less than the capture's first line (first: ${quote(kept[0]!.trim())}). Check the diff and fix their indentation if it matters.`;
+}
+
 function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, string>>) {
   const totals = ops.map(() => 0);
   const skip = (language: Language) => (o: PreparedOp) =>
     problems.get(o.index)?.has(language.id) === true;
-  const perFile = (code: CodeFile, counts: number[] | undefined): string[] => {
+  const perFile = (code: CodeFile, result?: FileRewrite): string[] => {
     const warnings: string[] = [];
     for (const o of ops) {
       const problem = problems.get(o.index)?.get(code.language.id);
+      const kept = result?.kept[o.index] ?? [];
       if (problem) warnings.push(`Op ${o.index + 1}'s pattern was not applied here: ${problem}.`);
-      else if (code.explicit && (counts?.[o.index] ?? 0) === 0) {
+      else if (code.explicit && (result?.counts[o.index] ?? 0) === 0) {
         warnings.push(`Op ${o.index + 1} (${quote(o.pat)}) matched nothing here.`);
       }
+      if (kept.length > 0) warnings.push(keptWarning(o, kept));
     }
     return warnings;
   };
@@ -108,7 +121,7 @@ function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, strin
         text: result.text,
         matches,
         ...(result.root ? { root: result.root } : {}),
-        warnings: code.explicit || matches > 0 ? perFile(code, result.counts) : [],
+        warnings: code.explicit || matches > 0 ? perFile(code, result) : [],
       };
     },
     unmatched: (code) => (code.explicit ? perFile(code, undefined) : []),

@@ -54,6 +54,76 @@ describe("rewriteText", () => {
     expect(result.text).toBe("function x() {\n  if (ok) {\n    fresh(1);\n  }\n}\n");
   });
 
+  describe("moves a multi-line capture with the line it lands on", () => {
+    const py = "def m(x):\n    if x:\n        a()\n        b()\n    return 1\n";
+    const pat = "if $C:\n    $$$B";
+
+    it("wraps and unwraps a Python body without leaving lines behind", async () => {
+      const wrapped = await rewrite("a.py", py, [
+        { pat, out: "with lock:\n    if $C:\n        $$$B" },
+      ]);
+      expect(wrapped.text).toBe(
+        "def m(x):\n    with lock:\n        if x:\n            a()\n            b()\n    return 1\n",
+      );
+      const unwrapped = await rewrite("a.py", py, [{ pat, out: "$$$B" }]);
+      expect(unwrapped).toMatchObject({
+        text: "def m(x):\n    a()\n    b()\n    return 1\n",
+        kept: [[]],
+      });
+    });
+
+    it("keeps tabs", async () => {
+      const tabs = "def m(x):\n\tif x:\n\t\ta()\n\t\tb()\n\treturn 1\n";
+      const out = "with lock:\n\tif $C:\n\t\t$$$B";
+      expect((await rewrite("a.py", tabs, [{ pat, out }])).text).toBe(
+        "def m(x):\n\twith lock:\n\t\tif x:\n\t\t\ta()\n\t\t\tb()\n\treturn 1\n",
+      );
+    });
+
+    it("keeps its inner layout in TypeScript, for $X and $$$", async () => {
+      const source =
+        "function f() {\n  call({\n    a: 1,\n  });\n  if (ok) {\n    g();\n    h();\n  }\n}\n";
+      const result = await rewrite("a.ts", source, [
+        { pat: "call($X)", out: "wrap(\n  $X,\n)" },
+        { pat: "if (ok) { $$$B }", out: "$$$B" },
+      ]);
+      expect(result.text).toBe(
+        "function f() {\n  wrap(\n    {\n      a: 1,\n    },\n  );\n  g();\n  h();\n}\n",
+      );
+    });
+
+    it("never moves the inside of a string, but moves comments", async () => {
+      const source =
+        "function f() {\n  if (ok) {\n    /**\n     * doc\n     */\n    const s = `x\n      y`;\n  }\n}\n";
+      const result = await rewrite("a.ts", source, [{ pat: "if (ok) { $$$B }", out: "$$$B" }]);
+      expect(result).toMatchObject({
+        text: "function f() {\n  /**\n   * doc\n   */\n  const s = `x\n      y`;\n}\n",
+        kept: [[]],
+      });
+      const doc = 'def m(x):\n    if x:\n        s = """a\n          b"""\n        c()\n';
+      expect(await rewrite("a.py", doc, [{ pat, out: "$$$B" }])).toMatchObject({
+        text: 'def m(x):\n    s = """a\n          b"""\n    c()\n',
+        kept: [[]],
+      });
+    });
+
+    it("keeps lines left of the capture's first line where they are, and names them", async () => {
+      const source = "def m(x):\n    if x:\n        t = [1,\n  2]\n# note\n        b()\n";
+      const left = await rewrite("a.py", source, [{ pat, out: "$$$B" }]);
+      expect(left).toMatchObject({
+        text: "def m(x):\n    t = [1,\n  2]\n# note\n    b()\n",
+        kept: [["  2]", "# note"]],
+      });
+      const right = await rewrite("a.py", source, [
+        { pat, out: "if $C:\n    with lock:\n        $$$B" },
+      ]);
+      expect(right).toMatchObject({
+        text: "def m(x):\n    if x:\n        with lock:\n            t = [1,\n      2]\n    # note\n            b()\n",
+        kept: [[]],
+      });
+    });
+  });
+
   it("never touches strings or comments that look like the pattern", async () => {
     const source = 'const s = "foo(1)"; // foo(2)\nfoo(3);\n';
     const result = await rewrite("a.ts", source, [{ pat: "foo($A)", out: "bar($A)" }]);

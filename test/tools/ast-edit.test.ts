@@ -152,6 +152,19 @@ describe("ast_edit", () => {
     ]);
   });
 
+  it("re-indents a multi-line capture, and warns about lines it could not move", async () => {
+    const p = new Project();
+    p.write("a.py", "def m(x):\n    if x:\n        t = [1,\n  2]\n        b()\n    return 1\n");
+    const result = await astEdit(p, {
+      ops: [{ pat: "if $C:\n    $$$B", out: "$$$B" }],
+      paths: ["a.py"],
+    });
+    expect(p.text("a.py")).toBe("def m(x):\n    t = [1,\n  2]\n    b()\n    return 1\n");
+    expect(result.files[0]!.warnings).toEqual([
+      `Op 1: moving a multi-line capture, splice kept the indentation of 1 line(s) indented less than the capture's first line (first: "2]"). Check the diff and fix their indentation if it matters.`,
+    ]);
+  });
+
   it("fails check mode when something would change", async () => {
     const p = new Project();
     p.write("a.ts", "old();\n");
@@ -175,6 +188,7 @@ describe("ast_edit", () => {
       "was not applied to the 3 Python file(s)",
       "matched nothing in the 40 file(s) covered",
       "matched nothing here",
+      "kept the indentation of 1 line(s)",
       "Covered the first 1,000 of",
       '"max_files"'.replaceAll('"', "`"),
       '"lang": "python"',
