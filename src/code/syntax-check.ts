@@ -25,6 +25,8 @@ export interface SyntaxProblem {
   line: number;
   /** 1-based. */
   column: number;
+  /** 1-based: the last line the problem covers (an error node can span lines). */
+  endLine: number;
   kind: "error" | "missing";
   /** What is unexpected, or which token is missing. */
   text: string;
@@ -56,7 +58,10 @@ export function syntaxProblems(root: SgNode): SyntaxProblem[] {
   let coveredUntil = -1;
   for (const node of problemNodes(root)) {
     const range = node.range();
-    const at = { line: range.start.line + 1, column: range.start.column + 1 };
+    const line = range.start.line + 1;
+    // An error that ends at the start of a line does not cover that line.
+    const endLine = Math.max(line, range.end.line + (range.end.column > 0 ? 1 : 0));
+    const at = { line, column: range.start.column + 1, endLine };
     if (node.kind() === "ERROR") {
       if (range.start.index < coveredUntil) continue; // inside an error already named
       coveredUntil = range.end.index;
@@ -76,10 +81,14 @@ export function syntaxProblems(root: SgNode): SyntaxProblem[] {
 const keyOf = (p: SyntaxProblem) => `${p.kind}\u0000${p.text}`;
 
 /**
- * The problems of `after` that `before` did not have. Lines outside the
- * changed middle map back one to one; a problem that matches an old one by
- * kind and text (anywhere) only moved; a problem inside the changed lines
- * where the old version already had one there was not introduced.
+ * The problems of `after` that `before` did not have, each old problem
+ * excusing at most one new one. Lines outside the changed middle map back
+ * one to one; a problem that matches an old one by kind and text (anywhere)
+ * only moved. A problem where the old version already had one of its kind
+ * was not introduced either: for one clear of the changed lines, on the same
+ * mapped line (error recovery is not local, so an edit elsewhere can change
+ * where an old error node starts and what it covers); for one that reaches
+ * into the changed lines, when an old one reached into them too.
  */
 export function introducedProblems(
   before: readonly SyntaxProblem[],
@@ -90,7 +99,9 @@ export function introducedProblems(
   if (after.length === 0) return [];
   const { prefix, suffix } = commonSpan(beforeLines, afterLines);
   const shift = afterLines.length - beforeLines.length;
-  const changedBefore = (line: number) => line > prefix && line <= beforeLines.length - suffix;
+  // Whether lines first..last reach into the changed middle (or span it, where it is empty).
+  const reaches = (first: number, last: number, length: number) =>
+    first <= length - suffix && last > prefix;
   const remaining = [...before];
   const take = (test: (p: SyntaxProblem) => boolean): boolean => {
     const i = remaining.findIndex(test);
@@ -98,18 +109,25 @@ export function introducedProblems(
     remaining.splice(i, 1);
     return true;
   };
+  const mappedLine = (p: SyntaxProblem) =>
+    reaches(p.line, p.endLine, afterLines.length)
+      ? undefined
+      : p.line <= prefix
+        ? p.line
+        : p.line - shift;
   const pending: SyntaxProblem[] = [];
   for (const p of after) {
-    const mapped =
-      p.line <= prefix ? p.line : p.line > afterLines.length - suffix ? p.line - shift : undefined;
+    const mapped = mappedLine(p);
     if (mapped !== undefined && take((q) => q.line === mapped && keyOf(q) === keyOf(p))) continue;
     pending.push(p);
   }
   const fresh: SyntaxProblem[] = [];
   for (const p of pending) {
     if (take((q) => keyOf(q) === keyOf(p))) continue;
-    const inChange = p.line > prefix && p.line <= afterLines.length - suffix;
-    if (inChange && take((q) => q.kind === p.kind && changedBefore(q.line))) continue;
+    const mapped = mappedLine(p);
+    const there = (q: SyntaxProblem) =>
+      mapped === undefined ? reaches(q.line, q.endLine, beforeLines.length) : q.line === mapped;
+    if (take((q) => q.kind === p.kind && there(q))) continue;
     fresh.push(p);
   }
   return fresh;

@@ -32,7 +32,7 @@ describe("introducedProblems", () => {
 
   it("names a missing token and an unexpected one", () => {
     expect(problems("a.ts", "function f() {\n  if (x) {\n    g();\n}\n")).toEqual([
-      { line: 4, column: 2, kind: "missing", text: "}" },
+      { line: 4, column: 2, endLine: 4, kind: "missing", text: "}" },
     ]);
     expect(problems("a.ts", "const x = 1\nconst y = \n")[0]).toMatchObject({
       kind: "error",
@@ -50,6 +50,16 @@ describe("introducedProblems", () => {
     const before = parseDocument(broken);
     const after = parseDocument(`${broken}const y = ;\n`);
     expect(checkEdit("a.ts", before, after)).toMatch(/line 4:\d+: unexpected "="/);
+  });
+
+  it("does not blame an edit for an old error the parser now reads differently", () => {
+    // Line 1's error node was "const = =" from column 1; after the edit it is "= = ;" from column 7.
+    const before = parseDocument("const = = ;\nconsole.log(1)\n");
+    expect(checkEdit("a.ts", before, parseDocument("const = = ;\nx\n"))).toBeUndefined();
+    // An old error that now reaches into the edited line is the edit's doing.
+    expect(checkEdit("a.ts", before, parseDocument("const = = ;\n}\n"))).toMatch(
+      /line 1:1: unexpected "const = = ;"/,
+    );
   });
 
   it("does not blame an edit inside an already broken place", () => {
