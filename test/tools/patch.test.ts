@@ -213,6 +213,41 @@ describe("patch: unified diffs", () => {
     for (let i = 0; i < 50; i++) expect(p.text(`pkg/f${i}.ts`)).toBe(numbered(40, `f${i} line`));
   });
 
+  it("swaps two files with two renames, as git apply does, and undoes the swap", async () => {
+    const p = new Project();
+    p.write("a.txt", "content A\n");
+    p.write("b.txt", "content B\n");
+    const patch =
+      "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n" +
+      "diff --git a/b.txt b/a.txt\nsimilarity index 100%\nrename from b.txt\nrename to a.txt\n";
+    const r = await call(p, { patch });
+    expect(p.text("a.txt")).toBe("content B\n");
+    expect(p.text("b.txt")).toBe("content A\n");
+    expect(r.diff).toBe(
+      "--- a/b.txt\n+++ b/b.txt\n@@ -1,1 +1,1 @@\n-content B\n+content A\n" +
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-content A\n+content B\n",
+    );
+    expect(r.results[0]!.warnings[0]).toBe(
+      "Renamed a.txt to b.txt, replacing the b.txt that was there (the patch moves that file to a.txt); the diff shows its old content as removed lines.",
+    );
+    await p.splice().undo({ backup_session: r.backup_session! });
+    expect(p.text("a.txt")).toBe("content A\n");
+    expect(p.text("b.txt")).toBe("content B\n");
+  });
+
+  it("shows the content a rename replaced when allow_overwrite lets it", async () => {
+    const p = new Project();
+    p.write("a.txt", "new\n");
+    p.write("b.txt", "old\n");
+    const patch = "diff --git a/a.txt b/b.txt\nrename from a.txt\nrename to b.txt\n";
+    expect((await rejection(call(p, { patch }))).code).toBe("exists");
+    const r = await call(p, { patch, allow_overwrite: true });
+    expect(r.results[0]!.diff).toBe("--- a/b.txt\n+++ b/b.txt\n@@ -1,1 +1,1 @@\n-old\n+new\n");
+    expect(r.results[0]!.warnings[0]).toContain("replacing the b.txt that was there");
+    expect(existsSync(join(p.root, "a.txt"))).toBe(false);
+    expect(p.text("b.txt")).toBe("new\n");
+  });
+
   it("previews and checks without writing", async () => {
     const p = new Project();
     seed(p);
@@ -302,6 +337,28 @@ describe("patch: Codex format", () => {
     expect(p.text("b.txt")).toBe("b\n");
   });
 
+  it("refuses a patch that writes one path twice, and builds a second update on the first", async () => {
+    const p = new Project();
+    p.write("a.txt", "x\n");
+    const twice =
+      "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-x\n+X\n*** Add File: b.txt\n+other\n*** End Patch\n";
+    const e = await rejection(call(p, { patch: twice }));
+    expect(e.code).toBe("invalid_input");
+    expect(e.message).toContain(
+      "The patch writes b.txt twice: patch line 2 renames a.txt to it and patch line 7 adds it. Nothing was applied.",
+    );
+    expect(existsSync(join(p.root, "b.txt"))).toBe(false);
+    expect(p.text("a.txt")).toBe("x\n");
+
+    p.write("c.txt", "1\n2\n");
+    await call(p, {
+      patch:
+        "*** Begin Patch\n*** Update File: c.txt\n@@\n-1\n+one\n*** Delete File: a.txt\n*** Add File: a.txt\n+fresh\n*** Update File: c.txt\n@@\n-2\n+two\n*** End Patch\n",
+    });
+    expect(p.text("c.txt")).toBe("one\ntwo\n");
+    expect(p.text("a.txt")).toBe("fresh\n");
+  });
+
   it("keeps a CRLF file CRLF and a file without a final newline without one", async () => {
     const p = new Project();
     p.write("w.txt", "alpha\r\nbeta\r\ngamma");
@@ -329,6 +386,7 @@ describe("patch: Codex format", () => {
     expect(patchTool.description).toContain(
       "Read the file again and rebuild the hunk from its current lines",
     );
+    expect(patchTool.description).toContain("The patch writes b.txt twice");
   });
 });
 
