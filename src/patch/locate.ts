@@ -155,14 +155,9 @@ export function locate(
   pos: number,
   name: string,
 ): Located {
+  if (hunk.atEnd) return locateAtEnd(state, hunk, oldLines, newLines, pos, name);
   const n = state.lines.length;
   const regions: Span[] = [];
-  if (hunk.atEnd && oldLines.length <= n) {
-    const from = n - oldLines.length;
-    if (oldLines.every((l, k) => state.lines[from + k] === l)) {
-      return exactLocated(state, hunk, { from, to: n });
-    }
-  }
   if (hunk.anchors.length > 0) {
     let anchored: Span | undefined;
     try {
@@ -192,6 +187,44 @@ export function locate(
     if (result.error.code !== "not_found") break;
   }
   throw refusal(hunk, name, last!);
+}
+
+/**
+ * A hunk pinned to the end of the file (Codex `*** End of File`, a unified
+ * `\ No newline` after its old lines) matches its last lines or nothing, as
+ * Codex's apply_patch does: the same lines elsewhere are another place.
+ */
+function locateAtEnd(
+  state: FileState,
+  hunk: Hunk,
+  oldLines: string[],
+  newLines: string[],
+  pos: number,
+  name: string,
+): Located {
+  const n = state.lines.length;
+  const from = n - oldLines.length;
+  if (from >= pos) {
+    if (oldLines.every((l, k) => state.lines[from + k] === l)) {
+      return exactLocated(state, hunk, { from, to: n });
+    }
+    const tail = search(state, hunk, oldLines, newLines, { from, to: n });
+    if (tail.ok && tail.found.span.to === n) return tail.found;
+  }
+  const elsewhere = lineAlignedMatches(state.lines, oldLines, 0, n).map((s) => state.lineNo(s));
+  const where =
+    elsewhere.length > 0
+      ? ` (they are at line ${elsewhere.slice(0, MAX_LISTED).join(", ")} of ${n})`
+      : "";
+  const mark = hunk.oldNoNewline
+    ? '"\\ No newline at end of file" after its old lines'
+    : '"*** End of File"';
+  throw new HunkError(
+    "not_found",
+    `${name} has ${mark}, but its old lines are not the last lines of the file${where}. Nothing was applied. Read the end of the file again and rebuild the hunk from its last lines, or remove that marker if the change is not at the end.`,
+    hunk.index,
+    elsewhere,
+  );
 }
 
 function exactLocated(state: FileState, hunk: Hunk, span: Span): Located {

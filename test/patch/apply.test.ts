@@ -158,6 +158,35 @@ describe("applying hunks", () => {
     );
     expect(out.lines).toEqual(["x", "end", "x", "END"]);
   });
+
+  it("refuses a hunk pinned to the end whose lines are only elsewhere, saying where", () => {
+    const codex = refusal(() =>
+      apply(
+        ["x", "y", "z"],
+        "*** Begin Patch\n*** Update File: f\n@@\n x\n-y\n+Y\n*** End of File\n*** End Patch",
+      ),
+    );
+    expect(codex.code).toBe("not_found");
+    expect(codex.message).toBe(
+      'f.txt: hunk 1 (@@, patch line 3) has "*** End of File", but its old lines are not the last lines of the file (they are at line 1 of 3). Nothing was applied. Read the end of the file again and rebuild the hunk from its last lines, or remove that marker if the change is not at the end.',
+    );
+    const unified = refusal(() =>
+      apply(
+        ["x", "y", "z"],
+        "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+Y\n",
+        false,
+      ),
+    );
+    expect(unified.message).toContain(
+      'has "\\ No newline at end of file" after its old lines, but its old lines are not the last lines',
+    );
+    // Tolerant matching still applies at the end.
+    const fuzzy = apply(
+      ["a", "  end  "],
+      "*** Begin Patch\n*** Update File: f\n@@\n-end\n+END\n*** End of File\n*** End Patch",
+    );
+    expect(fuzzy.lines).toEqual(["a", "  END"]);
+  });
 });
 
 describe("applying hunks (properties)", () => {
