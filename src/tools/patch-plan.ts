@@ -266,8 +266,10 @@ export function sectionDiff(p: Planned): { diff: string; changed: boolean; warni
     warnings.push(`${renamed}.`);
   }
   const diff = documentDiff(display, replaced?.doc ?? p.before, after);
-  const changed = diff !== "" || renamed !== undefined;
-  return { diff, changed, warnings };
+  // An added empty file has no diff lines, yet it is a new file.
+  const created = op.kind === "add" && !replaced;
+  if (created && diff === "") warnings.push(`Created ${display} as an empty file.`);
+  return { diff, changed: diff !== "" || renamed !== undefined || created, warnings };
 }
 
 /** Lines the patch says it deletes match the file, ignoring trailing whitespace. */

@@ -337,6 +337,19 @@ describe("patch: Codex format", () => {
     expect(p.text("b.txt")).toBe("b\n");
   });
 
+  it("reports an added empty file as a change", async () => {
+    const p = new Project();
+    const r = await call(p, { patch: "*** Begin Patch\n*** Add File: z.txt\n*** End Patch\n" });
+    expect(p.text("z.txt")).toBe("");
+    expect(r).toMatchObject({ changed: true, diff: "" });
+    expect(r.backup_session).toBeDefined();
+    expect(r.results[0]).toMatchObject({
+      operation: "add",
+      changed: true,
+      warnings: ["Created z.txt as an empty file."],
+    });
+  });
+
   it("refuses a patch that writes one path twice, and builds a second update on the first", async () => {
     const p = new Project();
     p.write("a.txt", "x\n");
