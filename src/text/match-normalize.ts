@@ -12,12 +12,19 @@ export interface NormalizedInput {
   hadBOM: boolean;
 }
 
-/** Models paste from CRLF sources and sometimes carry a BOM; the file text has neither. */
+/**
+ * Models paste from CRLF sources and sometimes carry a BOM; the file text has
+ * neither. A lone CR at the very end is a CRLF line end cut before its LF (a
+ * quote that stops at the newline, lines split on LF only): it is dropped, as
+ * kept it would land in the file as a stray CR before the file's own line end.
+ */
 export function normalizeInput(raw: string): NormalizedInput {
   const hadBOM = raw.startsWith(BOM);
-  const body = hadBOM ? raw.slice(1) : raw;
-  const hadCR = body.includes("\r\n");
-  return { text: hadCR ? body.split("\r\n").join("\n") : body, hadCR, hadBOM };
+  let body = hadBOM ? raw.slice(1) : raw;
+  const hadCR = body.includes("\r\n") || body.endsWith("\r");
+  if (hadCR) body = body.split("\r\n").join("\n");
+  if (body.endsWith("\r")) body = body.slice(0, -1);
+  return { text: body, hadCR, hadBOM };
 }
 
 export interface SplitText {

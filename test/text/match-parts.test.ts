@@ -32,6 +32,11 @@ describe("normalizeInput", () => {
     expect(normalizeInput("a\rb").text).toBe("a\rb");
   });
 
+  it("drops a lone CR at the end: a CRLF line end cut before its LF", () => {
+    expect(normalizeInput("a\r\nb\r")).toEqual({ text: "a\nb", hadCR: true, hadBOM: false });
+    expect(normalizeInput("b = 2;\r")).toEqual({ text: "b = 2;", hadCR: true, hadBOM: false });
+  });
+
   it("splits text into lines and a final-newline flag", () => {
     expect(splitLines("")).toEqual({ lines: [], finalNewline: false });
     expect(splitLines("a\nb\n")).toEqual({ lines: ["a", "b"], finalNewline: true });

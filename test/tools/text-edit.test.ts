@@ -76,6 +76,19 @@ describe("edit with old_text / new_text", () => {
     expect(p.bytes("w.txt").toString()).toBe("\uFEFFone\r\n2\r\nand a half\r\nthree\r\n");
   });
 
+  it("puts no stray CR in a CRLF file when the quote's lines end in a lone CR", async () => {
+    const p = new Project();
+    const original = "let a = 1;\r\nlet b = 2;\r\nlet c = 3;\r\n";
+    for (const [old_text, new_text] of [
+      ["let b = 2;\r", "let b = 20;\r"],
+      ["let a = 1;\r\nlet b = 2;\r", "let a = 1;\r\nlet b = 20;\r"],
+    ] as const) {
+      p.write("cr.js", original);
+      await p.splice().edit({ targets: [{ path: "cr.js", edits: [{ old_text, new_text }] }] });
+      expect(p.bytes("cr.js").toString()).toBe("let a = 1;\r\nlet b = 20;\r\nlet c = 3;\r\n");
+    }
+  });
+
   it("inserts new_text literally: $& and $1 are plain text", async () => {
     const p = new Project();
     p.write("r.txt", "price = 5\n");
