@@ -25,7 +25,7 @@ import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
-import { identify, type LoadedFile, sha256 } from "./files.js";
+import { formatBytes, identify, type LoadedFile, sha256 } from "./files.js";
 import { historyFailure } from "./history-failure.js";
 
 export interface Committed {
@@ -296,6 +296,38 @@ async function validateChange(
   };
 }
 
+/**
+ * Why a write must not produce these bytes: splice reads, edits and undoes
+ * text files within max_file_bytes, and a result it would refuse to read back
+ * (a NUL in the first 8 KiB makes a file binary, as it does for git) would
+ * leave the model a file it can neither fix nor undo.
+ */
+function unreadableResult(
+  context: ToolContext,
+  file: GuardedPath,
+  bytes: Uint8Array,
+): ToolError | undefined {
+  if (sniffBinary(bytes)) {
+    const nul = bytes.indexOf(0);
+    let line = 1;
+    for (let nl = bytes.indexOf(10); nl !== -1 && nl < nul; nl = bytes.indexOf(10, nl + 1)) line++;
+    return new ToolError(
+      "invalid_input",
+      `${file.display} was not written: the new text has a NUL character (U+0000) on line ${line}, which would make it a binary file that splice cannot read, edit or undo. Remove it; in source code, write an escape such as \\0 or \\u0000 instead.`,
+      { path: file.display, line },
+    );
+  }
+  const limit = context.limits.maxFileBytes;
+  if (bytes.length > limit) {
+    return new ToolError(
+      "too_large",
+      `${file.display} was not written: it would be ${formatBytes(bytes.length)}, over the ${formatBytes(limit)} limit for text operations, so splice could not read, edit or undo it afterwards. Split the text into smaller files, or raise max_file_bytes.`,
+      { path: file.display, size: bytes.length },
+    );
+  }
+  return undefined;
+}
+
 /** Writes (or previews, or checks) a new document for a file, per `mode`. */
 export async function settle(
   context: ToolContext,
@@ -317,6 +349,9 @@ export async function settle(
       changed: false,
     };
   }
+  // A rollback or undo puts back a version that was there; only new text is checked.
+  const refused = request.kind === "write" && unreadableResult(context, file, bytes);
+  if (refused) throw refused;
   if (mode === "apply") {
     const committed = await commitDocument(context, file, request, bytes);
     const checked = await validateChange(context, file, request, false);

@@ -89,6 +89,21 @@ describe("edit with old_text / new_text", () => {
     }
   });
 
+  it("refuses an edit that would put a NUL into the file, and writes nothing", async () => {
+    const p = new Project();
+    p.write("n.txt", "a\nb\n");
+    const error = await rejection(
+      p
+        .splice()
+        .edit({ targets: [{ path: "n.txt", edits: [{ old_text: "b", new_text: "b\u0000" }] }] }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toContain(
+      "n.txt was not written: the new text has a NUL character (U+0000) on line 2",
+    );
+    expect(p.text("n.txt")).toBe("a\nb\n");
+  });
+
   it("inserts new_text literally: $& and $1 are plain text", async () => {
     const p = new Project();
     p.write("r.txt", "price = 5\n");

@@ -83,6 +83,33 @@ describe("write", () => {
     expect(error.message).toContain("looks like splice read output");
   });
 
+  it("refuses text with a NUL, which would make the file binary, and writes nothing", async () => {
+    const p = new Project();
+    p.write("g.txt", "keep me\n");
+    const error = await rejection(
+      p.splice().write({ targets: [{ path: "g.txt", text: "x\ny\u0000z\n" }] }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toBe(
+      "g.txt was not written: the new text has a NUL character (U+0000) on line 2, which would make it a binary file that splice cannot read, edit or undo. Remove it; in source code, write an escape such as \\0 or \\u0000 instead.",
+    );
+    expect(p.text("g.txt")).toBe("keep me\n");
+  });
+
+  it("refuses a file over max_file_bytes, which splice could not read or undo", async () => {
+    const p = new Project();
+    p.write("f.txt", "small original\n");
+    const splice = p.splice({ max_file_bytes: 1000 });
+    const error = await rejection(
+      splice.write({ targets: [{ path: "f.txt", text: `${"y".repeat(5000)}\n` }] }),
+    );
+    expect(error.code).toBe("too_large");
+    expect(error.message).toContain(
+      "f.txt was not written: it would be 4.9 KiB, over the 1000 bytes limit",
+    );
+    expect(p.text("f.txt")).toBe("small original\n");
+  });
+
   it("does not rewrite a file that already has the text", async () => {
     const p = new Project();
     p.write("same.txt", "same\n");
