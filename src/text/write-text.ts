@@ -1,31 +1,27 @@
 /**
- * Checks on whole-file text before it is written: display prefixes a model
+ * Checks on whole-file text before it is written: line numbers a model
  * copied from read output, and files that a machine owns.
  */
 import { looksLikeHashline } from "./hashline.js";
 
-const LEGACY_HEADER = /^\[[^\]\n]+#[0-9A-Za-z]+\]$/;
-const LEGACY_LINE = /^(\d+):/;
+/** A line as read prints it: `N| text`, or `N|` for an empty line whose trailing space was trimmed. */
+const READ_LINE = /^(\d+)\|(?: |$)/;
 
 /**
- * Strips the older `N:` line prefixes (and a `[path#hash]` header) when every
- * line carries one and the numbers count up by one, so a model that pasted
- * old-style read output still writes clean text.
+ * Strips the `N| ` prefixes read prints when every line carries one and they
+ * count 1, 2, 3, …: the model pasted its read of the whole file. Any other
+ * numbering ("1: one" in a YAML map, "1|Ann|30" in pipe-separated data) is
+ * the file's content.
  */
-export function stripLegacyPrefixes(text: string): string | undefined {
+export function stripReadPrefixes(text: string): string | undefined {
   const lines = text.split("\n");
   const trailingNewline = lines.at(-1) === "";
   if (trailingNewline) lines.pop();
-  if (lines.length > 0 && LEGACY_HEADER.test(lines[0]!.replace(/\r$/, ""))) lines.shift();
   if (lines.length === 0) return undefined;
-  let expected: number | undefined;
   const out: string[] = [];
-  for (const line of lines) {
-    const m = LEGACY_LINE.exec(line);
-    if (!m) return undefined;
-    const n = Number(m[1]);
-    if (expected !== undefined ? n !== expected : n !== 1) return undefined;
-    expected = n + 1;
+  for (const [i, line] of lines.entries()) {
+    const m = READ_LINE.exec(line);
+    if (!m || Number(m[1]) !== i + 1) return undefined;
     out.push(line.slice(m[0].length));
   }
   return out.join("\n") + (trailingNewline ? "\n" : "");

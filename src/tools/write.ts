@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import { normalizedText, parseDocument } from "../text/document.js";
-import { generatedReason, looksLikeHashline, stripLegacyPrefixes } from "../text/write-text.js";
+import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../text/write-text.js";
 import { runBatch } from "./batch.js";
 import {
   type Mode,
@@ -20,7 +20,10 @@ import { type LoadedFile, loadIfExists } from "./files.js";
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
   text: z.string().describe("The complete new content of the file."),
-  force: z.boolean().optional().describe("Write even a lockfile or a generated file."),
+  force: z
+    .boolean()
+    .optional()
+    .describe("Write the text exactly as given, even to a lockfile or a generated file."),
 });
 
 const input = z.strictObject({
@@ -79,10 +82,12 @@ async function writeOne(
     );
   }
   let text = t.text;
-  const stripped = stripLegacyPrefixes(text);
+  const stripped = t.force ? undefined : stripReadPrefixes(text);
   if (stripped !== undefined) {
     text = stripped;
-    warnings.push('Removed "N:" line-number prefixes copied from read output.');
+    warnings.push(
+      'Removed the "N| " line numbers copied from read output (every line had one, counting from 1). If they are part of the file, write again with "force": true.',
+    );
   }
   const existing = await loadIfExists(context, file);
   const generated = generatedReason(basename(file.real), existing && normalizedText(existing.doc));

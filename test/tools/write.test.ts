@@ -59,19 +59,29 @@ describe("write", () => {
     expect(p.text("gen.go")).toBe("package y\n");
   });
 
-  it("strips consistently numbered legacy prefixes, with a warning", async () => {
+  it("strips the N| numbers of a pasted read, with a warning, but not with force", async () => {
     const p = new Project();
-    const { results } = await p.splice().write({
-      targets: [{ path: "f.txt", text: "[f.txt#ab12]\n1:alpha\n2:beta\n" }],
-    });
-    expect(p.text("f.txt")).toBe("alpha\nbeta\n");
-    expect(results[0]!.warnings[0]).toContain('Removed "N:" line-number prefixes');
+    const pasted = "1| alpha\n2|\n3| beta\n";
+    const { results } = await p.splice().write({ targets: [{ path: "f.txt", text: pasted }] });
+    expect(p.text("f.txt")).toBe("alpha\n\nbeta\n");
+    expect(results[0]!.warnings).toEqual([
+      'Removed the "N| " line numbers copied from read output (every line had one, counting from 1). If they are part of the file, write again with "force": true.',
+    ]);
+    await p.splice().write({ targets: [{ path: "f.txt", text: pasted, force: true }] });
+    expect(p.text("f.txt")).toBe(pasted);
   });
 
-  it("leaves text alone when only some lines look numbered", async () => {
+  it("keeps numbered content that is not read output", async () => {
     const p = new Project();
-    await p.splice().write({ targets: [{ path: "t.txt", text: "1:first\nsecond\n" }] });
-    expect(p.text("t.txt")).toBe("1:first\nsecond\n");
+    const texts = ["1: one\n2: two\n3: three\n", "1|Ann|30\n2|Bob|25\n", "1:first\nsecond\n"];
+    for (const [i, text] of texts.entries()) {
+      for (const force of [false, true]) {
+        const path = `t${i}-${force}.txt`;
+        const { results } = await p.splice().write({ targets: [{ path, text, force }] });
+        expect(p.text(path)).toBe(text);
+        expect(results[0]!.warnings).toEqual([]);
+      }
+    }
   });
 
   it("refuses text that is splice read output and says why", async () => {
