@@ -64,11 +64,11 @@ function createPlan(file: GuardedPath, edits: TextEditArgs[]): Plan {
       { path: file.display },
     );
   }
-  const text = edits[0]!.new_text.replace(/\r\n/g, "\n");
+  // A new file has no style of its own to keep: its line endings and BOM are the text's, as with write.
   return {
     file,
     current: undefined,
-    next: parseDocument(text),
+    next: parseDocument(edits[0]!.new_text),
     action: "create",
     warnings: [],
     match: { match_count: 0, match_mode: "exact", matched_text: "" },

@@ -104,6 +104,16 @@ describe("edit with old_text / new_text", () => {
     expect(p.text("n.txt")).toBe("a\nb\n");
   });
 
+  it("creates a file with the line endings its text gives, as write does", async () => {
+    const p = new Project();
+    const text = "@echo off\r\necho hi\r\n";
+    const { results } = await p.splice().edit({
+      targets: [{ path: "new.bat", edits: [{ old_text: "", new_text: text }] }],
+    });
+    expect(results[0]).toMatchObject({ action: "create", warnings: [] });
+    expect(p.bytes("new.bat").toString()).toBe(text);
+  });
+
   it("inserts new_text literally: $& and $1 are plain text", async () => {
     const p = new Project();
     p.write("r.txt", "price = 5\n");
