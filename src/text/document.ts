@@ -134,6 +134,19 @@ export function normalizedText(doc: Document): string {
   return text;
 }
 
+/**
+ * What tells two versions with the same text apart ("BOM", "line endings"),
+ * or undefined when their text differs. The text is what a tag names, so two
+ * such versions share a tag and only this says what changed between them.
+ */
+export function styleChange(a: Document, b: Document): string | undefined {
+  if (normalizedText(a) !== normalizedText(b)) return undefined;
+  const what: string[] = [];
+  if (a.bom !== b.bom) what.push("byte order mark");
+  if (a.eols.some((e, i) => e !== b.eols[i])) what.push("line endings");
+  return what.join(" and ") || "bytes";
+}
+
 export function lineEndingStyle(doc: Document): "lf" | "crlf" | "mixed" | "none" {
   let lf = false;
   let crlf = false;

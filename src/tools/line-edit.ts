@@ -8,7 +8,13 @@ import { languageOf, unsupportedFile } from "../code/languages.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { firstChangedLine, merge3 } from "../text/diff.js";
-import { type Document, documentFromBytes, hasFinalNewline, restyle } from "../text/document.js";
+import {
+  type Document,
+  documentFromBytes,
+  hasFinalNewline,
+  restyle,
+  styleChange,
+} from "../text/document.js";
 import { header, parseTag } from "../text/hashline.js";
 import { applyOps, OpsError, parseOps } from "../text/ops.js";
 import type { ToolContext } from "./context.js";
@@ -53,12 +59,17 @@ function seenVersion(context: ToolContext, file: GuardedPath, current: LoadedFil
   );
 }
 
+/**
+ * The file changed under an edit and the change overlaps it. `since` names
+ * the version the edit was made on ("you read it (at 1A2B)"); `redo` says how
+ * to redo it in the edit's own form (a tag for line ops, a quote for text).
+ */
 export function conflictError(
   context: ToolContext,
   file: GuardedPath,
   current: LoadedFile,
   ranges: [number, number][],
-  tag: string,
+  how: { since: string; redo: string },
 ): ToolError {
   const lines = current.doc.lines;
   const first = Math.max(1, ranges[0]![0] - CONFLICT_CONTEXT);
@@ -68,10 +79,10 @@ export function conflictError(
   return new ToolError(
     "conflict",
     [
-      `${file.display} changed since you read it (at ${tag}), and the change overlaps your edit, so nothing was written. The current lines ${first}..${last}:`,
+      `${file.display} changed since ${how.since}, and the change overlaps your edit, so nothing was written. The current lines ${first}..${last}:`,
       header(file.display, current.tag),
       ...shown,
-      `Redo the edit against the current version with file_hash "${current.tag}".`,
+      how.redo,
     ].join("\n"),
     { path: file.display, current_hash: current.tag, conflict_lines: ranges },
   );
@@ -98,12 +109,21 @@ export async function planLineEdit(
   if (base === current.doc) return { ...plan, next: ours };
 
   const merged = merge3(base.lines, ours.lines, current.doc.lines);
-  if (!merged.clean) throw conflictError(context, file, current, merged.conflicts, tag);
+  if (!merged.clean) {
+    throw conflictError(context, file, current, merged.conflicts, {
+      since: `you read it (at ${tag})`,
+      redo: `Redo the edit against the current version with file_hash "${current.tag}".`,
+    });
+  }
   const finalNewline = current.doc.lines.length === 0 || hasFinalNewline(current.doc);
   const next = restyle(current.doc, merged.lines, finalNewline);
   const at = firstChangedLine(current.doc.lines, next.lines);
+  const where = at > 0 ? ` and starts at line ${at}` : "";
+  const style = styleChange(base, current.doc);
   warnings.push(
-    `${file.display} changed since you read it at ${tag} (now ${current.tag}); your edit was merged into the current version${at > 0 ? ` and starts at line ${at}` : ""}. Check the diff.`,
+    style
+      ? `${file.display}'s ${style} changed since you read it at ${tag} (its text did not); your edit was applied to the current version${where}.`
+      : `${file.display} changed since you read it at ${tag} (now ${current.tag}); your edit was merged into the current version${where}. Check the diff.`,
   );
   return { ...plan, next };
 }

@@ -14,6 +14,7 @@ import {
   normalizedText,
   parseDocument,
   restyle,
+  styleChange,
 } from "../text/document.js";
 import { type MatchMode, type ReplaceOutcome, replaceText } from "../text/replace.js";
 import type { ToolContext } from "./context.js";
@@ -102,7 +103,7 @@ export async function planTextEdit(
   if (seen) {
     // The file changed since this session saw it: edit the version the model
     // saw and merge, so an outside change to the same lines is never overwritten.
-    const onSeen = applyEdits(normalizedText(seen), t.edits);
+    const onSeen = applyEdits(normalizedText(seen.doc), t.edits);
     if (onSeen.ok) return mergePlan(context, file, current, seen, onSeen);
   }
   const applied = applyEdits(normalizedText(current.doc), t.edits);
@@ -172,31 +173,39 @@ function seenVersion(
   context: ToolContext,
   file: GuardedPath,
   current: LoadedFile,
-): Document | undefined {
+): { doc: Document; tag: string } | undefined {
   const seen = context.history.lastSeen(file.rel);
   if (!seen || seen.sha === current.sha) return undefined;
   const bytes = context.history.getBlob(seen.sha);
   const doc = bytes && documentFromBytes(bytes);
-  return doc && !("kind" in doc) ? doc : undefined;
+  return doc && !("kind" in doc) ? { doc, tag: seen.tag } : undefined;
 }
 
 function mergePlan(
   context: ToolContext,
   file: GuardedPath,
   current: LoadedFile,
-  seen: Document,
+  seen: { doc: Document; tag: string },
   applied: Applied,
 ): Plan {
-  const merged = merge3(seen.lines, linesOf(applied.text), current.doc.lines);
+  const merged = merge3(seen.doc.lines, linesOf(applied.text), current.doc.lines);
   if (!merged.clean) {
-    throw conflictError(context, file, current, merged.conflicts, "the version you saw");
+    // A text edit carries no tag: it is redone by quoting what the file says now.
+    throw conflictError(context, file, current, merged.conflicts, {
+      since: `you last saw it (at ${seen.tag})`,
+      redo: "Redo the edit with old_text quoted from these current lines.",
+    });
   }
   const finalNewline = current.doc.lines.length === 0 || hasFinalNewline(current.doc);
   const next = restyle(current.doc, merged.lines, finalNewline);
   const at = firstChangedLine(current.doc.lines, next.lines);
+  const where = at > 0 ? `, starting at line ${at}` : "";
+  const style = styleChange(seen.doc, current.doc);
   const warnings = [
     ...applied.warnings,
-    `${file.display} changed since you last saw it (now ${current.tag}); your edit was made on the version you saw and merged into the current one${at > 0 ? `, starting at line ${at}` : ""}. Check the diff.`,
+    style
+      ? `${file.display}'s ${style} changed since you last saw it (its text did not); your edit was applied to the current version${where}.`
+      : `${file.display} changed since you last saw it (now ${current.tag}); your edit was made on the version you saw and merged into the current one${where}. Check the diff.`,
   ];
   return { file, current, next, action: "replace", warnings, match: applied.match };
 }

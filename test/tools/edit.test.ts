@@ -113,6 +113,21 @@ describe("edit with line ops", () => {
     expect(results[0]!.warnings[0]).toContain("starts at line 21");
   });
 
+  it("says only the line endings changed when the tag is the same", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\nc\n");
+    const s = p.splice();
+    const tag = await tagOf(s, "f.txt");
+    writeFileSync(join(p.root, "f.txt"), "a\r\nb\r\nc\r\n");
+    const { results } = await s.edit({
+      targets: [{ path: "f.txt", file_hash: tag, ops: "replace 2:\n+B" }],
+    });
+    expect(results[0]!.warnings).toEqual([
+      `f.txt's line endings changed since you read it at ${tag} (its text did not); your edit was applied to the current version and starts at line 2.`,
+    ]);
+    expect(p.text("f.txt")).toBe("a\r\nB\r\nc\r\n");
+  });
+
   it("fails closed on a conflicting change and shows fresh numbered lines and the fresh tag", async () => {
     const p = new Project();
     p.write("f.txt", numbered(30));

@@ -188,6 +188,37 @@ describe("edit with old_text / new_text", () => {
     expect(p.text("g.ts")).toBe(theirs);
   });
 
+  it("says how to redo a text edit that conflicts: with a fresh quote, not a file_hash", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\nc\n");
+    const s = p.splice();
+    const seen = (await s.read({ targets: [{ path: "f.txt" }] })).results[0]!.file_hash;
+    writeFileSync(join(p.root, "f.txt"), "a\nBB\nc\n");
+    const error = await rejection(
+      s.edit({ targets: [{ path: "f.txt", edits: [{ old_text: "b", new_text: "b2" }] }] }),
+    );
+    expect(error.code).toBe("conflict");
+    expect(error.message).toContain(`f.txt changed since you last saw it (at ${seen}), and`);
+    expect(error.message).toContain("2| BB");
+    expect(error.message).toContain("Redo the edit with old_text quoted from these current lines.");
+    expect(error.message).not.toContain("file_hash");
+  });
+
+  it("says only the BOM changed when that is all that changed since the read", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\n");
+    const s = p.splice();
+    await s.read({ targets: [{ path: "f.txt" }] });
+    writeFileSync(join(p.root, "f.txt"), "\uFEFFa\nb\n");
+    const { results } = await s.edit({
+      targets: [{ path: "f.txt", edits: [{ old_text: "b", new_text: "B" }] }],
+    });
+    expect(results[0]!.warnings).toEqual([
+      "f.txt's byte order mark changed since you last saw it (its text did not); your edit was applied to the current version, starting at line 2.",
+    ]);
+    expect(p.bytes("f.txt").toString()).toBe("\uFEFFa\nB\n");
+  });
+
   it("merges an edit of the version it saw when the outside change is elsewhere", async () => {
     const p = new Project();
     p.write("g.ts", source);
