@@ -216,21 +216,27 @@ export function withLines(
 /**
  * A new version of `original` with these lines: lines the change left alone
  * at the start and end keep their own terminators (so a mixed file stays
- * mixed), changed lines get the dominant one, and the last line ends with a
- * newline exactly when `finalNewline` says so.
+ * mixed), changed lines that replace one line each keep that line's, added
+ * lines get the dominant one, and the last line ends with a newline exactly
+ * when `finalNewline` says so.
  */
 export function restyle(original: Document, lines: string[], finalNewline: boolean): Document {
   const old = original.lines;
+  const own = (i: number) => original.eols[i] || original.eol;
   const eols: string[] = new Array(lines.length).fill(original.eol);
   let p = 0;
   while (p < lines.length && p < old.length && lines[p] === old[p]) {
-    eols[p] = original.eols[p] || original.eol;
+    eols[p] = own(p);
     p++;
   }
-  for (let s = 1; s <= Math.min(lines.length, old.length) - p; s++) {
-    if (lines[lines.length - s] !== old[old.length - s]) break;
-    eols[lines.length - s] = original.eols[old.length - s] || original.eol;
+  let s = 0;
+  while (s < Math.min(lines.length, old.length) - p) {
+    if (lines[lines.length - 1 - s] !== old[old.length - 1 - s]) break;
+    eols[lines.length - 1 - s] = own(old.length - 1 - s);
+    s++;
   }
+  // As many lines as before: the changed middle replaced its lines one for one.
+  if (lines.length === old.length) for (let i = p; i < lines.length - s; i++) eols[i] = own(i);
   if (lines.length > 0) eols[lines.length - 1] = finalNewline ? eols[lines.length - 1]! : "";
   return { bom: original.bom, lines, eols, eol: original.eol };
 }

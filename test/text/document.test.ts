@@ -81,6 +81,17 @@ describe("restyle", () => {
     );
     expect(renderDocument(restyle(parseDocument(""), ["x"], true))).toBe("x\n");
   });
+
+  it("keeps a changed line's own terminator when it replaces one line", () => {
+    const crlf = parseDocument("a\r\nb\r\nx = 1\nc\r\nd\r\n");
+    expect(renderDocument(restyle(crlf, ["a", "b", "x = 2", "c", "d"], true))).toBe(
+      "a\r\nb\r\nx = 2\nc\r\nd\r\n",
+    );
+    const lf = parseDocument("a\nb\nx = 1\r\ny = 1\nc\n");
+    expect(renderDocument(restyle(lf, ["a", "b", "x = 2", "y = 2", "c"], true))).toBe(
+      "a\nb\nx = 2\r\ny = 2\nc\n",
+    );
+  });
 });
 
 describe("changedBytes (property)", () => {

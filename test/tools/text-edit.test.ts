@@ -114,6 +114,15 @@ describe("edit with old_text / new_text", () => {
     expect(p.bytes("new.bat").toString()).toBe(text);
   });
 
+  it("keeps the own line ending of a line edited mid-line in a mixed file", async () => {
+    const p = new Project();
+    p.write("m.txt", "a\r\nb\r\nx = 1\nc\r\nd\r\n");
+    await p.splice().edit({
+      targets: [{ path: "m.txt", edits: [{ old_text: "x = 1", new_text: "x = 2" }] }],
+    });
+    expect(p.bytes("m.txt").toString()).toBe("a\r\nb\r\nx = 2\nc\r\nd\r\n");
+  });
+
   it("inserts new_text literally: $& and $1 are plain text", async () => {
     const p = new Project();
     p.write("r.txt", "price = 5\n");
