@@ -1,7 +1,7 @@
 /**
  * Bounding the store. Under the lock: rewrite the journal keeping the newest
- * events that fit within the bounds (and always the newest event of every
- * path), rename it over the old one, carry over lines other processes
+ * events that fit within the bounds (and always each path's newest version
+ * and newest backup, see selectKept), rename it over the old one, carry over lines other processes
  * appended meanwhile, then delete blobs that no kept event names and that are
  * older than the compaction start minus a grace period.
  */
@@ -46,14 +46,17 @@ export interface CompactOutcome extends CollectResult {
 
 /**
  * Which events to keep, newest first: a contiguous run of the newest events
- * while both bounds hold, plus the newest event of every path regardless of
- * the bounds (so the newest version of each path is never lost). Blob bytes
- * count once per distinct sha.
+ * while both bounds hold, plus, regardless of the bounds, what undo needs
+ * most: the newest event of every path (its newest version), the newest
+ * event of every path that replaced a version (its newest backup, which reads
+ * after it would otherwise crowd out), and every event of the backup
+ * sessions those belong to (an undo restores a session whole or not at all).
+ * Blob bytes count once per distinct sha.
  */
 export function selectKept(events: StoredEvent[], maxEntries: number, maxBytes: number): boolean[] {
+  const pinned = pinnedEvents(events);
   const keep = new Array<boolean>(events.length).fill(false);
   const counted = new Set<string>();
-  const paths = new Set<string>();
   let count = 0;
   let bytes = 0;
   let full = false;
@@ -64,14 +67,37 @@ export function selectKept(events: StoredEvent[], maxEntries: number, maxBytes: 
     if (e.before && !counted.has(e.before.sha) && e.before.sha !== e.sha) extra += e.before.size;
     const fits = !full && count + 1 <= maxEntries && bytes + extra <= maxBytes;
     if (!fits) full = true;
-    if (!fits && paths.has(e.path)) continue;
+    if (!fits && !pinned[i]) continue;
     keep[i] = true;
-    paths.add(e.path);
     count++;
     bytes += extra;
     for (const sha of shasOf(e)) counted.add(sha);
   }
   return keep;
+}
+
+/** The events selectKept keeps past the bounds. */
+function pinnedEvents(events: StoredEvent[]): boolean[] {
+  const pinned = new Array<boolean>(events.length).fill(false);
+  const newest = new Set<string>();
+  const newestBackup = new Set<string>();
+  const sessions = new Set<string>();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (!newest.has(e.path)) {
+      newest.add(e.path);
+      pinned[i] = true;
+    }
+    if (e.before && !newestBackup.has(e.path)) {
+      newestBackup.add(e.path);
+      pinned[i] = true;
+      if (e.backup !== undefined) sessions.add(e.backup);
+    }
+  }
+  events.forEach((e, i) => {
+    if (e.backup !== undefined && sessions.has(e.backup)) pinned[i] = true;
+  });
+  return pinned;
 }
 
 /** Compact the journal and sweep blobs; undefined when another process holds the lock. */

@@ -31,6 +31,27 @@ describe("selectKept", () => {
     expect(selectKept(events, 10, 1e9)).toEqual([true, true, true, true, true]);
   });
 
+  it("keeps each path's newest backup and its whole backup session past the bounds", () => {
+    const write = (path: string, n: number, backup: string): StoredEvent => ({
+      ...read(path, n),
+      kind: "write",
+      before: { sha: `${path}${n - 1}`, tag: "AAAA", size: 2 },
+      backup,
+    });
+    const events = [
+      write("a", 1, "old"), // a's older backup: may go
+      write("a", 2, "batch"),
+      write("b", 2, "batch"), // b's newest backup is in the same session as a's
+      read("b", 2),
+      read("c", 1),
+      read("d", 1),
+    ];
+    expect(selectKept(events, 2, 1e9)).toEqual([false, true, true, true, true, true]);
+    // A session is kept whole even when only one of its files still needs it.
+    const later = [...events, write("b", 3, "later")];
+    expect(selectKept(later, 1, 1e9)).toEqual([false, true, true, false, true, true, true]);
+  });
+
   it("counts each blob once against the byte bound", () => {
     const same = (n: number): StoredEvent => ({ ...read("a", 0, 100), at: `${n}` });
     const events = [read("a", 9, 100), same(1), same(2), same(3)];
