@@ -43,6 +43,17 @@ function refuseNull(value: unknown, label: string): void {
   else if (isObject(value)) for (const v of Object.values(value)) refuseNull(v, label);
 }
 
+/**
+ * The file's own layout, but never a trailing comma in what patch writes: the
+ * library's one option covers inline tables too, and TOML 1.0 parsers (Cargo's,
+ * Python's tomllib) reject `{ a = 1, }`. Existing arrays keep their own commas.
+ */
+function writeFormat(original: string): TomlFormat {
+  const format = TomlFormat.autoDetectFormat(original);
+  format.trailingComma = false;
+  return format;
+}
+
 class TomlEditor implements DocEditor {
   private data: Record<string, unknown>;
   private dirty = false;
@@ -90,7 +101,7 @@ class TomlEditor implements DocEditor {
   text(): string {
     if (!this.dirty) return this.original;
     try {
-      return patch(this.original, this.data, TomlFormat.autoDetectFormat(this.original));
+      return patch(this.original, this.data, writeFormat(this.original));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new DocError(

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { parse } from "@decimalturn/toml-patch";
 import { describe, expect, it } from "vitest";
 import type { DocRequest } from "../../src/docs/actions.js";
@@ -117,6 +118,32 @@ describe("TOML: errors and no-ops", () => {
     );
     expect(error.code).toBe("invalid_input");
     expect(error.message).toContain("does not parse as TOML at line 2, column 5");
+  });
+
+  it("writes no trailing comma in an inline table, even when the file's arrays have one", () => {
+    const text = '[package]\nname = "x"\nauthors = [\n  "a",\n]\n';
+    const out = run(
+      "Cargo.toml",
+      { action: "set", selector: "package.meta", value: { a: [1] } },
+      text,
+    );
+    expect(out.text).toBe(`${text}meta = { a = [ 1 ] }\n`);
+    const appended = run(
+      "Cargo.toml",
+      { action: "append", selector: "package.authors", value: "b" },
+      text,
+    );
+    expect(appended.text).toBe('[package]\nname = "x"\nauthors = [\n  "a",\n  "b",\n]\n');
+    // TOML 1.0 forbids `{ a = 1, }`; the library's own parser accepts it, Python's does not.
+    const python = spawnSync(
+      "python3",
+      ["-c", "import sys, tomllib; tomllib.loads(sys.stdin.read())"],
+      {
+        input: out.text,
+        encoding: "utf8",
+      },
+    );
+    if (!python.error) expect(python.stderr).toBe("");
   });
 
   it("reads arrays of tables", () => {
