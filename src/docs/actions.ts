@@ -9,7 +9,7 @@ import type { DocEditor, Missing, OpenEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
 import { readBack, replay, type Step, scopeOf } from "./read-back.js";
 import { asIndex, formatSelector, parseSelector, type Segment } from "./selector.js";
-import { deepEqual, describe, isObject, type Json, matches, toJson } from "./values.js";
+import { deepEqual, describe, isObject, type Json, matches, shownAs, toJson } from "./values.js";
 
 export type DocAction = "get" | "set" | "delete" | "delete_where" | "append" | "merge" | "ensure";
 
@@ -41,7 +41,10 @@ class Run {
     readonly label: string,
   ) {}
 
-  set(path: Segment[], value: Json): void {
+  set(path: Segment[], given: Json): void {
+    const typed = this.editor.typed?.(path, given);
+    const value = typed ? typed.value : given;
+    if (typed) this.warnings.push(...typed.warnings);
     this.editor.set(path, value);
     this.steps.push({ op: "set", path, value });
   }
@@ -218,14 +221,17 @@ function act(
   const { editor } = run;
   const probe = editor.probe(path);
   switch (request.action) {
-    case "get":
+    case "get": {
       if (!probe.found) {
         throw new DocError(
           "not_found",
           `${run.label} has no value at ${where(path)}: ${whyMissing(path, probe)}.`,
         );
       }
-      return { value: toJson(probe.data()) };
+      const data = probe.data();
+      run.warnings.push(...shownAs(data, path));
+      return { value: toJson(data) };
+    }
     case "set":
       set(run, path, probe, requireValue(request));
       return {};

@@ -48,6 +48,12 @@ export interface DocEditor {
    * or index == length of an existing array.
    */
   set(path: readonly Segment[], value: Json): void;
+  /**
+   * What `set` should store at `path` for the JSON a caller gave: the format's own types put
+   * back where the old value had them (TOML: a date-time stays one when given in date-time
+   * form), with a warning for each value that loses its type.
+   */
+  typed?(path: readonly Segment[], value: Json): { value: Json; warnings: string[] };
   /** Removes the value at `path` from its object or array; it must exist. */
   remove(path: readonly Segment[]): void;
   /** The document's text with every change so far. */

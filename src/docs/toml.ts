@@ -9,7 +9,7 @@ import { parse, patch, TomlFormat } from "@decimalturn/toml-patch";
 import { childOf, probeData } from "./data-probe.js";
 import type { DocEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
-import { asIndex, type Segment } from "./selector.js";
+import { asIndex, formatSelector, type Segment } from "./selector.js";
 import { clone, isObject, type Json } from "./values.js";
 
 type Container = Record<string, unknown> | unknown[];
@@ -41,6 +41,50 @@ function refuseNull(value: unknown, label: string): void {
   }
   if (Array.isArray(value)) for (const v of value) refuseNull(v, label);
   else if (isObject(value)) for (const v of Object.values(value)) refuseNull(v, label);
+}
+
+/** Characters a TOML date/time literal is made of: nothing that could start another key. */
+const DATE_TIME_CHARS = /^[0-9:.+\-TtZz ]+$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/** A TOML date/time literal as the library's date value, or undefined. */
+function asDateTime(text: string): Date | undefined {
+  if (!DATE_TIME_CHARS.test(text)) return undefined;
+  try {
+    const value: unknown = parse(`v = ${text}`).v;
+    return value instanceof Date ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `value` with the TOML types JSON cannot carry put back where `old` had them,
+ * from the forms `get` shows them in: a string in date/time form stays a
+ * date/time, a string of digits a big integer, null a nan or inf. A string
+ * that is no such form replaces the old value with a warning.
+ */
+function retype(old: unknown, value: unknown, at: Segment[], warnings: string[]): unknown {
+  if (typeof value === "string" && (old instanceof Date || typeof old === "bigint")) {
+    const kept =
+      old instanceof Date ? asDateTime(value) : INTEGER.test(value) ? BigInt(value) : undefined;
+    if (kept !== undefined) return kept;
+    const was = old instanceof Date ? "a TOML date/time" : "an integer";
+    warnings.push(
+      `\`${formatSelector(at)}\` was ${was}; ${JSON.stringify(value)} is not one, so it is now a string.`,
+    );
+    return value;
+  }
+  if (value === null && typeof old === "number" && !Number.isFinite(old)) return old;
+  if (Array.isArray(value) && Array.isArray(old)) {
+    return value.map((v, i) => retype(old[i], v, [...at, i], warnings));
+  }
+  if (isObject(value) && isObject(old)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = retype(old[k], v, [...at, k], warnings);
+    return out;
+  }
+  return value;
 }
 
 /**
@@ -75,6 +119,15 @@ class TomlEditor implements DocEditor {
     let node: unknown = this.data;
     for (const segment of path) node = childOf(node, segment).value;
     return node as Container;
+  }
+
+  typed(path: readonly Segment[], value: Json): { value: Json; warnings: string[] } {
+    const old = probeData(this.data, path);
+    if (!old.found) return { value, warnings: [] };
+    const warnings: string[] = [];
+    // The library's dates and bigints travel where JSON goes; clone, deepEqual and read-back take them.
+    const typed = retype(old.data(), value, [...path], warnings) as Json;
+    return { value: typed, warnings };
   }
 
   set(path: readonly Segment[], value: Json): void {

@@ -2,6 +2,7 @@
  * Plain-data helpers shared by the format editors: what a value is, whether
  * two values are equal, and how a value reads in a sentence.
  */
+import { formatSelector, type Segment } from "./selector.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -13,7 +14,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * JSON-safe data: TOML dates become their TOML text (the library's Date
- * subclasses print themselves), big integers become numbers when exact.
+ * subclasses print themselves), big integers become numbers when exact (else
+ * strings), nan and inf become null — what JSON.stringify would show anyway.
  */
 export function toJson(value: unknown): Json {
   if (value === null || value === undefined) return null;
@@ -27,10 +29,49 @@ export function toJson(value: unknown): Json {
     for (const [k, v] of Object.entries(value)) out[k] = toJson(v);
     return out;
   }
-  if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") {
-    return value;
-  }
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" || typeof value === "boolean") return value;
   return String(value);
+}
+
+/** How `toJson` shows a value JSON cannot carry, as a clause; undefined when JSON carries it. */
+function shownInstead(value: unknown): string | undefined {
+  if (value instanceof Date) {
+    return `is a TOML date/time, shown as the string ${JSON.stringify(toJson(value))}`;
+  }
+  if (typeof value === "bigint" && !Number.isSafeInteger(Number(value))) {
+    return `is an integer beyond JSON's exact range (2^53), shown as the string "${value}"`;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    const name = Number.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+    return `is ${name}, which JSON has no number for, shown as null`;
+  }
+  return undefined;
+}
+
+/** A sentence for every value inside `value` (at `path`) that JSON shows as another type. */
+export function shownAs(value: unknown, path: readonly Segment[], limit = 5): string[] {
+  const out: string[] = [];
+  let more = 0;
+  const visit = (node: unknown, at: readonly Segment[]): void => {
+    const clause = shownInstead(node);
+    if (clause === undefined) {
+      const entries = Array.isArray(node)
+        ? node.entries()
+        : isObject(node)
+          ? Object.entries(node)
+          : [];
+      for (const [k, v] of entries) visit(v, [...at, k]);
+    } else if (out.length < limit) {
+      const name = at.length === 0 ? "The value" : `\`${formatSelector(at)}\``;
+      out.push(`${name} ${clause}.`);
+    } else {
+      more++;
+    }
+  };
+  visit(value, path);
+  if (more > 0) out.push(`${more} more value${more === 1 ? "" : "s"} like these.`);
+  return out;
 }
 
 /** Structural equality of data; object key order does not matter. */

@@ -150,3 +150,53 @@ describe("TOML: errors and no-ops", () => {
     expect(run("Cargo.toml", { action: "get", selector: "bin[0].path" }).value).toBe("src/main.rs");
   });
 });
+
+describe("TOML: values JSON has no type for", () => {
+  const text =
+    "released = 1979-05-27T07:32:00Z\nday = 1979-05-27\nbig = 9007199254740993\nn = nan\nwhen = [1979-05-27]\n";
+  const toml = (request: DocRequest) => run("a.toml", request, text);
+
+  it("get names each one and the form it is shown in", () => {
+    expect(toml({ action: "get", selector: "" })).toMatchObject({
+      value: {
+        released: "1979-05-27T07:32:00Z",
+        day: "1979-05-27",
+        big: "9007199254740993",
+        n: null,
+        when: ["1979-05-27"],
+      },
+      warnings: [
+        '`released` is a TOML date/time, shown as the string "1979-05-27T07:32:00Z".',
+        '`day` is a TOML date/time, shown as the string "1979-05-27".',
+        '`big` is an integer beyond JSON\'s exact range (2^53), shown as the string "9007199254740993".',
+        "`n` is nan, which JSON has no number for, shown as null.",
+        '`when[0]` is a TOML date/time, shown as the string "1979-05-27".',
+      ],
+    });
+  });
+
+  it("set in the form get shows keeps the TOML type", () => {
+    const out = toml({ action: "set", selector: "released", value: "2000-01-01T00:00:00Z" });
+    expect(span(text, out.text)).toEqual({
+      removed: ["released = 1979-05-27T07:32:00Z"],
+      added: ["released = 2000-01-01T00:00:00Z"],
+    });
+    expect(out.warnings).toEqual([]);
+    expect(toml({ action: "set", selector: "big", value: "9007199254740995" }).text).toContain(
+      "\nbig = 9007199254740995\n",
+    );
+  });
+
+  it("the whole document read with get sets back unchanged", () => {
+    const value = toml({ action: "get", selector: "" }).value!;
+    expect(toml({ action: "merge", selector: "", value })).toMatchObject({ changed: false, text });
+  });
+
+  it("a string in no date/time form replaces a date/time with a warning", () => {
+    const out = toml({ action: "set", selector: "when[0]", value: "soon" });
+    expect(span(text, out.text).added).toEqual(['when = ["soon"]']);
+    expect(out.warnings).toEqual([
+      '`when[0]` was a TOML date/time; "soon" is not one, so it is now a string.',
+    ]);
+  });
+});
