@@ -50,6 +50,19 @@ async function allTools(): Promise<readonly Tool[]> {
   return fullTools;
 }
 
+/**
+ * The plan decides whether its steps write: a step previewing on its own would
+ * write nothing, yet count as applied and be left out of the rollback's view.
+ */
+function refuseOwnMode(n: number, tool: string, mode: unknown): void {
+  if (mode === undefined || mode === "apply") return;
+  throw new ToolError(
+    "invalid_input",
+    `Step ${n} (${tool}) has its own "mode": ${JSON.stringify(mode)}, but the plan sets the mode of every step. Remove "mode" from the step's args; to run the whole plan without writing, give the plan itself "mode": "preview" (or "check").`,
+    { step: n },
+  );
+}
+
 /** Checks every step before any runs, so a typo fails the plan with nothing done. */
 export async function prepareSteps(steps: StepInput[]): Promise<Prepared[]> {
   const tools = await allTools();
@@ -79,6 +92,7 @@ export async function prepareSteps(steps: StepInput[]): Promise<Prepared[]> {
         { step: n },
       );
     }
+    refuseOwnMode(n, step.tool, step.args?.mode);
     let args: unknown;
     try {
       args = parseArgs(tool, step.args ?? {});

@@ -179,6 +179,15 @@ describe("plan: strict", () => {
     );
     expect(bad.code).toBe("invalid_input");
     expect(bad.message).toContain("Step 2 (file):");
+    const own = await rejection(
+      call(p, {
+        steps: [CHANGES[0]!, { ...CHANGES[1]!, args: { ...CHANGES[1]!.args, mode: "preview" } }],
+      }),
+    );
+    expect(own.code).toBe("invalid_input");
+    expect(own.message).toBe(
+      'Step 2 (patch) has its own "mode": "preview", but the plan sets the mode of every step. Remove "mode" from the step\'s args; to run the whole plan without writing, give the plan itself "mode": "preview" (or "check").',
+    );
     const nested = await rejection(call(p, { steps: [{ tool: "plan", args: { steps: [] } }] }));
     expect(nested.message).toContain("a tool a plan cannot run");
     expect(snapshot()).toEqual(before);
@@ -255,6 +264,7 @@ describe("plan: preview and check", () => {
   it("has a manual that shows both kinds of steps", () => {
     expect(planTool.description).toContain('{"validate": {"run": "npm test"}}');
     expect(planTool.description).toContain('"best_effort"');
+    expect(planTool.description).toContain("the plan sets the mode of every step");
   });
 });
 
