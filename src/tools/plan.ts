@@ -168,6 +168,24 @@ function dryRun(context: ToolContext): Run {
 
 const stepList = (reports: StepReport[]) => reports.map((r) => r.step).join(", ");
 
+const isCommand = (step: StepInput | undefined) =>
+  step !== undefined && ("validate" in step ? "run" in step.validate : step.tool === "run");
+
+/**
+ * Commands that ran (a report with a result): history never saw what they
+ * wrote, so a rollback cannot put it back.
+ */
+function commandsRan(args: Args, reports: StepReport[]): StepReport[] {
+  return reports.filter(
+    (r) => r.result !== undefined && isCommand(args.steps[r.step - 1] as StepInput | undefined),
+  );
+}
+
+function commandNote(commands: StepReport[]): string {
+  const named = commands.map((r) => `${r.step} (${r.summary})`).join(", ");
+  return `Files changed by commands are not rolled back: step${commands.length === 1 ? "" : "s"} ${named} ran, and whatever ${commands.length === 1 ? "it" : "they"} changed stays as left. Check (e.g. git status) before running the plan again.`;
+}
+
 async function failure(
   context: ToolContext,
   args: Args,
@@ -196,10 +214,17 @@ async function failure(
     );
   } else if (policy === "strict") {
     const back = await rollback(context, touches);
+    const commands = commandsRan(args, reports);
     details.rolled_back = true;
     details.restored = back.restored;
-    if (touches.length === 0) lines.push("The plan had changed nothing; nothing was written.");
-    else if (back.failed.length === 0) {
+    if (commands.length > 0) details.commands_ran = commands.map((r) => r.step);
+    if (touches.length === 0) {
+      lines.push(
+        commands.length > 0
+          ? "No tool step had changed a file; there was nothing to restore."
+          : "The plan had changed nothing; nothing was written.",
+      );
+    } else if (back.failed.length === 0) {
       lines.push(
         `The plan was rolled back: ${back.restored.join(", ")} ${back.restored.length === 1 ? "is" : "are"} as before it.`,
       );
@@ -209,6 +234,7 @@ async function failure(
         `Rolling back failed for ${back.failed.join(", ")}; undo backup session ${planId} to restore ${back.failed.length === 1 ? "it" : "them"}.`,
       );
     }
+    if (commands.length > 0) lines.push(commandNote(commands));
   } else {
     details.rolled_back = false;
     if (done.length > 0) {

@@ -111,6 +111,34 @@ describe("plan: strict", () => {
     expect(list.sessions[0]!.is_undo).toBe(true);
   });
 
+  it("says that files changed by commands are not rolled back, naming the commands", async () => {
+    const p = new Project();
+    p.write("a.txt", "a\n");
+    p.write("c.txt", "orig\n");
+    const e = await rejection(
+      call(p, {
+        steps: [
+          edit("a.txt", "a", "A"),
+          { tool: "run", args: { command: "echo changed > c.txt" } },
+          { validate: { run: "exit 1" } },
+        ],
+      }),
+    );
+    expect(e.message.split("\n").slice(-2)).toEqual([
+      "The plan was rolled back: a.txt is as before it.",
+      "Files changed by commands are not rolled back: steps 2 (run echo changed > c.txt), 3 (validate: run exit 1) ran, and whatever they changed stays as left. Check (e.g. git status) before running the plan again.",
+    ]);
+    expect(e.details).toMatchObject({ restored: ["a.txt"], commands_ran: [2, 3] });
+    expect(p.text("a.txt")).toBe("a\n");
+    expect(p.text("c.txt")).toBe("changed\n");
+
+    const only = await rejection(call(p, { steps: [{ validate: { run: "exit 2" } }] }));
+    expect(only.message.split("\n").slice(-2)).toEqual([
+      "No tool step had changed a file; there was nothing to restore.",
+      "Files changed by commands are not rolled back: step 1 (validate: run exit 2) ran, and whatever it changed stays as left. Check (e.g. git status) before running the plan again.",
+    ]);
+  });
+
   it("rolls back when a tool step fails, and when a syntax check fails", async () => {
     const { p, before, snapshot } = seeded();
     const e = await rejection(call(p, { steps: [CHANGES[0]!, edit("a.txt", "not there", "x")] }));
@@ -265,6 +293,7 @@ describe("plan: preview and check", () => {
     expect(planTool.description).toContain('{"validate": {"run": "npm test"}}');
     expect(planTool.description).toContain('"best_effort"');
     expect(planTool.description).toContain("the plan sets the mode of every step");
+    expect(planTool.description).toContain("Files changed by commands are not rolled back");
   });
 });
 
