@@ -47,8 +47,6 @@ function requireText(text: string | undefined, action: string): string[] {
   return textLines(text);
 }
 
-const ATX = /^ {0,3}(#{1,6})(?=\s|$)/;
-
 /**
  * Replaces everything under the heading (subsections included); the heading
  * stays unless the text starts with a heading of the same level, which then
@@ -65,13 +63,14 @@ export function replaceSection(
   let body = requireText(text, "replace_section");
   const warnings: string[] = [];
   let head = lines.slice(s.heading.line, s.body);
-  const first = ATX.exec(body[0] ?? "");
-  if (first && first[1]!.length === s.heading.level) {
-    head = [body[0]!];
-    body = textLines(body.slice(1).join("\n"));
-  } else if (first) {
+  // Parsed, not pattern-matched, so a setext heading ("New" over "---") counts like "## New".
+  const first = parseMarkdown(body).headings[0];
+  if (first?.line === 0 && first.level === s.heading.level) {
+    head = body.slice(0, first.after);
+    body = textLines(body.slice(first.after).join("\n"));
+  } else if (first?.line === 0) {
     warnings.push(
-      `The text starts with a level-${first[1]!.length} heading; it went under the level-${s.heading.level} heading "${s.heading.text}", which was kept.`,
+      `The text starts with a level-${first.level} heading; it went under the level-${s.heading.level} heading "${s.heading.text}", which was kept.`,
     );
   }
   const old = lines.slice(s.body, s.end);

@@ -80,6 +80,19 @@ describe("markdown edits", () => {
     });
   });
 
+  it("replace_section takes a setext heading at the top of the text like an ATX one", () => {
+    const out = replaceSection(parsed(), "Help", "Support\n-------\n\nMail us.\n", "guide.md");
+    expect(changes(out.lines)).toEqual({
+      removed: ["## Help", "", "Ask on the forum."],
+      added: ["Support", "-------", "", "Mail us."],
+    });
+    expect(out.warnings).toEqual([]);
+    const deeper = replaceSection(parsed(), "Help", "Support\n=======\n\nMail us.", "guide.md");
+    expect(deeper.warnings).toEqual([
+      'The text starts with a level-1 heading; it went under the level-2 heading "Help", which was kept.',
+    ]);
+  });
+
   it("insert_after_heading goes right under the heading", () => {
     const out = insertAfterHeading(parsed(), "Features", "What you get:", "guide.md");
     expect(changes(out.lines)).toEqual({ removed: [], added: ["What you get:", ""] });
