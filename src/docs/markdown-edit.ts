@@ -4,7 +4,15 @@
  * blank line apart from their neighbours.
  */
 import { DocError } from "./errors.js";
-import { findSection, type Heading, type Parsed, parseMarkdown, type Section } from "./markdown.js";
+import {
+  findSection,
+  type Heading,
+  type Parsed,
+  parseMarkdown,
+  type Section,
+  type SectionRef,
+  sectionOf,
+} from "./markdown.js";
 
 export interface MdEdit {
   lines: string[];
@@ -54,7 +62,7 @@ function requireText(text: string | undefined, action: string): string[] {
  */
 export function replaceSection(
   parsed: Parsed,
-  path: string,
+  path: SectionRef,
   text: string | undefined,
   label: string,
 ): MdEdit {
@@ -96,7 +104,7 @@ export function replaceSection(
 /** Puts the text right under the heading, before the section's existing text. */
 export function insertAfterHeading(
   parsed: Parsed,
-  path: string,
+  path: SectionRef,
   text: string | undefined,
   label: string,
 ): MdEdit {
@@ -110,7 +118,7 @@ export function insertAfterHeading(
 /** Adds the text at the end of the section's own text, before its first subsection. */
 export function appendToSection(
   parsed: Parsed,
-  path: string,
+  path: SectionRef,
   text: string | undefined,
   label: string,
 ): MdEdit {
@@ -133,7 +141,7 @@ function same(a: string, b: string): boolean {
  */
 export function upsertBullet(
   parsed: Parsed,
-  path: string,
+  path: SectionRef,
   bullet: string | undefined,
   label: string,
 ): MdEdit {
@@ -227,14 +235,17 @@ export interface MoveResult {
  */
 export function moveSection(
   source: { parsed: Parsed; label: string },
-  path: string,
-  to: string | undefined,
+  path: SectionRef,
+  to: SectionRef | undefined,
   dest?: { parsed: Parsed; label: string },
 ): MoveResult {
   const s = findSection(source.parsed, path, source.label);
   const target = dest ?? source;
+  const toHeading = typeof to === "string" ? to : to?.heading;
   const t =
-    to === undefined || to.trim() === "" ? undefined : findSection(target.parsed, to, target.label);
+    toHeading === undefined || toHeading.trim() === ""
+      ? undefined
+      : findSection(target.parsed, to!, target.label, "to_line");
   if (!t && !dest) {
     throw new DocError(
       "invalid_input",
@@ -266,7 +277,13 @@ export function moveSection(
     return { source: rest, dest: insertBlock(dest.parsed.lines, at, block), warnings };
   }
   const reparsed = parseMarkdown(rest);
-  const again = findSection(reparsed, to!, source.label);
+  // The target again by its line, shifted past the lines taken out: its name may
+  // match differently (or only by a line that moved) once the section is gone.
+  const shift = t!.heading.line > s.heading.line ? lines.length - rest.length : 0;
+  const same = reparsed.headings.find(
+    (h) => h.line === t!.heading.line - shift && h.text === t!.heading.text,
+  );
+  const again = same ? sectionOf(reparsed, same) : findSection(reparsed, to!, source.label);
   rest = insertBlock(rest, beforeBlanks(rest, again.end, again.body), block);
   return { source: rest, warnings };
 }

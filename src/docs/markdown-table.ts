@@ -5,7 +5,7 @@
  * table's own pipe style.
  */
 import { DocError } from "./errors.js";
-import { findSection, type Parsed } from "./markdown.js";
+import { findSection, type Parsed, type SectionRef } from "./markdown.js";
 import type { MdEdit } from "./markdown-edit.js";
 
 /** Cells of a table line, split on pipes that are not escaped, with their raw padding. */
@@ -42,7 +42,7 @@ function pad(text: string, width: number, how: "left" | "right" | "center"): str
 
 export function tableAppend(
   parsed: Parsed,
-  path: string,
+  path: SectionRef,
   row: (string | number | boolean)[] | undefined,
   label: string,
 ): MdEdit {

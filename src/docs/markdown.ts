@@ -125,8 +125,48 @@ function outline(parsed: Parsed): string {
   return `Its headings: ${shown.join(", ")}${more}.`;
 }
 
-/** The one section a heading path names, or a DocError (not_found / ambiguous). */
-export function findSection(parsed: Parsed, path: string, label: string): Section {
+/** A heading path, and (when several headings match it) the 1-based line of the one meant. */
+export type SectionRef = string | { heading: string; line?: number };
+
+/** The texts of the headings `h` sits under, outermost first. */
+function parentsOf(parsed: Parsed, h: Heading): string[] {
+  const out: string[] = [];
+  let level = h.level;
+  for (const p of parsed.headings.filter((x) => x.line < h.line).reverse()) {
+    if (p.level < level) {
+      out.unshift(p.text);
+      level = p.level;
+    }
+  }
+  return out;
+}
+
+function ambiguity(parsed: Parsed, path: string, hits: Heading[], label: string, lineArg: string) {
+  const lines = hits.map((h) => h.line + 1);
+  const parents = new Set(hits.map((h) => parentsOf(parsed, h).join(" > ")));
+  const byLine = `pass "${lineArg}" with the line of the one you mean, e.g. "${lineArg}": ${lines[0]}`;
+  const advice =
+    parents.size === hits.length
+      ? `Add the parent heading to make it unique, e.g. "Parent > ${headingPath(path).at(-1)}", or ${byLine}.`
+      : `${parents.size === 1 ? "They share" : "Some share"} their parent headings, so ${byLine}.`;
+  return new DocError(
+    "ambiguous",
+    `${JSON.stringify(path)} matches ${hits.length} headings in ${label}: ${hits.map(describeHeading).join(", ")}. ${advice}`,
+    { heading: path, lines },
+  );
+}
+
+/**
+ * The one section a heading path names, or a DocError (not_found / ambiguous).
+ * `lineArg` is the argument that carries a ref's line, for the messages.
+ */
+export function findSection(
+  parsed: Parsed,
+  ref: SectionRef,
+  label: string,
+  lineArg = "line",
+): Section {
+  const { heading: path, line } = typeof ref === "string" ? { heading: ref, line: undefined } : ref;
   const parts = headingPath(path);
   if (parts.length === 0) {
     throw new DocError(
@@ -139,6 +179,17 @@ export function findSection(parsed: Parsed, path: string, label: string): Sectio
   if (hits.length === 0 && parts.length > 1) {
     hits = matchAll(parsed, [path.trim()], (a, b) => a === b);
   }
+  if (line !== undefined && hits.length > 0) {
+    const at = hits.find((h) => h.line + 1 === line);
+    if (!at) {
+      throw new DocError(
+        "not_found",
+        `No heading ${JSON.stringify(path)} starts on line ${line} of ${label}; the ones that match: ${hits.map(describeHeading).join(", ")}. Pass one of those lines as "${lineArg}".`,
+        { heading: path, lines: hits.map((h) => h.line + 1) },
+      );
+    }
+    return sectionOf(parsed, at);
+  }
   if (hits.length === 1) return sectionOf(parsed, hits[0]!);
   if (hits.length === 0) {
     throw new DocError(
@@ -147,9 +198,5 @@ export function findSection(parsed: Parsed, path: string, label: string): Sectio
       { heading: path },
     );
   }
-  throw new DocError(
-    "ambiguous",
-    `${JSON.stringify(path)} matches ${hits.length} headings in ${label}: ${hits.map(describeHeading).join(", ")}. Add the parent heading to make it unique, e.g. "Parent > ${parts.at(-1)}".`,
-    { heading: path, lines: hits.map((h) => h.line + 1) },
-  );
+  throw ambiguity(parsed, path, hits, label, lineArg);
 }

@@ -43,7 +43,19 @@ const input = z.strictObject({
     .string()
     .optional()
     .describe("replace_section/insert_after_heading/append_to_section: Markdown."),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("When several headings match `heading`: the 1-based line of the one you mean."),
   to: z.string().optional().describe("move_section: the heading (path) to move the section under."),
+  to_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("move_section, when several headings match `to`: the line of the one you mean."),
   to_path: z.string().optional().describe("move_section: another file to move the section to."),
   bullet: z.string().optional().describe("upsert_bullet: the item's text."),
   row: z
@@ -80,22 +92,31 @@ async function markdownEngine() {
   return { ...parsing, ...editing, ...tables };
 }
 
+/** The section `heading` (and `line`) names, and `to` (and `to_line`) for a move. */
+function refs(args: Args) {
+  return {
+    section: { heading: args.heading, line: args.line },
+    to: args.to === undefined ? undefined : { heading: args.to, line: args.to_line },
+  };
+}
+
 async function edit(args: Args, lines: string[], label: string): Promise<MdEdit> {
   const md = await markdownEngine();
   const parsed = md.parseMarkdown(lines);
+  const { section, to } = refs(args);
   switch (args.action) {
     case "replace_section":
-      return md.replaceSection(parsed, args.heading, args.text, label);
+      return md.replaceSection(parsed, section, args.text, label);
     case "insert_after_heading":
-      return md.insertAfterHeading(parsed, args.heading, args.text, label);
+      return md.insertAfterHeading(parsed, section, args.text, label);
     case "append_to_section":
-      return md.appendToSection(parsed, args.heading, args.text, label);
+      return md.appendToSection(parsed, section, args.text, label);
     case "upsert_bullet":
-      return md.upsertBullet(parsed, args.heading, args.bullet, label);
+      return md.upsertBullet(parsed, section, args.bullet, label);
     case "table_append":
-      return md.tableAppend(parsed, args.heading, args.row, label);
+      return md.tableAppend(parsed, section, args.row, label);
     case "move_section": {
-      const moved = md.moveSection({ parsed, label }, args.heading, args.to);
+      const moved = md.moveSection({ parsed, label }, section, to);
       return { lines: moved.source, warnings: moved.warnings };
     }
   }
@@ -152,10 +173,11 @@ async function toOtherFile(
   const from = await loadTextFile(context, source);
   const into = await loadIfExists(context, dest);
   const md = await markdownEngine();
+  const { section, to } = refs(args);
   const moved = md.moveSection(
     { parsed: md.parseMarkdown(from.doc.lines), label: source.display },
-    args.heading,
-    args.to,
+    section,
+    to,
     { parsed: md.parseMarkdown(into?.doc.lines ?? []), label: dest.display },
   );
   const action = "md.move_section";

@@ -279,6 +279,42 @@ describe("md tool", () => {
     expect(error.code).toBe("ambiguous");
     expect(error.details.lines).toEqual([3, 7]);
   });
+
+  it("two same headings under one parent are told apart by line (and to_line for a move)", async () => {
+    const p = new Project();
+    p.write("a.md", "# Guide\n\n## Notes\n\nfirst\n\n## Notes\n\nsecond\n");
+    const error = await rejection(
+      md(p, { action: "append_to_section", path: "a.md", heading: "Guide > Notes", text: "x" }),
+    );
+    expect(error.message).toBe(
+      '"Guide > Notes" matches 2 headings in a.md: "## Notes" (line 3), "## Notes" (line 7). They share their parent headings, so pass "line" with the line of the one you mean, e.g. "line": 3.',
+    );
+    await md(p, {
+      action: "append_to_section",
+      path: "a.md",
+      heading: "Notes",
+      line: 7,
+      text: "x",
+    });
+    expect(p.text("a.md")).toBe("# Guide\n\n## Notes\n\nfirst\n\n## Notes\n\nsecond\n\nx\n");
+    const stale = await rejection(
+      md(p, { action: "append_to_section", path: "a.md", heading: "Notes", line: 5, text: "x" }),
+    );
+    expect(stale.message).toContain('No heading "Notes" starts on line 5 of a.md');
+
+    // The target's line as the file was before the moved section came out of it.
+    p.write("b.md", "# Guide\n\n## Move me\n\nm\n\n## Notes\n\nfirst\n\n## Notes\n\nsecond\n");
+    await md(p, {
+      action: "move_section",
+      path: "b.md",
+      heading: "Move me",
+      to: "Notes",
+      to_line: 11,
+    });
+    expect(p.text("b.md")).toBe(
+      "# Guide\n\n## Notes\n\nfirst\n\n## Notes\n\nsecond\n\n### Move me\n\nm\n",
+    );
+  });
 });
 
 describe("md manual", () => {
@@ -295,6 +331,8 @@ describe("md manual", () => {
     expect(mdTool.description).toContain("README.md has no heading");
     expect(twice.message).toContain("Add the parent heading to make it unique");
     expect(mdTool.description).toContain("Add the parent heading to make it unique");
+    expect(twice.message).toContain('or pass "line" with the line of the one you mean');
+    expect(mdTool.description).toContain('pass "line" with the line of the one you mean');
     for (const action of [
       "replace_section",
       "insert_after_heading",
