@@ -32,13 +32,16 @@ export interface BlobFile {
 
 export class BlobStore {
   readonly root: string;
-  /** Shas this process stored (or verified) durably: no second fsync needed. */
-  private readonly durable = new Set<string>();
+  /** Whether backups are fsynced (false: written and checked, not synced). */
+  private readonly fsync: boolean;
+  /** Shas this process made backups of (synced when `fsync`): a backup again only checks the bytes. */
+  private readonly backedUp = new Set<string>();
   /** Fan-out folders this process created without fsyncing their entry in the root. */
   private readonly unsyncedFanouts = new Set<string>();
 
-  constructor(root: string) {
+  constructor(root: string, fsync = true) {
     this.root = root;
+    this.fsync = fsync;
   }
 
   pathOf(sha: string): string {
@@ -50,15 +53,21 @@ export class BlobStore {
    * mtime is refreshed, which tells a concurrent collection that it is in use
    * again (collection only deletes blobs older than its start). A caller
    * that already hashed the bytes passes `knownSha` to skip hashing again.
-   * A durable put fsyncs into `barrier` when given (the caller flushes it
-   * before relying on the blob), else before returning.
+   * A `backup` (a version about to be replaced, so the only copy left) is
+   * checked against the bytes and, when the store fsyncs, synced into
+   * `barrier` when given (the caller flushes it before relying on the blob),
+   * else before returning.
    */
-  put(bytes: Uint8Array, durable = false, knownSha?: string, barrier?: SyncBarrier): string {
+  put(bytes: Uint8Array, backup = false, knownSha?: string, barrier?: SyncBarrier): string {
     const sha = knownSha ?? sha256Hex(bytes);
     const path = this.pathOf(sha);
-    const sync = durable ? (barrier ?? new SyncBarrier()) : undefined;
-    if (!this.touch(path)) this.write(sha, path, bytes, sync);
-    else if (sync && !this.durable.has(sha)) this.makeDurable(sha, path, bytes, sync);
+    const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
+    if (!this.touch(path)) {
+      this.write(sha, path, bytes, sync);
+      if (backup) this.markBackedUp(sha, sync);
+    } else if (backup) {
+      this.makeBackup(sha, path, bytes, sync);
+    }
     if (sync && !barrier) sync.flushSync();
     return sha;
   }
@@ -150,7 +159,7 @@ export class BlobStore {
       return undefined;
     }
     unlinkSync(aside);
-    this.durable.delete(sha);
+    this.backedUp.delete(sha);
     return st.size;
   }
 
@@ -181,19 +190,27 @@ export class BlobStore {
   }
 
   /**
-   * An existing blob may have been stored without fsync (by a read). Sync it
-   * now; rewrite it when its size is wrong (a power loss after a non-durable
-   * rename can leave an empty file).
+   * An existing blob may have been stored without fsync (by a read), or
+   * damaged since. Before it becomes the only copy, check it still holds
+   * `bytes` (a power loss after a non-durable rename can leave it empty):
+   * sync it when it does (once per process), write it afresh when it does not.
    */
-  private makeDurable(sha: string, path: string, bytes: Uint8Array, sync: SyncBarrier): void {
-    let size: number | undefined;
+  private makeBackup(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
+    let stored: Buffer | undefined;
     try {
-      size = statSync(path).size;
+      stored = readFileSync(path);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
     }
-    if (size === bytes.length) this.syncEntry(sha, path, sync);
-    else this.write(sha, path, bytes, sync);
+    if (stored?.equals(bytes) && this.backedUp.has(sha)) return;
+    if (!stored?.equals(bytes)) this.write(sha, path, bytes, sync);
+    else if (sync) this.syncEntry(sha, path, sync);
+    this.markBackedUp(sha, sync);
+  }
+
+  private markBackedUp(sha: string, sync?: SyncBarrier): void {
+    if (sync) sync.onSynced(() => this.backedUp.add(sha));
+    else this.backedUp.add(sha);
   }
 
   /** The blob, its fan-out folder, and that folder's entry when it was made without fsync. */
@@ -205,7 +222,6 @@ export class BlobStore {
       sync.addFolder(this.root);
       sync.onSynced(() => this.unsyncedFanouts.delete(fanout));
     }
-    sync.onSynced(() => this.durable.add(sha));
   }
 }
 

@@ -93,7 +93,7 @@ class Store {
     this.lazyAbove = positive(options.lazyAbove, LAZY_ABOVE, "lazyAbove");
     this.journalPath = join(this.dir, JOURNAL_FILE);
     this.lockPath = join(this.dir, LOCK_FILE);
-    this.blobs = new BlobStore(join(this.dir, "blobs"));
+    this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync);
     this.reader = new JournalReader(this.journalPath);
     ensureDir(this.dir);
     const gitignore = join(this.dir, ".gitignore");
@@ -259,8 +259,8 @@ export class History {
     return new History(this.store, session);
   }
 
-  putBlob(bytes: Uint8Array, durable = false, knownSha?: string, barrier?: SyncBarrier): string {
-    const sha = this.store.blobs.put(bytes, durable && this.store.fsync, knownSha, barrier);
+  putBlob(bytes: Uint8Array, backup = false, knownSha?: string, barrier?: SyncBarrier): string {
+    const sha = this.store.blobs.put(bytes, backup, knownSha, barrier);
     this.store.index.noteBlob(sha, bytes.length);
     return sha;
   }

@@ -53,10 +53,13 @@ describe("blobs", () => {
   it("rewrites a damaged blob on a durable put", () => {
     const history = openHistory();
     const sha = history.putBlob(bytes("precious"));
-    writeFileSync(blobFiles(history.dir).get(sha)!, "");
-    expect(history.getBlob(sha)).toBeUndefined();
-    history.putBlob(bytes("precious"), true);
-    expect(Buffer.from(history.getBlob(sha)!).toString()).toBe("precious");
+    for (const damage of ["", "PRECIOUS"]) {
+      // Emptied (a power loss), or the same size with other bytes (anything else).
+      writeFileSync(blobFiles(history.dir).get(sha)!, damage);
+      expect(history.getBlob(sha)).toBeUndefined();
+      history.putBlob(bytes("precious"), true);
+      expect(Buffer.from(history.getBlob(sha)!).toString()).toBe("precious");
+    }
   });
 
   it("returns undefined for unknown, malformed or corrupted blobs", () => {
