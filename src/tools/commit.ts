@@ -25,7 +25,14 @@ import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
-import { formatBytes, identify, type LoadedFile, sha256 } from "./files.js";
+import {
+  formatBytes,
+  identify,
+  type LoadedFile,
+  type OpaqueContent,
+  type Replaced,
+  sha256,
+} from "./files.js";
 import { historyFailure } from "./history-failure.js";
 
 export interface Committed {
@@ -37,9 +44,10 @@ export interface Committed {
 
 export interface CommitRequest {
   kind: "write" | "rollback";
-  /** The version being replaced; undefined for a new file. */
-  before: LoadedFile | undefined;
-  doc: Document;
+  /** The version being replaced; undefined for a new file. Only a restore replaces content that is not text. */
+  before: Replaced | undefined;
+  /** The new content; only a restore writes back bytes that are not text. */
+  doc: Document | OpaqueContent;
   note: string;
   /** Permission bits; default: the replaced file's. */
   fileMode?: number;
@@ -91,7 +99,7 @@ async function commitDocument(
   }
   if (!written) throw new RaceError(file.display);
   rememberWritten(file, request, bytes, tag, sha);
-  const diff = documentDiff(file.display, request.before?.doc, request.doc);
+  const diff = replacedDiff(file.display, request.before, request.doc);
   context.events.emit({
     type: "files_changed",
     changes: [{ path: file.display, resolved: file.real, action: request.action, diff }],
@@ -113,7 +121,7 @@ function rememberWritten(
   tag: string,
   sha: string,
 ): void {
-  if (sniffBinary(bytes)) return; // a read refuses these bytes; nothing to keep
+  if (sniffBinary(bytes) || "opaque" in request.doc) return; // a read refuses these bytes
   let doc: Document | DecodeFailure = request.doc;
   if (!isCanonical(doc)) {
     const prior = request.before && decodedFiles.get(file.real, request.before.bytes);
@@ -202,6 +210,22 @@ function writeFailure(
   });
 }
 
+/** The diff of a change; content that is not text is named in a notice, not shown. */
+function replacedDiff(
+  path: string,
+  before: Replaced | undefined,
+  after: Document | OpaqueContent,
+): string {
+  let notices = "";
+  if (before && !before.doc) {
+    notices += `[the replaced content of ${path} is not shown: ${before.opaque ?? "it is not text"}]\n`;
+  }
+  if ("opaque" in after) {
+    return `${notices}[the restored content of ${path} is not shown: ${after.opaque}]\n`;
+  }
+  return notices + documentDiff(path, before?.doc, after);
+}
+
 export function documentDiff(path: string, before: Document | undefined, after: Document): string {
   return unifiedDiff(before?.lines ?? [], after.lines, {
     path,
@@ -280,12 +304,13 @@ async function validateChange(
   request: CommitRequest,
   inMemory: boolean,
 ): Promise<Pick<Outcome, "validation" | "validationNotice">> {
-  if (!context.validator || request.validate === false) return {};
+  const { doc } = request;
+  if (!context.validator || request.validate === false || "opaque" in doc) return {};
   const outcome = await context.validator.validate({
     path: file.real,
     display: file.display,
-    before: request.before && textOf(request.before.doc),
-    after: textOf(request.doc),
+    before: request.before?.doc && textOf(request.before.doc),
+    after: textOf(doc),
     requested: request.validate,
     inMemory,
   });
@@ -336,7 +361,12 @@ export async function settle(
   mode: Mode = "apply",
 ): Promise<Outcome> {
   const { before, doc } = request;
-  const bytes = before ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc);
+  const bytes =
+    "opaque" in doc
+      ? doc.bytes
+      : before?.doc
+        ? changedBytes(before.bytes, before.doc, doc)
+        : documentToBytes(doc);
   const modeChanges = request.fileMode !== undefined && request.fileMode !== before?.mode;
   if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
     context.history.recordRead(file.rel, before.bytes, before.tag, undefined, before.sha);
@@ -357,7 +387,7 @@ export async function settle(
     const checked = await validateChange(context, file, request, false);
     return { ...committed, backup: request.backup, applied: true, changed: true, ...checked };
   }
-  const diff = documentDiff(file.display, before?.doc, doc);
+  const diff = replacedDiff(file.display, before, doc);
   if (mode === "check") {
     throw new ToolError(
       "check_failed",
@@ -400,15 +430,17 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
 export async function settleDelete(
   context: ToolContext,
   file: GuardedPath,
-  before: LoadedFile,
+  before: Replaced,
   request: { note: string; backup: string },
   mode: Mode = "apply",
 ): Promise<Outcome> {
   refuseLinkRemoval(file);
-  const diff = unifiedDiff(before.doc.lines, [], {
-    path: file.display,
-    oldFinalNewline: hasFinalNewline(before.doc),
-  });
+  const diff = before.doc
+    ? unifiedDiff(before.doc.lines, [], {
+        path: file.display,
+        oldFinalNewline: hasFinalNewline(before.doc),
+      })
+    : `[${file.display} is deleted; its content is not shown: ${before.opaque ?? "it is not text"}]\n`;
   if (mode === "check") {
     throw new ToolError(
       "check_failed",

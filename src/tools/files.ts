@@ -100,3 +100,64 @@ export async function loadIfExists(
   if (!(await context.workspace.stat(file.real))) return undefined;
   return loadTextFile(context, file);
 }
+
+/**
+ * A file's bytes as a restore finds them, text or not: a restore backs up
+ * and replaces whatever is there, so binary or oversized content must not
+ * stop it. `doc` is absent when the bytes are not text within the size limit,
+ * and `opaque` then says why.
+ */
+export interface Replaced {
+  bytes: Uint8Array;
+  sha: string;
+  tag: string;
+  mode: number;
+  doc?: Document;
+  opaque?: string;
+}
+
+/** Loads whatever the file holds now for a restore, or undefined when nothing is there. */
+export async function loadReplaced(
+  context: ToolContext,
+  file: GuardedPath,
+): Promise<Replaced | undefined> {
+  const stat = await context.workspace.stat(file.real);
+  if (!stat) return undefined;
+  if (stat.kind === "directory") {
+    throw new ToolError(
+      "is_directory",
+      `${file.display} is now a directory, so no file can be restored there. Move the directory away first.`,
+      { path: file.display },
+    );
+  }
+  const limit = context.limits.maxFileBytes;
+  if (stat.size <= limit) {
+    try {
+      return await loadTextFile(context, file);
+    } catch (error) {
+      if (!(error instanceof ToolError) || error.code !== "binary") throw error;
+    }
+  }
+  const bytes = await readBytes(context, file);
+  const decoded = bytes.length <= limit ? documentFromBytes(bytes) : undefined;
+  if (decoded && !("kind" in decoded)) {
+    return { bytes, ...identify(bytes), mode: stat.mode, doc: decoded };
+  }
+  const opaque = decoded
+    ? decoded.reason
+    : `it is ${formatBytes(bytes.length)}, over the ${formatBytes(limit)} limit for text operations`;
+  return { bytes, ...identify(bytes), mode: stat.mode, opaque };
+}
+
+/** Stored bytes a restore writes back as they are, because they are not text splice can edit. */
+export interface OpaqueContent {
+  bytes: Uint8Array;
+  /** Why the bytes are not shown as lines. */
+  opaque: string;
+}
+
+/** A stored version to restore: a Document when it is text, else its bytes as they are. */
+export function restorable(bytes: Uint8Array): Document | OpaqueContent {
+  const doc = documentFromBytes(bytes);
+  return "kind" in doc ? { bytes, opaque: doc.reason } : doc;
+}

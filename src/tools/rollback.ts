@@ -2,12 +2,11 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { EditValidation } from "../lsp/verdict.js";
-import { documentFromBytes } from "../text/document.js";
 import { parseTag } from "../text/hashline.js";
 import { modeSchema, newBackupId, serialized, settle, validateSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
-import { type LoadedFile, loadIfExists } from "./files.js";
+import { loadReplaced, type Replaced, restorable } from "./files.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -35,7 +34,7 @@ export interface RollbackResult {
 function pickVersion(
   context: ToolContext,
   file: GuardedPath,
-  current: LoadedFile | undefined,
+  current: Replaced | undefined,
   hash: string,
 ) {
   const { history } = context;
@@ -75,11 +74,10 @@ async function rollback(
   args: z.output<typeof input>,
 ): Promise<RollbackResult> {
   const file = context.guard.check(args.path, "write");
-  const current = await loadIfExists(context, file);
+  const current = await loadReplaced(context, file);
   const version = pickVersion(context, file, current, args.hash);
   const bytes = context.history.getBlob(version.sha);
-  const doc = bytes && documentFromBytes(bytes);
-  if (!doc || "kind" in doc) {
+  if (!bytes) {
     throw new ToolError(
       "not_found",
       `Version ${version.tag} of ${file.display} is no longer stored (history was trimmed to its size limit).`,
@@ -99,7 +97,7 @@ async function rollback(
     {
       kind: "rollback",
       before: current,
-      doc,
+      doc: restorable(bytes),
       note: `rollback to ${version.tag}`,
       action: "rollback",
       backup: context.backup ?? newBackupId(),

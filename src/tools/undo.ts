@@ -8,7 +8,7 @@ import { type Document, documentFromBytes } from "../text/document.js";
 import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
-import { loadIfExists } from "./files.js";
+import { loadReplaced, restorable } from "./files.js";
 
 const input = z.strictObject({
   backup_session: z.string().optional().describe("The session to undo; default: your newest."),
@@ -133,7 +133,7 @@ async function undoFile(
   mode: z.output<typeof input>["mode"],
 ): Promise<UndoFile> {
   const file = context.guard.check(path, "write");
-  const current = await loadIfExists(context, file);
+  const current = await loadReplaced(context, file);
   const warnings: string[] = [];
   if ((current?.sha ?? undefined) !== change.last.after?.sha) {
     warnings.push(
@@ -149,8 +149,8 @@ async function undoFile(
     const outcome = await settleDelete(context, file, current, { note, backup }, mode);
     return { path: file.display, action: "delete", file_hash: null, diff: outcome.diff, warnings };
   }
-  const doc = docOf(context.history, change.first.before.sha);
-  if (!doc) {
+  const bytes = context.history.getBlob(change.first.before.sha);
+  if (!bytes) {
     throw new ToolError(
       "not_found",
       `The original of ${file.display} from session ${sessionId} is no longer stored (history was trimmed to its size limit).`,
@@ -159,7 +159,7 @@ async function undoFile(
   const outcome = await settle(
     context,
     file,
-    { kind: "rollback", before: current, doc, note, action: "undo", backup },
+    { kind: "rollback", before: current, doc: restorable(bytes), note, action: "undo", backup },
     mode,
   );
   const action = outcome.changed ? "restore" : "unchanged";

@@ -88,4 +88,24 @@ describe("rollback and history", () => {
     await p.splice({ history: { session: "fresh" } }).rollback({ path: "f.txt", hash: "" });
     expect(p.text("f.txt")).toBe("v1\n");
   });
+
+  it("restores over content that became binary or too large, backing it up first", async () => {
+    const p = new Project();
+    p.write("f.txt", "original\n");
+    const s = p.splice({ max_file_bytes: 1000 });
+    await s.write({ targets: [{ path: "f.txt", text: "edited\n" }] });
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]);
+    p.write("f.txt", png);
+    const back = await s.rollback({ path: "f.txt", hash: "" });
+    expect(p.text("f.txt")).toBe("edited\n");
+    expect(back.diff).toContain("not shown: it contains a NUL byte");
+    await s.rollback({ path: "f.txt", hash: back.replaced_hash! });
+    expect(p.bytes("f.txt")).toEqual(png);
+    p.write("f.txt", "x".repeat(5000));
+    const large = await s.rollback({ path: "f.txt", hash: "" });
+    expect(large.diff).toContain("over the 1000 bytes limit");
+    expect(p.bytes("f.txt")).toEqual(png);
+    await s.rollback({ path: "f.txt", hash: large.replaced_hash! });
+    expect(p.text("f.txt")).toBe("x".repeat(5000));
+  });
 });

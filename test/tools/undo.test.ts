@@ -102,4 +102,25 @@ describe("undo (backup sessions)", () => {
     expect(preview.files[0]!.diff).toContain("-two\n+one");
     expect(p.text("f.txt")).toBe("two\n");
   });
+
+  it("restores files whose content became binary or too large, backing that up first", async () => {
+    const p = new Project();
+    p.write("a.txt", "a\n");
+    p.write("b.txt", "b\n");
+    const s = p.splice({ max_file_bytes: 1000 });
+    await s.write({
+      targets: [
+        { path: "a.txt", text: "A\n" },
+        { path: "b.txt", text: "B\n" },
+      ],
+    });
+    p.write("a.txt", Buffer.from([0x89, 0x50, 0, 1]));
+    p.write("b.txt", "y".repeat(5000));
+    const undone = (await s.undo({})) as UndoResult;
+    expect(undone.files.map((f) => f.action)).toEqual(["restore", "restore"]);
+    expect(p.text("a.txt")).toBe("a\n");
+    expect(p.text("b.txt")).toBe("b\n");
+    await s.undo({ backup_session: undone.backup_session! });
+    expect(p.bytes("a.txt")).toEqual(Buffer.from([0x89, 0x50, 0, 1]));
+  });
 });
