@@ -129,9 +129,10 @@ export const commands: Record<string, (input: CommandInput) => Promise<CommandOu
             : s.is_undo
               ? paint("dim", " (undo)")
               : "";
-          const files = s.files.map(
-            (f) => `  ${f.action.padEnd(8)} ${f.path}\n${formatDiff(f.diff, paint)}`,
-          );
+          const files = s.files.map((f) => {
+            const undone = f.undone && !s.undone ? paint("dim", " (undone)") : "";
+            return `  ${f.action.padEnd(8)} ${f.path}${undone}\n${formatDiff(f.diff, paint)}`;
+          });
           return [
             `${paint("bold", s.backup_session)}  ${s.at}  ${paint("dim", s.session)}${mark}`,
             ...files,

@@ -9,6 +9,14 @@ import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./com
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
 import { loadReplaced, restorable } from "./files.js";
+import {
+  netChanges,
+  openPaths,
+  UNDO_NOTE,
+  type UndoneFiles,
+  undoneFiles,
+  undoTarget,
+} from "./undo-state.js";
 
 const input = z.strictObject({
   backup_session: z.string().optional().describe("The session to undo; default: your newest."),
@@ -21,8 +29,6 @@ const input = z.strictObject({
     .describe("Include changes made by other agents and processes on this root."),
   mode: modeSchema,
 });
-
-const UNDO_NOTE = "undo ";
 
 export interface UndoFile {
   path: string;
@@ -45,40 +51,52 @@ export interface SessionSummary {
   backup_session: string;
   at: string;
   session: string;
+  /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
   undone: boolean;
-  /** This session was itself an undo (undoing it redoes). */
+  /** This session undoes another (undoing it redoes that); a redo is a change again. */
   is_undo: boolean;
-  files: { path: string; action: "created" | "modified" | "deleted"; diff: string }[];
+  /** The session this one undid (for an undo or a redo). */
+  undoes?: string;
+  files: {
+    path: string;
+    action: "created" | "modified" | "deleted";
+    diff: string;
+    undone: boolean;
+  }[];
 }
 
-function isUndo(b: BackupSession): boolean {
-  return b.changes.every((c) => c.note?.startsWith(UNDO_NOTE));
-}
-
-function undoneIds(backups: BackupSession[]): Set<string> {
-  const ids = new Set<string>();
-  for (const b of backups) {
-    for (const c of b.changes)
-      if (c.note?.startsWith(UNDO_NOTE)) ids.add(c.note.slice(UNDO_NOTE.length));
+/**
+ * Whether undoing the session redoes something: true for an undo of a change,
+ * false for a change and for a redo (an undo of an undo), and so on down the chain.
+ */
+function isUndo(session: BackupSession, byId: Map<string, BackupSession>): boolean {
+  let undoing = false;
+  const seen = new Set<string>();
+  for (let s: BackupSession | undefined = session; s && !seen.has(s.id); ) {
+    seen.add(s.id);
+    const target = undoTarget(s);
+    if (target === undefined) break;
+    undoing = !undoing;
+    s = byId.get(target);
   }
-  return ids;
+  return undoing;
 }
 
-function visible(context: ToolContext, all: boolean | undefined): BackupSession[] {
+/** Every backup session with what is undone of it; `sessions` are the ones this call may see. */
+interface State {
+  sessions: BackupSession[];
+  byId: Map<string, BackupSession>;
+  undone: UndoneFiles;
+}
+
+function state(context: ToolContext, all: boolean | undefined): State {
   const backups = context.history.backups();
-  return all ? backups : backups.filter((b) => b.session === context.history.session);
-}
-
-/** Per path: the content before the session's first change and after its last. */
-function netChanges(
-  session: BackupSession,
-): Map<string, { first: BackupChange; last: BackupChange }> {
-  const out = new Map<string, { first: BackupChange; last: BackupChange }>();
-  for (const c of session.changes) {
-    const seen = out.get(c.path);
-    out.set(c.path, { first: seen?.first ?? c, last: c });
-  }
-  return out;
+  return {
+    sessions: all ? backups : backups.filter((b) => b.session === context.history.session),
+    byId: new Map(backups.map((b) => [b.id, b])),
+    // Undos by other agents count too: the files are shared.
+    undone: undoneFiles(backups),
+  };
 }
 
 function docOf(history: History, sha: string | undefined): Document | undefined {
@@ -87,40 +105,55 @@ function docOf(history: History, sha: string | undefined): Document | undefined 
   return doc && !("kind" in doc) ? doc : undefined;
 }
 
-function summarize(context: ToolContext, b: BackupSession, undone: Set<string>): SessionSummary {
+function summarize(context: ToolContext, b: BackupSession, st: State): SessionSummary {
+  const closed = st.undone.get(b.id);
   const files = [...netChanges(b)].map(([path, { first, last }]) => {
     const before = docOf(context.history, first.before?.sha);
     const after = docOf(context.history, last.after?.sha);
     const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
     const diff = unifiedDiff(before?.lines ?? [], after?.lines ?? [], { path });
-    return { path, action, diff } as const;
+    return { path, action, diff, undone: closed?.has(path) ?? false } as const;
   });
+  const undoes = undoTarget(b);
   return {
     backup_session: b.id,
     at: b.at,
     session: b.session,
-    undone: undone.has(b.id),
-    is_undo: isUndo(b),
+    undone: files.every((f) => f.undone),
+    is_undo: isUndo(b, st.byId),
+    ...(undoes !== undefined ? { undoes } : {}),
     files,
   };
 }
 
-function pickSession(context: ToolContext, args: z.output<typeof input>): BackupSession {
-  const backups = visible(context, args.all_sessions || args.backup_session !== undefined);
+/**
+ * The named session, or the newest one that made a change (a change or a
+ * redo, not an undo) and still has files in effect.
+ */
+function pickSession(st: State, args: z.output<typeof input>): BackupSession {
   if (args.backup_session !== undefined) {
-    const found = backups.find((b) => b.id === args.backup_session);
+    const found = st.byId.get(args.backup_session);
     if (found) return found;
     throw new ToolError(
       "not_found",
       `There is no backup session "${args.backup_session}". Call undo with {"list": true} to see the sessions you can undo.`,
     );
   }
-  const undone = undoneIds(backups);
-  const newest = backups.find((b) => !isUndo(b) && !undone.has(b.id));
+  const newest = st.sessions.find((b) => !isUndo(b, st.byId) && openPaths(b, st.undone).length > 0);
   if (newest) return newest;
   throw new ToolError(
     "not_found",
     'There is nothing left to undo in this session. Call undo with {"list": true, "all_sessions": true} to see changes made by others.',
+  );
+}
+
+function alreadyUndone(session: BackupSession, st: State): ToolError {
+  const by = [...new Set(st.undone.get(session.id)?.values())];
+  const redo = by.map((id) => `{"backup_session": "${id}"}`).join(" and ");
+  return new ToolError(
+    "not_found",
+    `Session ${session.id} is already undone (by ${by.join(", ")}). To redo it, call undo with ${redo}; to restore one of its files again anyway, add its "path".`,
+    { backup_session: session.id, undone_by: by },
   );
 }
 
@@ -179,15 +212,19 @@ async function undo(
   args: z.output<typeof input>,
 ): Promise<UndoResult | { sessions: SessionSummary[] }> {
   if (args.list) {
-    const backups = visible(context, args.all_sessions);
-    const undone = undoneIds(backups);
+    const st = state(context, args.all_sessions);
     return {
-      sessions: backups.slice(0, args.limit ?? 10).map((b) => summarize(context, b, undone)),
+      sessions: st.sessions.slice(0, args.limit ?? 10).map((b) => summarize(context, b, st)),
     };
   }
-  const session = pickSession(context, args);
+  const st = state(context, args.all_sessions);
+  const session = pickSession(st, args);
   let changes = [...netChanges(session)];
-  if (args.path !== undefined) {
+  if (args.path === undefined) {
+    const open = new Set(openPaths(session, st.undone));
+    if (open.size === 0) throw alreadyUndone(session, st);
+    changes = changes.filter(([path]) => open.has(path));
+  } else {
     const rel = context.guard.check(args.path, "write").rel;
     changes = changes.filter(([path]) => path === rel);
     if (changes.length === 0) {

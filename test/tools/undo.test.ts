@@ -123,4 +123,66 @@ describe("undo (backup sessions)", () => {
     await s.undo({ backup_session: undone.backup_session! });
     expect(p.bytes("a.txt")).toEqual(Buffer.from([0x89, 0x50, 0, 1]));
   });
+
+  it("undo {} after a redo undoes the redo; undo/redo chains alternate", async () => {
+    const p = new Project();
+    const s = p.splice();
+    await s.write({ targets: [{ path: "f.txt", text: "v1\n" }] });
+    await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    const undo1 = (await s.undo({})) as UndoResult;
+    expect(p.text("f.txt")).toBe("v1\n");
+    const redo1 = (await s.undo({ backup_session: undo1.backup_session! })) as UndoResult;
+    expect(p.text("f.txt")).toBe("v2\n");
+    const undo2 = (await s.undo({})) as UndoResult;
+    expect(undo2.undone).toBe(redo1.backup_session);
+    expect(p.text("f.txt")).toBe("v1\n");
+    const redo2 = (await s.undo({ backup_session: undo2.backup_session! })) as UndoResult;
+    expect(p.text("f.txt")).toBe("v2\n");
+    expect(((await s.undo({})) as UndoResult).undone).toBe(redo2.backup_session);
+    expect(p.text("f.txt")).toBe("v1\n");
+    // the v2 write is undone through the chain, so the next undo goes to v1's write
+    await s.undo({});
+    expect(existsSync(join(p.root, "f.txt"))).toBe(false);
+    const listed = (await s.undo({ list: true, limit: 20 })) as {
+      sessions: { is_undo: boolean; undone: boolean }[];
+    };
+    expect(listed.sessions.map((x) => [x.is_undo, x.undone])).toEqual([
+      [true, false], // undo of v1's write
+      [true, false], // undo of redo2
+      [false, true], // redo2
+      [true, false], // undo of redo1: redo2 undid it, but redo2 is undone
+      [false, true], // redo1
+      [true, false], // undo1: in effect again, as redo1 is undone
+      [false, true], // the v2 write
+      [false, true], // the v1 write
+    ]);
+    const error = await rejection(s.undo({}));
+    expect(error.code).toBe("not_found");
+  });
+
+  it("undoing one file leaves the session's other files to undo, and list shows it", async () => {
+    const p = new Project();
+    p.write("a.txt", "a0\n");
+    p.write("b.txt", "b0\n");
+    const s = p.splice();
+    await s.write({ targets: [{ path: "c.txt", text: "c\n" }] });
+    const { results } = await s.write({
+      targets: [
+        { path: "a.txt", text: "a1\n" },
+        { path: "b.txt", text: "b1\n" },
+      ],
+    });
+    const id = results[0]!.backup_session!;
+    await s.undo({ backup_session: id, path: "a.txt" });
+    const listed = (await s.undo({ list: true })) as {
+      sessions: { backup_session: string; undone: boolean; files: { undone: boolean }[] }[];
+    };
+    const partial = listed.sessions.find((x) => x.backup_session === id)!;
+    expect([partial.undone, partial.files.map((f) => f.undone)]).toEqual([false, [true, false]]);
+    const rest = (await s.undo({})) as UndoResult;
+    expect([rest.undone, rest.files.map((f) => f.path)]).toEqual([id, ["b.txt"]]);
+    expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a0\n", "b0\n", "c\n"]);
+    const again = await rejection(s.undo({ backup_session: id }));
+    expect(again.message).toContain(`Session ${id} is already undone`);
+  });
 });
