@@ -1,22 +1,13 @@
-import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
-import type { BackupChange, BackupSession, History } from "../history/history.js";
-import type { EditValidation } from "../lsp/verdict.js";
+import type { BackupSession, History } from "../history/history.js";
 import { unifiedDiff } from "../text/diff.js";
 import { type Document, documentFromBytes } from "../text/document.js";
-import { modeSchema, newBackupId, serialized, settle, settleDelete } from "./commit.js";
+import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
-import { loadReplaced, restorable } from "./files.js";
-import {
-  netChanges,
-  openPaths,
-  UNDO_NOTE,
-  type UndoneFiles,
-  undoneFiles,
-  undoTarget,
-} from "./undo-state.js";
+import { restoreSession, type UndoFile } from "./undo-restore.js";
+import { netChanges, openPaths, type UndoneFiles, undoneFiles, undoTarget } from "./undo-state.js";
 
 const input = z.strictObject({
   backup_session: z.string().optional().describe("The session to undo; default: your newest."),
@@ -30,15 +21,7 @@ const input = z.strictObject({
   mode: modeSchema,
 });
 
-export interface UndoFile {
-  path: string;
-  action: "restore" | "delete" | "unchanged";
-  file_hash: string | null;
-  diff: string;
-  warnings: string[];
-  /** What the language server says about the restored content, as for any write. */
-  validation?: EditValidation;
-}
+export type { UndoFile } from "./undo-restore.js";
 
 export interface UndoResult {
   undone: string;
@@ -157,56 +140,6 @@ function alreadyUndone(session: BackupSession, st: State): ToolError {
   );
 }
 
-async function undoFile(
-  context: ToolContext,
-  path: string,
-  change: { first: BackupChange; last: BackupChange },
-  sessionId: string,
-  backup: string,
-  mode: z.output<typeof input>["mode"],
-): Promise<UndoFile> {
-  const file = context.guard.check(path, "write");
-  const current = await loadReplaced(context, file);
-  const warnings: string[] = [];
-  if ((current?.sha ?? undefined) !== change.last.after?.sha) {
-    warnings.push(
-      current
-        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${backup} before it is replaced.`
-        : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
-    );
-  }
-  const note = `${UNDO_NOTE}${sessionId}`;
-  if (!change.first.before) {
-    if (!current)
-      return { path: file.display, action: "unchanged", file_hash: null, diff: "", warnings };
-    const outcome = await settleDelete(context, file, current, { note, backup }, mode);
-    return { path: file.display, action: "delete", file_hash: null, diff: outcome.diff, warnings };
-  }
-  const bytes = context.history.getBlob(change.first.before.sha);
-  if (!bytes) {
-    throw new ToolError(
-      "not_found",
-      `The original of ${file.display} from session ${sessionId} is no longer stored (history was trimmed to its size limit).`,
-    );
-  }
-  const outcome = await settle(
-    context,
-    file,
-    { kind: "rollback", before: current, doc: restorable(bytes), note, action: "undo", backup },
-    mode,
-  );
-  const action = outcome.changed ? "restore" : "unchanged";
-  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
-    path: file.display,
-    action,
-    file_hash: outcome.tag,
-    diff: outcome.diff,
-    warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
-  };
-}
-
 async function undo(
   context: ToolContext,
   args: z.output<typeof input>,
@@ -234,17 +167,13 @@ async function undo(
       );
     }
   }
-  const backup = newBackupId();
-  const files: UndoFile[] = [];
-  for (const [rel, change] of changes.reverse()) {
-    // History keys files by root-relative path; resolve from the root, not from `base`.
-    const path = join(context.guard.root, rel);
-    files.push(
-      await serialized(context, path, () =>
-        undoFile(context, path, change, session.id, backup, args.mode),
-      ),
-    );
-  }
+  // Restored newest change first, as the journal made them; reported in journal order.
+  const { files, backup } = await restoreSession(
+    context,
+    session.id,
+    changes.reverse(),
+    args.mode ?? "apply",
+  );
   const applied = (args.mode ?? "apply") === "apply";
   const wrote = applied && files.some((f) => f.action !== "unchanged");
   return {

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { UndoResult } from "../../src/tools/undo.js";
@@ -184,5 +185,66 @@ describe("undo (backup sessions)", () => {
     expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a0\n", "b0\n", "c\n"]);
     const again = await rejection(s.undo({ backup_session: id }));
     expect(again.message).toContain(`Session ${id} is already undone`);
+  });
+
+  it("checks every file first: one it cannot restore means nothing is undone", async () => {
+    const p = new Project();
+    p.write("a.txt", "a0\n");
+    p.write("b.txt", "b0\n");
+    p.write("c.txt", "c0\n");
+    const s = p.splice();
+    const { results } = await s.write({
+      targets: [
+        { path: "a.txt", text: "a1\n" },
+        { path: "b.txt", text: "b1\n" },
+        { path: "c.txt", text: "c1\n" },
+      ],
+    });
+    const id = results[0]!.backup_session!;
+    const sha = createHash("sha256").update("a0\n").digest("hex");
+    rmSync(join(p.root, ".splice/blobs", sha.slice(0, 2), sha.slice(2)));
+    rmSync(join(p.root, "c.txt"));
+    symlinkSync(join(p.root, "..", "elsewhere.txt"), join(p.root, "c.txt"));
+    const error = await rejection(s.undo({}));
+    expect(error.code).toBe("guard");
+    expect(error.message).toMatch(
+      /^Nothing was undone: .* The original of a\.txt .* no longer stored/,
+    );
+    expect(error.message).toContain("c.txt' is a symbolic link");
+    expect(error.message).toContain(
+      `undo it on its own: {"backup_session": "${id}", "path": "b.txt"}`,
+    );
+    expect(p.text("b.txt")).toBe("b1\n");
+    const listed = (await s.undo({ list: true })) as { sessions: { undone: boolean }[] };
+    expect(listed.sessions.map((x) => x.undone)).toEqual([false]);
+  });
+
+  it("reports exactly what was restored when a write fails midway", async () => {
+    const p = new Project();
+    p.write("a.txt", "a0\n");
+    p.write("b.txt", "b0\n");
+    const s = p.splice();
+    const { results } = await s.write({
+      targets: [
+        { path: "a.txt", text: "a1\n" },
+        { path: "b.txt", text: "b1\n" },
+      ],
+    });
+    const id = results[0]!.backup_session!;
+    // After the first file is restored, another program rewrites the next one, again and again.
+    s.events.on((e) => {
+      if (e.type === "files_changed")
+        writeFileSync(join(p.root, "a.txt"), `by hand ${Math.random()}\n`);
+    });
+    const error = await rejection(s.undo({}));
+    expect(error.code).toBe("stale");
+    expect(error.message).toContain(
+      `The undo of session ${id} stopped at a.txt: b.txt was already restored (backup session`,
+    );
+    expect(error.message).toContain(
+      `and a.txt was not. Once the cause is fixed, call undo with {"backup_session": "${id}"}`,
+    );
+    expect(error.details).toMatchObject({ restored: ["b.txt"], not_restored: ["a.txt"] });
+    expect(p.text("b.txt")).toBe("b0\n");
   });
 });
