@@ -42,14 +42,43 @@ export function argPath(context: ToolContext, rel: string): string {
   return path === "" ? "." : path;
 }
 
+/**
+ * A guard refusal said for undo: the guard's own advice (use another path)
+ * means nothing when the path is the one the session changed.
+ */
+function refusedHere(error: ToolError, rel: string): ToolError {
+  const { reason, boundary } = error.details;
+  const fence = boundary === "base" ? "the working folder this session is confined to" : "the root";
+  const why =
+    reason === "outside_root"
+      ? `it lies outside ${fence}; ask the user to undo it from a session that is not confined there`
+      : reason === "symlink_escape"
+        ? `it is now a symbolic link, or lies under one, that leads out of ${fence}; remove the link if the file should come back`
+        : reason === "link_loop"
+          ? "it lies under symbolic links that form a loop; ask the user to fix them"
+          : "the guard's rules do not let splice write it (see the allow and block lists)";
+  return new ToolError("guard", `${rel} cannot be restored: ${why}.`, {
+    ...error.details,
+    path: rel,
+  });
+}
+
+function guarded(context: ToolContext, rel: string): GuardedPath {
+  try {
+    // History keys files by root-relative path; resolve from the root, not from `base`.
+    return context.guard.check(join(context.guard.root, rel), "write");
+  } catch (error) {
+    throw error instanceof ToolError && error.code === "guard" ? refusedHere(error, rel) : error;
+  }
+}
+
 async function planStep(
   context: ToolContext,
   sessionId: string,
   rel: string,
   change: NetChange,
 ): Promise<Step> {
-  // History keys files by root-relative path; resolve from the root, not from `base`.
-  const file = context.guard.check(join(context.guard.root, rel), "write");
+  const file = guarded(context, rel);
   const before = change.first.before;
   const bytes = before && context.history.getBlob(before.sha);
   if (before && !bytes) {

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { BackupSession, History } from "../history/history.js";
@@ -6,7 +7,7 @@ import { type Document, documentFromBytes } from "../text/document.js";
 import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
-import { restoreSession, type UndoFile } from "./undo-restore.js";
+import { argPath, restoreSession, type UndoFile } from "./undo-restore.js";
 import { netChanges, openPaths, type UndoneFiles, undoneFiles, undoTarget } from "./undo-state.js";
 
 const input = z.strictObject({
@@ -46,6 +47,8 @@ export interface SessionSummary {
     diff: string;
     undone: boolean;
   }[];
+  /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
+  hidden_files?: number;
 }
 
 /**
@@ -88,9 +91,27 @@ function docOf(history: History, sha: string | undefined): Document | undefined 
   return doc && !("kind" in doc) ? doc : undefined;
 }
 
+/** Whether the guard lets this call read the file: the list shows no more than a read would. */
+function readable(context: ToolContext, rel: string): boolean {
+  try {
+    context.guard.check(join(context.guard.root, rel), "read");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The session's files as `path` arguments, those this call may read. */
+function changedPaths(context: ToolContext, session: BackupSession): string {
+  const paths = [...netChanges(session).keys()].filter((rel) => readable(context, rel));
+  return paths.map((rel) => argPath(context, rel)).join(", ") || "only files you may not read";
+}
+
 function summarize(context: ToolContext, b: BackupSession, st: State): SessionSummary {
   const closed = st.undone.get(b.id);
-  const files = [...netChanges(b)].map(([path, { first, last }]) => {
+  const changes = [...netChanges(b)];
+  const shown = changes.filter(([path]) => readable(context, path));
+  const files = shown.map(([path, { first, last }]) => {
     const before = docOf(context.history, first.before?.sha);
     const after = docOf(context.history, last.after?.sha);
     const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
@@ -102,10 +123,11 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     backup_session: b.id,
     at: b.at,
     session: b.session,
-    undone: files.every((f) => f.undone),
+    undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
     files,
+    ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
   };
 }
 
@@ -163,7 +185,7 @@ async function undo(
     if (changes.length === 0) {
       throw new ToolError(
         "not_found",
-        `Session ${session.id} did not change ${args.path}; it changed: ${[...netChanges(session).keys()].join(", ")}.`,
+        `Session ${session.id} did not change ${args.path}; it changed: ${changedPaths(context, session)}.`,
       );
     }
   }

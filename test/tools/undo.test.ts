@@ -210,7 +210,7 @@ describe("undo (backup sessions)", () => {
     expect(error.message).toMatch(
       /^Nothing was undone: .* The original of a\.txt .* no longer stored/,
     );
-    expect(error.message).toContain("c.txt' is a symbolic link");
+    expect(error.message).toContain("c.txt cannot be restored: it is now a symbolic link");
     expect(error.message).toContain(
       `undo it on its own: {"backup_session": "${id}", "path": "b.txt"}`,
     );
@@ -246,5 +246,23 @@ describe("undo (backup sessions)", () => {
     );
     expect(error.details).toMatchObject({ restored: ["b.txt"], not_restored: ["a.txt"] });
     expect(p.text("b.txt")).toBe("b0\n");
+  });
+
+  it("in a confined session, gives undo's own advice and lists only files it may read", async () => {
+    const p = new Project();
+    p.write("top.txt", "top\n");
+    p.write("sub/a.txt", "a\n");
+    await p.splice().write({ targets: [{ path: "top.txt", text: "changed\n" }] });
+    const confined = p.splice({ base: "sub", confine: true });
+    const error = await rejection(confined.undo({}));
+    expect(error.code).toBe("guard");
+    expect(error.message).toBe(
+      "Nothing was undone: top.txt cannot be restored: it lies outside the working folder this session is confined to; ask the user to undo it from a session that is not confined there.",
+    );
+    const listed = (await confined.undo({ list: true })) as {
+      sessions: { files: unknown[]; hidden_files?: number }[];
+    };
+    expect(listed.sessions).toMatchObject([{ files: [], hidden_files: 1 }]);
+    expect(p.text("top.txt")).toBe("changed\n");
   });
 });
