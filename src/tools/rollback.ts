@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import type { VersionInfo, VersionRef } from "../history/history.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import { parseTag } from "../text/hashline.js";
 import { modeSchema, newBackupId, serialized, settle, validateSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
 import { loadReplaced, type Replaced, restorable } from "./files.js";
+import { netChanges } from "./undo-state.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -36,7 +38,7 @@ function pickVersion(
   file: GuardedPath,
   current: Replaced | undefined,
   hash: string,
-) {
+): { version: VersionRef; warnings: string[] } {
   const { history } = context;
   if (hash.trim() === "") {
     const version = current
@@ -49,7 +51,7 @@ function pickVersion(
         { path: file.display },
       );
     }
-    return version;
+    return { version, warnings: [] };
   }
   const tag = parseTag(hash);
   if (!tag) {
@@ -58,7 +60,7 @@ function pickVersion(
       `hash "${hash}" is not a tag: use 4 hex characters such as "1A2B", or "" for the previous version.`,
     );
   }
-  const version = history.findByTag(file.rel, tag)[0];
+  const [version, ...others] = history.findByTag(file.rel, tag);
   if (!version) {
     throw new ToolError(
       "not_found",
@@ -66,7 +68,26 @@ function pickVersion(
       { path: file.display },
     );
   }
-  return version;
+  return { version, warnings: others.map((other) => sameTag(context, file, version, other)) };
+}
+
+/**
+ * A 4-hex tag can name two versions; the newest is restored, and this says how
+ * to reach the other: undo the backup session that replaced it, for this file.
+ */
+function sameTag(
+  context: ToolContext,
+  file: GuardedPath,
+  chosen: VersionInfo,
+  other: VersionInfo,
+): string {
+  const replacedBy = context.history
+    .backups()
+    .find((b) => netChanges(b).get(file.rel)?.first.before?.sha === other.sha);
+  const how = replacedBy
+    ? `call undo with {"backup_session": "${replacedBy.id}", "path": "${file.display}"}`
+    : "restore it by hand: no backup session holds it";
+  return `Tag ${chosen.tag} also names an older, different version of ${file.display} (${other.size} bytes, ${other.kind} at ${other.at}); this restored the newest (${chosen.size} bytes, ${chosen.kind} at ${chosen.at}). If you meant the older one, ${how}.`;
 }
 
 async function rollback(
@@ -75,7 +96,7 @@ async function rollback(
 ): Promise<RollbackResult> {
   const file = context.guard.check(args.path, "write");
   const current = await loadReplaced(context, file);
-  const version = pickVersion(context, file, current, args.hash);
+  const { version, warnings } = pickVersion(context, file, current, args.hash);
   const bytes = context.history.getBlob(version.sha);
   if (!bytes) {
     throw new ToolError(
@@ -84,7 +105,6 @@ async function rollback(
       { path: file.display },
     );
   }
-  const warnings: string[] = [];
   if (current && context.history.latestKnown(file.rel) !== current.sha) {
     warnings.push(
       `${file.display} was modified outside splice since splice last saw it; that content (${current.tag}) is backed up before the rollback replaces it.`,

@@ -108,4 +108,27 @@ describe("rollback and history", () => {
     await s.rollback({ path: "f.txt", hash: large.replaced_hash! });
     expect(p.text("f.txt")).toBe("x".repeat(5000));
   });
+
+  it("warns when a tag names two versions, and says how to reach the older", async () => {
+    const p = new Project();
+    // Different content, same 4-hex tag (CA06): a collision found by search.
+    const older = "original precious content\n";
+    const newer = "other 105935\n";
+    p.write("a.txt", older);
+    const s = p.splice();
+    expect((await s.read({ targets: [{ path: "a.txt" }] })).results[0]!.file_hash).toBe("CA06");
+    const replaced = await s.write({ targets: [{ path: "a.txt", text: newer }] });
+    expect(replaced.results[0]!.file_hash).toBe("CA06");
+    await s.write({ targets: [{ path: "a.txt", text: "third\n" }] });
+    const back = await s.rollback({ path: "a.txt", hash: "CA06" });
+    expect(p.text("a.txt")).toBe(newer);
+    const session = replaced.results[0]!.backup_session!;
+    expect(back.warnings).toHaveLength(1);
+    expect(back.warnings[0]).toContain("Tag CA06 also names an older, different version of a.txt");
+    expect(back.warnings[0]).toContain(
+      `call undo with {"backup_session": "${session}", "path": "a.txt"}`,
+    );
+    await s.undo({ backup_session: session, path: "a.txt" });
+    expect(p.text("a.txt")).toBe(older);
+  });
 });
