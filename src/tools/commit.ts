@@ -25,14 +25,7 @@ import { header } from "../text/hashline.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ToolContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
-import {
-  formatBytes,
-  identify,
-  type LoadedFile,
-  type OpaqueContent,
-  type Replaced,
-  sha256,
-} from "./files.js";
+import { formatBytes, identify, type OpaqueContent, type Replaced, sha256 } from "./files.js";
 import { historyFailure } from "./history-failure.js";
 
 export interface Committed {
