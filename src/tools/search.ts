@@ -5,6 +5,7 @@ import type { PathGuard } from "../guard/path-guard.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
 import { type RgLine, type RgMessage, rgText, runRipgrep } from "./ripgrep.js";
+import { type SearchGlobs, searchGlobs } from "./search-globs.js";
 import { SKIPPED_FOLDERS } from "./walk.js";
 
 export const SEARCH_LIMITS = {
@@ -112,14 +113,17 @@ function exclusions(guard: PathGuard): string[] {
   return globs;
 }
 
-function rgArgs(args: z.output<typeof input>, guard: PathGuard, target: string): string[] {
+function rgArgs(
+  args: z.output<typeof input>,
+  guard: PathGuard,
+  globs: SearchGlobs,
+  target: string,
+): string[] {
   const out = ["--json", "--no-config", "--hidden", "--no-require-git"];
   out.push(args.regex ? "--engine=auto" : "--fixed-strings");
   if (args.ignore_case) out.push("--ignore-case");
   if (args.context) out.push(`--context=${args.context}`);
-  const globs = args.glob === undefined ? [] : [args.glob].flat();
-  for (const g of globs) out.push(`--glob=${g}`);
-  // Later globs win in rg: the user's globs cannot re-include what these exclude.
+  out.push(...globs.rgArgs);
   for (const g of exclusions(guard)) out.push(`--iglob=${g}`);
   out.push("--", args.pattern, target);
   return out;
@@ -215,6 +219,7 @@ export const searchTool = defineTool({
         { path: where.display },
       );
     }
+    const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
     const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
     const contextLines = args.context ?? 0;
     const files: FileHits[] = [];
@@ -239,9 +244,10 @@ export const searchTool = defineTool({
       switch (message.type) {
         case "begin": {
           const rel = relOf(rgText(message.data.path));
-          current = allowed(rel)
-            ? { path: rel, lines: [], lastMatch: 0, firstHit: hits.length }
-            : undefined;
+          current =
+            globs.matches(rel) && allowed(rel)
+              ? { path: rel, lines: [], lastMatch: 0, firstHit: hits.length }
+              : undefined;
           return true;
         }
         case "match": {
@@ -285,7 +291,7 @@ export const searchTool = defineTool({
     };
 
     const outcome = await runRipgrep(
-      rgArgs(args, guard, rootSearch ? "./" : where.rel),
+      rgArgs(args, guard, globs, rootSearch ? "./" : where.rel),
       guard.root,
       onMessage,
       context.signal,

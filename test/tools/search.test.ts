@@ -46,6 +46,24 @@ describe("search", () => {
     expect(inPath.content).toBe("src/b.js:1: needle");
   });
 
+  it("lets a glob only narrow: files .gitignore excludes stay out", async () => {
+    const p = new Project();
+    p.write(".gitignore", "*.log\nbundle.min.js\ngen/\n");
+    p.write("app.log", "needle\n");
+    p.write("bundle.min.js", "needle\n");
+    p.write("gen/api.ts", "needle\n");
+    p.write("src/app.js", "needle\n");
+    p.write("src/app.test.js", "needle\n");
+    const paths = async (glob: string | string[]) =>
+      (await search(p, { pattern: "needle", glob })).hits.map((h) => h.path);
+    expect(await paths("*.js")).toEqual(["src/app.js", "src/app.test.js"]);
+    expect(await paths("*.log")).toEqual([]);
+    expect(await paths(["**/*.js", "!*.test.js"])).toEqual(["src/app.js"]);
+    expect(await paths(["!*.test.js", "src/**"])).toEqual(["src/app.js"]);
+    expect(await paths("bundle.min.js")).toEqual([]);
+    expect(await paths("gen/**")).toEqual([]);
+  });
+
   it("shows context lines as path-line- text, groups by file and marks gaps", async () => {
     const p = new Project();
     p.write("f.txt", "one\ntwo\nhit A\nthree\nfour\nfive\nsix\nhit B\nseven\n");
