@@ -4,9 +4,17 @@ import { isToolError, ToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
-import { type RgLine, type RgMessage, rgText, runRipgrep } from "./ripgrep.js";
+import {
+  collectHits,
+  type FileHits,
+  hasNulByte,
+  MAX_LINE_CHARS,
+  type SearchHit,
+} from "./search-collect.js";
 import { type SearchGlobs, searchGlobs } from "./search-globs.js";
 import { SKIPPED_FOLDERS } from "./walk.js";
+
+export type { SearchHit };
 
 export const SEARCH_LIMITS = {
   /** Matches shown when no limit is given. */
@@ -14,7 +22,7 @@ export const SEARCH_LIMITS = {
   maxLimit: 2000,
   maxContext: 10,
   /** A shown line longer than this is cut to a window around its first match. */
-  maxLineChars: 300,
+  maxLineChars: MAX_LINE_CHARS,
   /** rg warnings (unreadable files) kept in `warnings`. */
   maxWarnings: 5,
 } as const;
@@ -47,13 +55,6 @@ const input = z.strictObject({
     .describe(`Most matches to show (default ${SEARCH_LIMITS.defaultLimit}).`),
 });
 
-export interface SearchHit {
-  /** Root-relative path. */
-  path: string;
-  line: number;
-  text: string;
-}
-
 export interface SearchResult {
   pattern: string;
   content: string;
@@ -62,20 +63,6 @@ export interface SearchResult {
   truncated: boolean;
   hits: SearchHit[];
   warnings: string[];
-}
-
-interface ShownLine {
-  line: number;
-  text: string;
-  match: boolean;
-}
-
-interface FileHits {
-  path: string;
-  lines: ShownLine[];
-  lastMatch: number;
-  /** Index of this file's first entry in `hits`, to take them back if it turns out binary. */
-  firstHit: number;
 }
 
 /**
@@ -127,20 +114,6 @@ function rgArgs(
   for (const g of exclusions(guard)) out.push(`--iglob=${g}`);
   out.push("--", args.pattern, target);
   return out;
-}
-
-/** One line as shown: no line break, and a window around the match when very long. */
-function shownText(data: RgLine): string {
-  let text = rgText(data.lines).replace(/\r?\n$/, "");
-  const max = SEARCH_LIMITS.maxLineChars;
-  if (text.length <= max) return text;
-  const first = data.submatches[0];
-  const at = first ? Buffer.from(text, "utf8").subarray(0, first.start).toString("utf8").length : 0;
-  const start = Math.max(0, Math.min(at - Math.floor(max / 3), text.length - max));
-  const head = start > 0 ? "…" : "";
-  const tail = start + max < text.length ? "…" : "";
-  text = head + text.slice(start, start + max) + tail;
-  return text;
 }
 
 function rgError(stderr: string, args: z.output<typeof input>): ToolError {
@@ -222,81 +195,34 @@ export const searchTool = defineTool({
     const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
     const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
     const contextLines = args.context ?? 0;
-    const files: FileHits[] = [];
-    const hits: SearchHit[] = [];
-    let current: FileHits | undefined;
-    let full = false;
-    let truncated = false;
 
     // Paths come back as rg printed them: relative to the root, "./" for a root search.
     const rootSearch = where.rel === "";
-    const relOf = (printed: string) => (rootSearch ? printed.replace(/^\.\//, "") : printed);
-    const allowed = (rel: string) => {
+    const accept = (printed: string) => {
+      const rel = rootSearch ? printed.replace(/^\.\//, "") : printed;
+      if (!globs.matches(rel)) return undefined;
       try {
         guard.check(path.join(guard.root, rel), "read");
-        return true;
+        return rel;
       } catch {
-        return false; // a secret or blocked file: its lines are never shown
+        return undefined; // a secret or blocked file: its lines are never shown
       }
     };
-
-    const onMessage = (message: RgMessage): boolean => {
-      switch (message.type) {
-        case "begin": {
-          const rel = relOf(rgText(message.data.path));
-          current =
-            globs.matches(rel) && allowed(rel)
-              ? { path: rel, lines: [], lastMatch: 0, firstHit: hits.length }
-              : undefined;
-          return true;
-        }
-        case "match": {
-          if (!current || message.data.line_number === null) return true;
-          if (full) {
-            truncated = true;
-            return false;
-          }
-          const text = shownText(message.data);
-          const line = message.data.line_number;
-          current.lines.push({ line, text, match: true });
-          current.lastMatch = line;
-          hits.push({ path: current.path, line, text });
-          if (hits.length >= limit) full = true;
-          return true;
-        }
-        case "context": {
-          if (current && message.data.line_number !== null) {
-            current.lines.push({
-              line: message.data.line_number,
-              text: shownText(message.data),
-              match: false,
-            });
-          }
-          return true;
-        }
-        case "end": {
-          // rg stops at a NUL byte but may have printed matches before it: a binary file shows nothing.
-          if (current && message.data.binary_offset !== null) {
-            hits.length = current.firstHit;
-            full = hits.length >= limit;
-          } else if (current && current.lastMatch > 0) {
-            files.push(current);
-          }
-          current = undefined;
-          return true;
-        }
-        default:
-          return true;
-      }
-    };
-
-    const outcome = await runRipgrep(
-      rgArgs(args, guard, globs, rootSearch ? "./" : where.rel),
-      guard.root,
-      onMessage,
-      context.signal,
-    );
-    if (current && current.lastMatch > 0) files.push(current);
+    const found = await collectHits({
+      argv: rgArgs(args, guard, globs, rootSearch ? "./" : where.rel),
+      cwd: guard.root,
+      limit,
+      accept,
+      signal: context.signal,
+    });
+    const namedFile = found.files.length === 1 && found.files[0]!.path === where.rel;
+    if (namedFile && (await hasNulByte(where.real))) {
+      found.binary.push(where.rel);
+      found.files.length = 0;
+      found.hits.length = 0;
+      found.truncated = false;
+    }
+    const { files, hits, truncated, outcome } = found;
 
     const warnings: string[] = [];
     if (outcome.code === 2) {

@@ -109,6 +109,27 @@ describe("search", () => {
     expect((await search(p, { pattern: "needle", path: "image.bin" })).matches).toBe(0);
   });
 
+  it("never shows a binary file, even when the limit is reached before its NUL byte", async () => {
+    const p = new Project();
+    p.write("notes.txt", "needle one\n");
+    p.write(
+      "blob.bin",
+      Buffer.concat([
+        Buffer.from("needle\n".repeat(3000)),
+        Buffer.from(`${"y".repeat(70_000)}\n`),
+        Buffer.from([0, 1]),
+      ]),
+    );
+    for (const limit of [1, 50, 2000]) {
+      const result = await search(p, { pattern: "needle", limit });
+      expect(result.hits.map((h) => h.path)).toEqual(["notes.txt"]);
+      expect(result.truncated).toBe(false);
+    }
+    const named = await search(p, { pattern: "needle", path: "blob.bin", limit: 10 });
+    expect(named.matches).toBe(0);
+    expect(named.truncated).toBe(false);
+  });
+
   it("skips dependency folders unless one is named as the path", async () => {
     const p = new Project();
     p.write("node_modules/lib/index.js", "needle\n");
