@@ -239,12 +239,13 @@ export const searchTool = defineTool({
 
     let content = render(files, contextLines);
     if (hits.length === 0) content = emptyNotice(args, where.display);
+    // Not "the first": taking the first by path would mean a second, single-threaded rg run.
     if (truncated) {
       const raise =
         limit < SEARCH_LIMITS.maxLimit
           ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
           : "";
-      content += `\n\n[showing the first ${hits.length} matches in ${files.length} files; there are more. Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
+      content += `\n\n[showing ${hits.length} matches in ${files.length} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
     }
 
     context.events.emit({

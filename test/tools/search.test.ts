@@ -180,7 +180,7 @@ describe("search", () => {
     expect(result.truncated).toBe(true);
     expect(result.matches).toBe(3);
     expect(result.content.split("\n").at(-1)).toMatch(
-      /^\[showing the first 3 matches in [12] files; there are more\. Narrow the search with path \(a folder or file\), glob \(e\.g\. "\*\.ts"\) or a more specific pattern, or raise limit \(now 3, at most 2000\)\]$/,
+      /^\[showing 3 matches in [12] files; there are more, and which are shown can change between calls \(ripgrep searches files in parallel\)\. Narrow the search with path \(a folder or file\), glob \(e\.g\. "\*\.ts"\) or a more specific pattern, or raise limit \(now 3, at most 2000\)\]$/,
     );
     const exact = await search(p, { pattern: "x", limit: 5 });
     expect(exact.truncated).toBe(false);
@@ -257,7 +257,7 @@ describe("search", () => {
     expect(searchTool.description).toContain("is not valid");
     expect(searchTool.description).toContain("does not exist");
     expect(searchTool.description).toContain(
-      "[showing the first 200 matches in 31 files; there are more.",
+      "[showing 200 matches in 31 files; there are more, and which are shown can change",
     );
   });
 });
