@@ -5,6 +5,7 @@ import type { PathGuard } from "../guard/path-guard.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
 import {
+  type Collected,
   collectHits,
   type FileHits,
   hasNulByte,
@@ -81,6 +82,8 @@ const SECRET_EXCLUSIONS: readonly (readonly [string, string])[] = [
   ["!id_ecdsa*", "id_ecdsa"],
   ["!id_ed25519*", "id_ed25519"],
 ];
+/** Matches an empty search looks for in ignored files, to say where the pattern is. */
+const IGNORED_PROBE = 3;
 const PROBE_DIR = "splice-search-probe-5d1c";
 const exclusionCache = new WeakMap<PathGuard, string[]>();
 
@@ -159,9 +162,52 @@ function render(files: FileHits[], context: number): string {
     .join("\n\n");
 }
 
-function emptyNotice(args: z.output<typeof input>, where: string): string {
+/**
+ * For an empty result only: the same search again with ignore files off and
+ * binary files searched (rg skips a binary file before its first match when
+ * the NUL comes early), stopping after a few matches, to tell which files
+ * match but are not shown.
+ */
+async function whyEmpty(
+  binaryFound: readonly string[],
+  probe: (extra: string[]) => Promise<Collected>,
+  root: string,
+): Promise<{ binary: string[]; ignored: string[] }> {
+  const found = await probe(["--no-ignore", "--binary"]);
+  const binary = new Set([...binaryFound, ...found.binary]);
+  const ignored: string[] = [];
+  for (const file of found.files) {
+    if (await hasNulByte(path.join(root, file.path))) binary.add(file.path);
+    else ignored.push(file.path);
+  }
+  return { binary: [...binary], ignored };
+}
+
+/** Names a few paths: `a, b and 3 more`. */
+function some(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
+/**
+ * Why nothing was found. Files that matched but are binary, or that .gitignore
+ * excludes, explain it better than any guess about the pattern.
+ */
+function emptyNotice(
+  args: z.output<typeof input>,
+  where: string,
+  binary: readonly string[],
+  ignored: readonly string[],
+): string {
   let hint = "";
-  if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
+  if (ignored.length > 0) {
+    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as path to search it, or read it`;
+  } else if (binary.length > 0) {
+    hint =
+      binary.length === 1 && binary[0] === where
+        ? `; ${where} is a binary file (it has a NUL byte), and search never shows binary files`
+        : `; it matches only in binary files, which search never shows: ${some(binary)}`;
+  } else if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
     hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
   } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
     hint = "; try ignore_case: true or a shorter pattern";
@@ -208,13 +254,16 @@ export const searchTool = defineTool({
         return undefined; // a secret or blocked file: its lines are never shown
       }
     };
-    const found = await collectHits({
-      argv: rgArgs(args, guard, globs, rootSearch ? "./" : where.rel),
-      cwd: guard.root,
-      limit,
-      accept,
-      signal: context.signal,
-    });
+    const argv = rgArgs(args, guard, globs, rootSearch ? "./" : where.rel);
+    const run = (extra: string[], most: number) =>
+      collectHits({
+        argv: [...extra, ...argv],
+        cwd: guard.root,
+        limit: most,
+        accept,
+        signal: context.signal,
+      });
+    const found = await run([], limit);
     const namedFile = found.files.length === 1 && found.files[0]!.path === where.rel;
     if (namedFile && (await hasNulByte(where.real))) {
       found.binary.push(where.rel);
@@ -238,7 +287,14 @@ export const searchTool = defineTool({
     hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
 
     let content = render(files, contextLines);
-    if (hits.length === 0) content = emptyNotice(args, where.display);
+    if (hits.length === 0) {
+      const { binary, ignored } = await whyEmpty(
+        found.binary,
+        (extra) => run(extra, IGNORED_PROBE),
+        guard.root,
+      );
+      content = emptyNotice(args, where.display, binary, ignored);
+    }
     // Not "the first": taking the first by path would mean a second, single-threaded rg run.
     if (truncated) {
       const raise =

@@ -197,6 +197,23 @@ describe("search", () => {
     expect(none.truncated).toBe(false);
   });
 
+  it("says when nothing is shown because the files that match are binary or gitignored", async () => {
+    const p = new Project();
+    p.write(".gitignore", "gen/**\n");
+    p.write("gen/api.ts", "export const Needle = 1;\n");
+    p.write("data.bin", Buffer.concat([Buffer.from("Needle\n"), Buffer.from([0, 1])]));
+    expect((await search(p, { pattern: "Needle", path: "data.bin" })).content).toBe(
+      '[no matches for "Needle" in data.bin; data.bin is a binary file (it has a NUL byte), and search never shows binary files]',
+    );
+    expect((await search(p, { pattern: "Needle", glob: "*.bin" })).content).toBe(
+      '[no matches for "Needle" in .; it matches only in binary files, which search never shows: data.bin]',
+    );
+    expect((await search(p, { pattern: "Needle", path: "gen" })).content).toBe(
+      '[no matches for "Needle" in gen; it matches in files .gitignore excludes, which search skips, such as gen/api.ts. Name one as path to search it, or read it]',
+    );
+    expect((await search(p, { pattern: "Needle", path: "gen/api.ts" })).matches).toBe(1);
+  });
+
   it("cuts very long lines around the match", async () => {
     const p = new Project();
     p.write("min.js", `${"a".repeat(5000)}needle${"b".repeat(5000)}\n`);
