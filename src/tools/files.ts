@@ -40,6 +40,15 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** The error for a file that is not UTF-8 text; `reason` says why (a NUL byte, bad UTF-8). */
+export function notTextError(display: string, reason: string): ToolError {
+  return new ToolError(
+    "binary",
+    `${display} is not a text file (${reason}); splice reads and edits UTF-8 text only.`,
+    { path: display },
+  );
+}
+
 /** Loads a text file or throws the ToolError a model can act on. */
 export async function loadTextFile(context: ToolContext, file: GuardedPath): Promise<LoadedFile> {
   const stat = await context.workspace.stat(file.real);
@@ -70,11 +79,7 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
   const prior = decodedFiles.latest(file.real);
   const doc = prior ? reparseDocument(prior.bytes, prior.doc, bytes) : documentFromBytes(bytes);
   if ("kind" in doc) {
-    throw new ToolError(
-      "binary",
-      `${file.display} is not a text file (${doc.reason}); splice reads and edits UTF-8 text only.`,
-      { path: file.display },
-    );
+    throw notTextError(file.display, doc.reason);
   }
   const decoded = { bytes, doc, ...identify(bytes) };
   decodedFiles.set(file.real, decoded);

@@ -4,7 +4,7 @@ import { parseCodeAsync, unsupportedFile } from "../code/languages.js";
 import { type OutlineEntry, outlineEntries, outlineLines } from "../code/outline.js";
 import { extractDefinitions } from "../code/symbols.js";
 import { ToolError } from "../errors.js";
-import { normalizedText } from "../text/document.js";
+import { documentFromBytes, normalizedText } from "../text/document.js";
 import { header } from "../text/hashline.js";
 import {
   type CodeFile,
@@ -19,7 +19,7 @@ import {
 } from "./code-files.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
-import type { LoadedFile } from "./files.js";
+import { type LoadedFile, notTextError } from "./files.js";
 
 export const OUTLINE_DEFAULT_MAX_FILES = 1000;
 const READ_AHEAD = 16;
@@ -57,11 +57,14 @@ const count = (n: number) => n.toLocaleString("en-US");
 async function readParsed(
   context: ToolContext,
   code: CodeFile,
-): Promise<{ skipped: string } | { loaded: LoadedFile; root: SgNode } | undefined> {
+): Promise<{ skipped: string } | { notText: string } | { loaded: LoadedFile; root: SgNode }> {
   const raw = await readRaw(context, code);
   if ("skipped" in raw) return raw;
   const loaded = loadedFrom(raw.bytes);
-  if (!loaded) return undefined;
+  if (!loaded) {
+    const doc = documentFromBytes(raw.bytes);
+    return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text" };
+  }
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
   return { loaded, root };
 }
@@ -99,6 +102,7 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
   const out: string[] = [];
   const files: OutlineFile[] = [];
   let empty = 0;
+  const notText: string[] = [];
   let truncated = false;
   const total = collected.files.length;
   // In path order, a batch read ahead at a time; parsing stops once the output is full.
@@ -107,8 +111,12 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
     const parsed = await mapLimit(batch, READ_AHEAD, (code) => readParsed(context, code));
     for (const [i, code] of batch.entries()) {
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
-      const file = parsed[i];
-      if (!file) continue;
+      const file = parsed[i]!;
+      if ("notText" in file) {
+        if (!folder) throw notTextError(code.file.display, file.notText);
+        notText.push(code.file.display);
+        continue;
+      }
       if ("skipped" in file) {
         warnings.push(`Skipped ${code.file.display} (${file.skipped}).`);
         continue;
@@ -144,6 +152,12 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
     }
   }
   if (empty > 0) out.push(`[${count(empty)} file(s) with no definitions not shown]`);
+  if (notText.length > 0) {
+    const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");
+    const notice = `skipped ${count(notText.length)} file(s) that are not UTF-8 text (binary or another encoding): ${named}`;
+    out.push(`[${notice}]`);
+    warnings.push(`${notice}.`);
+  }
   if (truncated) {
     out.push(
       folder

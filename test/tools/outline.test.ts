@@ -80,6 +80,22 @@ describe("outline", () => {
     expect(error.message).toContain(`The supported languages are: ${supportedLanguageNames()}.`);
   });
 
+  it("refuses a file that is not UTF-8 text as read does, and names such files in a folder", async () => {
+    const p = new Project();
+    p.write("src/legacy.py", Buffer.from("def caf\xe9():\n    pass\n", "latin1"));
+    p.write("src/blob.ts", Buffer.from([0x63, 0x6f, 0, 0, 1]));
+    p.write("src/ok.py", "def ok():\n    pass\n");
+    const error = await rejection(outline(p, { path: "src/legacy.py" }));
+    expect(error.code).toBe("binary");
+    expect(error.message).toContain("src/legacy.py is not a text file (it is not valid UTF-8)");
+    expect((await rejection(outline(p, { path: "src/blob.ts" }))).code).toBe("binary");
+    const folder = await outline(p, { path: "src" });
+    expect(folder.content.split("\n").at(-1)).toBe(
+      "[skipped 2 file(s) that are not UTF-8 text (binary or another encoding): src/blob.ts, src/legacy.py]",
+    );
+    expect(folder.files.map((f) => f.path)).toEqual(["src/ok.py"]);
+  });
+
   it("has a manual with its options and real notices", () => {
     expect(outlineTool.description).toContain('"max_files"');
     expect(outlineTool.description).toContain('"lang"');
