@@ -25,8 +25,13 @@ export interface GroupOutcome {
   signal: string | null;
   timedOut: boolean;
   aborted: boolean;
-  /** Background processes still held the output after the shell exited and were stopped. */
+  /** Processes of the group still held the output after the shell exited and were stopped. */
   stoppedLeftovers: boolean;
+  /**
+   * The output was still held once the group was gone: by a process that left
+   * the group (setsid, a daemon), which no group signal reaches and may still run.
+   */
+  heldOutside: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -60,6 +65,7 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
       timedOut: false,
       aborted: false,
       stoppedLeftovers: false,
+      heldOutside: false,
     };
     let done = false;
     let exited = false;
@@ -126,9 +132,12 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
       timers.push(
         setTimeout(async () => {
           if (done) return;
-          outcome.stoppedLeftovers = !terminating;
+          const pgid = child.pid;
+          outcome.stoppedLeftovers = !terminating && pgid !== undefined && signalGroup(pgid, 0);
           await terminate();
           await sleep(options.drainMs);
+          // The group is gone; the pipes closing would have finished the run.
+          if (!done) outcome.heldOutside = true;
           child.stdout.destroy();
           child.stderr.destroy();
           void finish();

@@ -271,6 +271,11 @@ export const runTool = defineTool({
         "[background processes still held the output after the command ended and were stopped; to keep one running, redirect its output, e.g. `server > server.log 2>&1 &`]",
       );
     }
+    if (outcome.heldOutside) {
+      notices.push(
+        "[a process outside the command's process group (started with setsid or as a daemon) still held the output after the command ended; it was not stopped and may still be running. Find it with `ps -ef` and stop it with kill if it should not run]",
+      );
+    }
     if (output === "" && notices.length === 0) notices.push("[no output]");
     if (notices.length > 0) {
       output = `${output}${output === "" || output.endsWith("\n") ? "" : "\n"}${notices.join("\n")}`;

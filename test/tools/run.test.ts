@@ -117,6 +117,21 @@ describe("run", () => {
     expect(alive(Number(result.output.split("\n")[0]))).toBe(false);
   });
 
+  it("says a process that left the group may still run, instead of claiming it was stopped", async () => {
+    const p = new Project();
+    const result = await run(p, { command: "setsid sleep 60 & echo $!; echo done" });
+    const pid = Number(result.output.split("\n")[0]);
+    try {
+      expect(alive(pid)).toBe(true);
+      expect(result.output).not.toContain("were stopped");
+      expect(result.output).toContain(
+        "[a process outside the command's process group (started with setsid or as a daemon) still held the output after the command ended; it was not stopped and may still be running.",
+      );
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("keeps head and tail, quotes the first and last error lines, and spills the full output", async () => {
     const p = new Project();
     const command =
