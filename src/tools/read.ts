@@ -26,6 +26,13 @@ const target = z.strictObject({
     .describe("Show the innermost function, class or block around this line."),
 });
 
+/**
+ * One call shows at most this many per-file line caps in all (10,000 lines by
+ * default): enough for several whole files, while many targets cannot fill a
+ * model's context in one result.
+ */
+export const READ_TOTAL_FILES = 5;
+
 const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to read, in order."),
 });
@@ -44,12 +51,23 @@ export interface ReadResult {
   definitions?: DefinitionInfo[];
 }
 
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
   return typeof value === "string" ? parseRange(value) : value;
 }
 
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
-async function readTarget(context: ToolContext, t: z.output<typeof target>): Promise<ReadResult[]> {
+async function readTarget(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  linesLeft: number,
+): Promise<ReadResult[]> {
   const warnings: string[] = [];
   if (t.symbol !== undefined) {
     const ignored = [t.line_range !== undefined && "line_range", t.line !== undefined && "line"];
@@ -62,7 +80,7 @@ async function readTarget(context: ToolContext, t: z.output<typeof target>): Pro
     return [readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
   if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
-  const result = await readOne(context, t).catch((error: unknown) => {
+  const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
     if (!isToolError(error) || error.code !== "is_directory") throw error;
     throw new ToolError(
       "is_directory",
@@ -74,7 +92,11 @@ async function readTarget(context: ToolContext, t: z.output<typeof target>): Pro
   return [result];
 }
 
-async function readOne(context: ToolContext, t: z.output<typeof target>): Promise<ReadResult> {
+async function readOne(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  linesLeft: number,
+): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
   const loaded = await loadTextFile(context, file);
   const total = loaded.doc.lines.length;
@@ -105,7 +127,7 @@ async function readOne(context: ToolContext, t: z.output<typeof target>): Promis
   const rendered = renderHashline(loaded.doc, file.display, loaded.tag, {
     start,
     end,
-    maxLines: context.limits.maxLines,
+    maxLines: Math.min(context.limits.maxLines, linesLeft),
     maxLineLength: context.limits.maxLineLength,
   });
   const whole = rendered.shown[0] <= 1 && rendered.shown[1] >= total;
@@ -139,11 +161,20 @@ export const readTool = defineTool({
     const subject = pathList(args.targets.map((t) => t.path));
     return { subject, summary: `read ${subject}` };
   },
-  async call(context, args): Promise<{ results: ReadResult[] }> {
+  async call(context, args): Promise<{ results: ReadResult[]; not_shown?: string[] }> {
     const results: ReadResult[] = [];
-    for (const t of args.targets) {
+    const budget = READ_TOTAL_FILES * context.limits.maxLines;
+    let linesLeft = budget;
+    let notShown: string[] = [];
+    for (const [i, t] of args.targets.entries()) {
+      if (linesLeft <= 0) {
+        notShown = args.targets.slice(i).map((u) => u.path);
+        break;
+      }
       try {
-        results.push(...(await readTarget(context, t)));
+        const shown = await readTarget(context, t, linesLeft);
+        for (const r of shown) linesLeft -= lineCount(r.content);
+        results.push(...shown);
       } catch (error) {
         if (!isToolError(error)) throw error;
         results.push({
@@ -158,6 +189,14 @@ export const readTool = defineTool({
       type: "files_read",
       paths: results.filter((r) => r.file_hash).map((r) => r.path),
     });
-    return { results };
+    if (notShown.length === 0) return { results };
+    results.push({
+      path: notShown[0]!,
+      content: "",
+      warnings: [
+        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files at a time or with line_range`,
+      ],
+    });
+    return { results, not_shown: notShown };
   },
 });

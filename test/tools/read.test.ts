@@ -55,6 +55,31 @@ describe("read", () => {
     );
   });
 
+  it("shows at most five files' worth of lines in one call and names the targets left out", async () => {
+    const p = new Project();
+    const targets = [];
+    for (let i = 0; i < 8; i++) {
+      p.write(`f${i}.txt`, numbered(30));
+      targets.push({ path: `f${i}.txt` });
+    }
+    // max_lines 20: a budget of 100 lines; each whole file takes 22 (header, 20 lines, notice).
+    const result = await p.splice({ max_lines: 20 }).read({ targets });
+    expect(result.results.slice(0, 4).map((r) => r.content.split("\n").length)).toEqual([
+      22, 22, 22, 22,
+    ]);
+    expect(result.results[4]!.content.split("\n").at(-1)).toBe(
+      '[showing lines 1..12 of 30; read the rest with line_range "13..24"]',
+    );
+    expect(result.not_shown).toEqual(["f5.txt", "f6.txt", "f7.txt"]);
+    expect(result.results.at(-1)).toEqual({
+      path: "f5.txt",
+      content: "",
+      warnings: [
+        "not shown: 3 more target(s) (f5.txt, f6.txt, f7.txt); this read reached its budget of 100 lines in all. Read them in another call, fewer files at a time or with line_range",
+      ],
+    });
+  });
+
   it("cuts over-long lines with a notice", async () => {
     const p = new Project();
     p.write("wide.txt", `short\n${"x".repeat(5000)}\n`);
