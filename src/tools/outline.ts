@@ -1,6 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import { z } from "zod";
-import { parseCodeAsync, unsupportedFile } from "../code/languages.js";
+import { languageOf, parseCodeAsync, unsupportedFile } from "../code/languages.js";
 import { type OutlineEntry, outlineEntries, outlineLines } from "../code/outline.js";
 import { extractDefinitions } from "../code/symbols.js";
 import { ToolError } from "../errors.js";
@@ -91,6 +91,14 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
     ...(language ? { language } : {}),
   });
   if (collected.files.length === 0) {
+    const own = folder ? undefined : languageOf(target.display);
+    if (own && language && own.id !== language.id) {
+      throw new ToolError(
+        "invalid_input",
+        `${target.display} is ${own.name}, not ${language.name}. Leave lang out to outline it as ${own.name}.`,
+        { path: target.display },
+      );
+    }
     if (!folder) throw new ToolError("invalid_input", unsupportedFile(target.display));
     throw new ToolError(
       "not_found",

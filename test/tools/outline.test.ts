@@ -96,6 +96,14 @@ describe("outline", () => {
     expect(folder.files.map((f) => f.path)).toEqual(["src/ok.py"]);
   });
 
+  it("says a file is in another language than lang asks for", async () => {
+    const p = new Project();
+    p.write("main.go", "package main\n\nfunc main() {}\n");
+    const error = await rejection(outline(p, { path: "main.go", lang: "python" }));
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toBe("main.go is Go, not Python. Leave lang out to outline it as Go.");
+  });
+
   it("has a manual with its options and real notices", () => {
     expect(outlineTool.description).toContain('"max_files"');
     expect(outlineTool.description).toContain('"lang"');
