@@ -3,6 +3,7 @@ import { z } from "zod";
 import { languageOf, parseCodeAsync, unsupportedFile } from "../code/languages.js";
 import { type OutlineEntry, outlineEntries, outlineLines } from "../code/outline.js";
 import { extractDefinitions } from "../code/symbols.js";
+import { describeProblem, syntaxProblems } from "../code/syntax-check.js";
 import { ToolError } from "../errors.js";
 import { documentFromBytes, normalizedText } from "../text/document.js";
 import { header } from "../text/hashline.js";
@@ -131,6 +132,13 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
       }
       const { loaded } = file;
       const o = outlineOne(code, loaded, file.root);
+      // The parser recovers by folding or dropping the definitions around an error.
+      const broken = syntaxProblems(file.root)[0];
+      if (broken) {
+        warnings.push(
+          `${code.file.display} has parse errors (${describeProblem(broken)}); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.`,
+        );
+      }
       if (o.entries.length === 0 && folder) {
         empty++;
         continue;

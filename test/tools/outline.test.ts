@@ -104,6 +104,20 @@ describe("outline", () => {
     expect(error.message).toBe("main.go is Go, not Python. Leave lang out to outline it as Go.");
   });
 
+  it("warns that a file with a parse error may have an incomplete outline", async () => {
+    const p = new Project();
+    p.write(
+      "svc.py",
+      "def load(path):\n    return 1\n\ndef broken(:\n    pass\n\ndef stop():\n    pass\n",
+    );
+    p.write("ok.py", "def ok():\n    pass\n");
+    const result = await outline(p, { path: "svc.py" });
+    expect(result.warnings).toEqual([
+      'svc.py has parse errors (line 4:12: missing ")"); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.',
+    ]);
+    expect((await outline(p, { path: "ok.py" })).warnings).toEqual([]);
+  });
+
   it("has a manual with its options and real notices", () => {
     expect(outlineTool.description).toContain('"max_files"');
     expect(outlineTool.description).toContain('"lang"');
