@@ -3,6 +3,8 @@
  * ToolError a model can act on when it is not a text file we may edit.
  */
 import { createHash } from "node:crypto";
+import path from "node:path";
+import { nearNames } from "../code/near.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
@@ -41,21 +43,50 @@ export function formatBytes(n: number): string {
 }
 
 /** The error for a file that is not UTF-8 text; `reason` says why (a NUL byte, bad UTF-8). */
-export function notTextError(display: string, reason: string): ToolError {
-  return new ToolError(
-    "binary",
-    `${display} is not a text file (${reason}); splice reads and edits UTF-8 text only.`,
-    { path: display },
-  );
+export function notTextError(display: string, reason: string, bytes: Uint8Array): ToolError {
+  const quote = (p: string) => `'${p.replaceAll("'", "'\\''")}'`;
+  const [file, converted] = [quote(display), quote(`${display}.utf8`)];
+  const convert = (from: string) =>
+    ` If it is text, convert it with the run tool: iconv -f ${from} -t UTF-8 ${file} > ${converted} && mv ${converted} ${file}`;
+  let message = `${display} is not a text file (${reason}); splice reads and edits UTF-8 text only.`;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    message = `${display} looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only.${convert("UTF-16")}.`;
+  } else if (reason.includes("not valid UTF-8")) {
+    message += `${convert("LATIN1")} (or the file's encoding: CP1252, SHIFT_JIS, ...).`;
+  }
+  return new ToolError("binary", message, { path: display });
+}
+
+/** Up to 3 names in the missing file's folder close to its name, that this guard lets be read. */
+async function nearFiles(context: ToolContext, file: GuardedPath): Promise<string[]> {
+  const folder = path.dirname(file.real);
+  let names: string[];
+  try {
+    names = (await context.workspace.readDir(folder)).map((e) => e.name);
+  } catch {
+    return []; // the folder is missing too
+  }
+  const shownFolder = path.posix.dirname(file.display);
+  const readable = nearNames(path.basename(file.real), names).filter((name) => {
+    try {
+      context.guard.check(path.join(folder, name), "read");
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return readable.slice(0, 3).map((n) => (shownFolder === "." ? n : `${shownFolder}/${n}`));
 }
 
 /** Loads a text file or throws the ToolError a model can act on. */
 export async function loadTextFile(context: ToolContext, file: GuardedPath): Promise<LoadedFile> {
   const stat = await context.workspace.stat(file.real);
   if (!stat) {
+    const near = await nearFiles(context, file);
+    const similar = near.length > 0 ? ` Similar names there: ${near.join(", ")}.` : "";
     throw new ToolError(
       "not_found",
-      `${file.display} does not exist. Check the path, or create it with the write tool.`,
+      `${file.display} does not exist.${similar} Check the path, or create it with the write tool.`,
       { path: file.display },
     );
   }
@@ -79,7 +110,7 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
   const prior = decodedFiles.latest(file.real);
   const doc = prior ? reparseDocument(prior.bytes, prior.doc, bytes) : documentFromBytes(bytes);
   if ("kind" in doc) {
-    throw notTextError(file.display, doc.reason);
+    throw notTextError(file.display, doc.reason, bytes);
   }
   const decoded = { bytes, doc, ...identify(bytes) };
   decodedFiles.set(file.real, decoded);

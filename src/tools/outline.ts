@@ -58,13 +58,17 @@ const count = (n: number) => n.toLocaleString("en-US");
 async function readParsed(
   context: ToolContext,
   code: CodeFile,
-): Promise<{ skipped: string } | { notText: string } | { loaded: LoadedFile; root: SgNode }> {
+): Promise<
+  | { skipped: string }
+  | { notText: string; bytes: Uint8Array }
+  | { loaded: LoadedFile; root: SgNode }
+> {
   const raw = await readRaw(context, code);
   if ("skipped" in raw) return raw;
   const loaded = loadedFrom(raw.bytes);
   if (!loaded) {
     const doc = documentFromBytes(raw.bytes);
-    return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text" };
+    return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text", bytes: raw.bytes };
   }
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
   return { loaded, root };
@@ -122,7 +126,7 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
       const file = parsed[i]!;
       if ("notText" in file) {
-        if (!folder) throw notTextError(code.file.display, file.notText);
+        if (!folder) throw notTextError(code.file.display, file.notText, file.bytes);
         notText.push(code.file.display);
         continue;
       }

@@ -123,6 +123,39 @@ describe("read", () => {
     expect(results[6]!.content).toContain("1| fine");
   });
 
+  it("names UTF-16 and other encodings with how to convert, and near names of a missing file", async () => {
+    const p = new Project();
+    p.write(
+      "notes16.txt",
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hi\n", "utf16le")]),
+    );
+    p.write("legacy.txt", Buffer.from("caf\xe9\n", "latin1"));
+    p.write(".env", "SECRET=1\n");
+    const { results } = await p.splice().read({
+      targets: [
+        { path: "notes16.txt" },
+        { path: "legacy.txt" },
+        { path: "note16.txt" },
+        { path: "env" },
+      ],
+    });
+    expect(results[0]!.error).toEqual({
+      code: "binary",
+      message:
+        "notes16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f UTF-16 -t UTF-8 'notes16.txt' > 'notes16.txt.utf8' && mv 'notes16.txt.utf8' 'notes16.txt'.",
+    });
+    expect(results[1]!.error!.message).toContain(
+      "(it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f LATIN1 -t UTF-8 'legacy.txt'",
+    );
+    expect(results[2]!.error!.message).toBe(
+      "note16.txt does not exist. Similar names there: notes16.txt. Check the path, or create it with the write tool.",
+    );
+    // A secret the guard refuses is never suggested.
+    expect(results[3]!.error!.message).toBe(
+      "env does not exist. Check the path, or create it with the write tool.",
+    );
+  });
+
   it("refuses a file over the size limit", async () => {
     const p = new Project();
     p.write("huge.txt", "x".repeat(2000));
