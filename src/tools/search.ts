@@ -28,8 +28,18 @@ export const SEARCH_LIMITS = {
   maxWarnings: 5,
 } as const;
 
+/** Four bytes a character at most: well inside one argument's 128 KiB. */
+const MAX_PATTERN_CHARS = 16_384;
+
 const input = z.strictObject({
-  pattern: z.string().min(1).describe("Text to find (literal unless regex is true)."),
+  pattern: z
+    .string()
+    .min(1)
+    // ripgrep takes it as one argument, and Linux caps one argument at 128 KiB.
+    .max(MAX_PATTERN_CHARS, {
+      error: `a pattern may have at most ${MAX_PATTERN_CHARS.toLocaleString("en-US")} characters; search for a distinctive part of it`,
+    })
+    .describe("Text to find (literal unless regex is true)."),
   path: z
     .string()
     .optional()

@@ -25,6 +25,15 @@ describe("search", () => {
     expect(lookaround.matches).toBe(1);
   });
 
+  it("refuses a pattern too long for one ripgrep argument, saying the limit", async () => {
+    const p = new Project();
+    p.write("a.ts", `${"x".repeat(16_384)}\n`);
+    expect((await search(p, { pattern: "x".repeat(16_384) })).matches).toBe(1);
+    const error = await rejection(search(p, { pattern: "x".repeat(140_000) }));
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toMatch(/a pattern may have at most 16,384 characters/);
+  });
+
   it("matches regardless of case with ignore_case", async () => {
     const p = new Project();
     p.write("r.md", "Hello\nHELLO\nhello\n");
