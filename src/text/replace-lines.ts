@@ -5,8 +5,8 @@
  * written); each changed line replaces the file line its old_text line stands
  * for, re-indented and un-escaped the way the match mapped old_text onto the
  * file. When that file line is missing or reads differently, or the file has
- * unquoted lines where an insertion would go, the edit is refused rather than
- * guessed.
+ * unquoted lines where an insertion would go or inside a stretch being
+ * rewritten, the edit is refused rather than guessed.
  */
 import { diffArrays } from "diff";
 import { IDENTITY, type IndentMap, reindent, solveIndentMap } from "./match-indent.js";
@@ -97,6 +97,8 @@ export function editSpan(
       c++;
     }
     c--;
+    const unseen = unquotedWithin(span.align.slice(oi, oi + removed), aligned, fileLines);
+    if (unseen !== undefined) return refuseUnseen(region, unseen);
     let touched = false;
     for (let k = 0; k < removed; k++, oi++) {
       const f = span.align[oi]!;
@@ -210,6 +212,32 @@ function refuseDifferent(
     ok: false,
     code: "not_found",
     message: `old_text matched ${region} by its first and last lines, but its line ${oi + 1} (${quote(olds[oi]!)}), which new_text ${verb(replacing)}, reads differently in the file (similarity ${score}):\n${f + 1}| ${fileLines[f]}\nRead ${region} again and copy them exactly into old_text.`,
+  };
+}
+
+/**
+ * A file line with content between the file lines a hunk replaces that
+ * old_text does not quote: the model rewrote that stretch without seeing it.
+ */
+function unquotedWithin(
+  hunk: readonly number[],
+  aligned: ReadonlySet<number>,
+  fileLines: readonly string[],
+): number | undefined {
+  const placed = hunk.filter((f) => f >= 0);
+  if (placed.length < 2) return undefined;
+  for (let f = Math.min(...placed) + 1; f < Math.max(...placed); f++) {
+    if (!aligned.has(f) && !isBlank(fileLines[f]!)) return f;
+  }
+  return undefined;
+}
+
+function refuseUnseen(region: string, f: number): Refusal {
+  return {
+    ok: false,
+    code: "ambiguous",
+    message: `old_text matched ${region} by its first and last lines, but among the lines new_text rewrites the file has one that old_text lacks (line ${f + 1}), so whether it should stay is not certain. Read ${region} again and copy it exactly into old_text.`,
+    lines: [f + 1],
   };
 }
 

@@ -253,6 +253,21 @@ describe("anchored: applying only what changed, safely", () => {
     });
   });
 
+  it("refuses a rewrite of a stretch that holds a file line old_text does not show", () => {
+    const old = ["function g() {", ...BODY.slice(0, 4), ...BODY.slice(5), "}"];
+    const next = ["function g() {", "  done();", "}"];
+    expect(replace(G, old.join("\n"), next.join("\n"))).toEqual({
+      ok: false,
+      code: "ambiguous",
+      message:
+        "old_text matched lines 1..12 by its first and last lines, but among the lines new_text rewrites the file has one that old_text lacks (line 6), so whether it should stay is not certain. Read lines 1..12 again and copy it exactly into old_text.",
+      lines: [6],
+    });
+    // Quoted whole, the same rewrite applies.
+    const whole = ["function g() {", ...BODY, "}"];
+    expect(ok(replace(G, whole.join("\n"), next.join("\n"))).text).toBe(L(...next));
+  });
+
   it("but changes elsewhere in that block apply, and the unquoted line stays", () => {
     const old = ["function g() {", ...BODY.slice(0, 4), ...BODY.slice(5), "}"];
     const next = old.map((l) => l.replace("kappa = 10", "kappa = 11"));
