@@ -15,6 +15,19 @@ import type { RootSet } from "../tools/roots.js";
 /** Asks the client for its roots (within the call that needs them). */
 export type AskRoots = () => Promise<ListRootsResult>;
 
+/**
+ * The local path a root names, or undefined for one this machine cannot
+ * open: another scheme, or a file URL with a host (file://build-server/src).
+ */
+function localPath(uri: string): string | undefined {
+  if (!uri.startsWith("file://")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -66,12 +79,18 @@ export class ClientRoots {
   async #refresh(ask: AskRoots): Promise<void> {
     try {
       const { roots } = await ask();
-      const paths = roots
-        .filter((r) => r.uri.startsWith("file://"))
-        .map((r) => fileURLToPath(r.uri));
-      const usable = paths.filter(isDirectory);
-      for (const skipped of paths.filter((p) => !usable.includes(p))) {
-        this.log(`ignoring the client's root ${skipped}: it is not a folder`);
+      // One unusable root is skipped alone: dropping the whole list would
+      // keep the previous roots, and writes would land in the old project.
+      const usable: string[] = [];
+      for (const { uri } of roots) {
+        const path = localPath(uri);
+        if (path === undefined) {
+          this.log(`ignoring the client's root ${uri}: it is not a local file:// URL`);
+        } else if (!isDirectory(path)) {
+          this.log(`ignoring the client's root ${path}: it is not a folder`);
+        } else {
+          usable.push(path);
+        }
       }
       this.#current = this.make(usable.length > 0 ? usable : [this.fallback]);
       this.log(`roots: ${this.#current.roots.join(", ")}`);

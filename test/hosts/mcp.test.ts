@@ -3,7 +3,7 @@
  * transports: stdio (the built CLI as a child process) and Streamable HTTP
  * (in-process, on a free port). Asserts what the model sees.
  */
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -264,5 +264,25 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     });
     expect(across.isError).toBe(true);
     expect(text(across)).toContain("guard: This call names files in different roots");
+  });
+
+  it("skips a client root it cannot open and follows the others", async () => {
+    const [configured, old, next] = [new Project(), new Project(), new Project()];
+    const roots: Root[] = [{ uri: pathToFileURL(old.root).href }];
+    const client = await (await harness.launch(configured.root)).connect(roots);
+    expect((await call(client, "list", {})).isError).toBeFalsy();
+
+    // A remote file URL beside the new project: the new project, not the old one.
+    roots.splice(
+      0,
+      1,
+      { uri: "file://build-server/src/app" },
+      { uri: pathToFileURL(next.root).href },
+    );
+    await client.sendRootsListChanged();
+    const write = await call(client, "write", { targets: [{ path: "notes.txt", text: "hi\n" }] });
+    expect(write.isError).toBeFalsy();
+    expect(next.text("notes.txt")).toBe("hi\n");
+    expect(existsSync(join(old.root, "notes.txt"))).toBe(false);
   });
 });
