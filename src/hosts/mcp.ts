@@ -117,7 +117,10 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,
       });
-    const pending = roots.current(ask).then((set) => set.call(name, args));
+    // The SDK aborts extra.signal when the client cancels the call or the connection closes.
+    const pending = roots
+      .current(ask)
+      .then((set) => set.call(name, args, { signal: extra.signal }));
     running.add(pending);
     try {
       return successResult(name, await pending);

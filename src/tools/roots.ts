@@ -92,8 +92,8 @@ export class RootSet {
   }
 
   /** Routes, validates and runs a call; throws ToolError like Toolkit.call. */
-  async call(name: string, args: unknown): Promise<unknown> {
-    return this.route(name, args).call(name, args);
+  async call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<unknown> {
+    return this.route(name, args).call(name, args, options);
   }
 }
 

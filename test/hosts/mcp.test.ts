@@ -86,6 +86,17 @@ const text = (result: unknown) => {
   return (content[0] as { text: string }).text;
 };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
   return (await client.callTool({
     name,
@@ -171,6 +182,27 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((error as McpError).message).toContain('There is no tool named "delete_everything"');
     expect((error as McpError).message).toContain(fullTools.map((t) => t.name).join(", "));
+  });
+
+  it("stops a run's process group when the client cancels the call", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const controller = new AbortController();
+    const pending = client
+      .callTool(
+        { name: "run", arguments: { command: "sleep 60 & echo $! > sleeper.pid; wait" } },
+        undefined,
+        { signal: controller.signal },
+      )
+      .catch((e: unknown) => e);
+    const pidFile = join(project.root, "sleeper.pid");
+    while (!existsSync(pidFile) || project.text("sleeper.pid") === "") await sleep(50);
+    const pid = Number(project.text("sleeper.pid"));
+    controller.abort("stop");
+    expect(await pending).toBeInstanceOf(McpError);
+    const deadline = Date.now() + 10_000;
+    while (alive(pid) && Date.now() < deadline) await sleep(50);
+    expect(alive(pid)).toBe(false);
   });
 
   it("runs 20 read-then-edit chains on different files side by side", async () => {
