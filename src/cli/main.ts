@@ -8,6 +8,8 @@ import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
 const CLI_SESSION = "cli";
+/** How long a stopped server may wait for its aborted calls before it exits anyway. */
+const SERVE_EXIT_MS = 5_000;
 
 function readStdin(): string {
   return readFileSync(0, "utf8");
@@ -101,7 +103,11 @@ async function main(argv: string[]): Promise<number> {
   if (command === "serve") {
     // The MCP SDK (with ajv) loads only for serve: the other commands start without it.
     const { serveCommand } = await import("./serve.js");
-    return serveCommand(root, values);
+    const code = await serveCommand(root, values);
+    // Stopping the server aborted its calls (a run's processes get SIGTERM, SIGKILL 2 s later);
+    // one that ignores the abort must not keep a stopped server alive.
+    setTimeout(() => process.exit(code), SERVE_EXIT_MS).unref();
+    return code;
   }
   if (command === "agent") {
     // Loaded on demand: the other commands never pay for the model SDK.

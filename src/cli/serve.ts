@@ -1,7 +1,7 @@
 /**
  * `splice serve`: the MCP server, over stdio (default) or Streamable HTTP
- * (`--http PORT`). Runs until SIGINT/SIGTERM, or on stdio until the client
- * closes stdin. Everything it says goes to stderr: on stdio, stdout is the
+ * (`--http PORT`). Runs until SIGINT/SIGTERM, which cancel the calls still
+ * running, or on stdio until the client closes stdin. Everything it says goes to stderr: on stdio, stdout is the
  * protocol.
  */
 import { isToolError } from "../errors.js";

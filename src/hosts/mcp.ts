@@ -128,7 +128,9 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       if (isToolError(error) && error.code === "unknown_tool") {
         throw new McpError(ErrorCode.InvalidParams, error.message);
       }
-      if (!isToolError(error)) {
+      // A cancelled call's answer is never sent; its abort error is no failure.
+      if (extra.signal.aborted) log(`${name} stopped: cancelled or the connection closed`);
+      else if (!isToolError(error)) {
         log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
       return errorResult(name, error);

@@ -5,7 +5,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -169,6 +171,17 @@ describe("MCP over HTTP: who may connect", () => {
   });
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function serve(args: string[]): ChildProcess & { stderrText: () => string } {
   const child = spawn(process.execPath, [BIN, "serve", ...args], { stdio: "pipe" });
   let stderr = "";
@@ -200,6 +213,43 @@ describe("splice serve", () => {
     expect(await exitCode(child)).toBe(0);
     expect(child.stderrText()).toContain("SIGTERM: shutting down");
   });
+
+  it.each(["stdio", "http"])(
+    "stops a run in flight on SIGTERM over %s, and exits 0",
+    async (over) => {
+      const project = new Project();
+      const args = { command: "sleep 60 & echo $! > sleeper.pid; wait" };
+      const child = serve([...(over === "http" ? ["--http", "0"] : []), "--root", project.root]);
+      if (over === "http") {
+        while (!/http:\/\/\S+\/mcp/.test(child.stderrText())) await once(child.stderr!, "data");
+        const url = /(http:\/\/\S+\/mcp)/.exec(child.stderrText())![1]!;
+        const client = new Client({ name: "t", version: "1" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        client.callTool({ name: "run", arguments: args }).catch(() => {});
+      } else {
+        const call = {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "run", arguments: args },
+        };
+        const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+        child.stdin!.write(
+          `${INITIALIZE}\n${JSON.stringify(initialized)}\n${JSON.stringify(call)}\n`,
+        );
+      }
+      const pidFile = join(project.root, "sleeper.pid");
+      while (!existsSync(pidFile) || readFileSync(pidFile, "utf8") === "") await sleep(50);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+
+      const started = Date.now();
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(0);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(alive(pid)).toBe(false);
+      expect(child.stderrText()).toContain("run stopped: cancelled or the connection closed");
+    },
+  );
 
   it("exits 0 when the client closes stdin, writing nothing but protocol to stdout", async () => {
     const child = serve(["--root", new Project().root]);
