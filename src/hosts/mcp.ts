@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
+  CallToolRequestParamsSchema,
   CallToolRequestSchema,
   ErrorCode,
   ListRootsResultSchema,
@@ -22,6 +23,7 @@ import {
   type Tool as McpTool,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { isToolError } from "../errors.js";
 import type { Tool } from "../tools/define.js";
 import { RootSet } from "../tools/roots.js";
@@ -67,6 +69,29 @@ function titleOf(tool: Tool): string {
 /** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
 const ROOTS_TIMEOUT_MS = 10_000;
 
+/** Where a call's `arguments` travel when they are not an object. */
+const GIVEN = Symbol("arguments as given");
+
+/**
+ * tools/call with `arguments` of any type. The SDK answers a JSON string or
+ * null there with a protocol error holding a raw zod dump; splice takes the
+ * JSON text of an object, and answers anything else with a sentence (define.ts
+ * argumentsObject). What is not an object is set aside under GIVEN, so the
+ * SDK's own check of the request, which runs on this schema's output, passes.
+ */
+const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown() }).transform(
+    ({ arguments: args, ...params }) => {
+      const object = typeof args === "object" && args !== null && !Array.isArray(args);
+      return {
+        ...params,
+        arguments: object ? (args as Record<string, unknown>) : undefined,
+        [GIVEN]: args,
+      };
+    },
+  ),
+});
+
 const listings = new WeakMap<Tool, McpTool>();
 
 /** The tools/list entry; computed once per tool, since every connection lists the same tools. */
@@ -111,8 +136,8 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   }));
 
   const running = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
+    const { name, [GIVEN]: args } = request.params;
     const ask = () =>
       extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,

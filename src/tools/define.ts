@@ -89,9 +89,46 @@ function formatPath(path: PropertyKey[]): string {
     .join("");
 }
 
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * The arguments object, however a host received it: absent is `{}`, and the
+ * JSON text of an object (what OpenAI sends, and some MCP clients by mistake)
+ * is that object. Anything else throws a ToolError that shows a valid call.
+ */
+export function argumentsObject(tool: Tool, raw: unknown): Record<string, unknown> {
+  const send = `Send one JSON object, e.g. ${JSON.stringify(tool.example)}`;
+  let value = raw;
+  if (typeof raw === "string") {
+    // Some models send "" for a call without arguments.
+    if (raw.trim() === "") return {};
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      const why = error instanceof Error ? ` (${error.message})` : "";
+      throw new ToolError(
+        "invalid_input",
+        `The arguments for ${tool.name} are not valid JSON${why}. ${send}`,
+      );
+    }
+  }
+  if (value === undefined) return {};
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
+  }
+  throw new ToolError(
+    "invalid_input",
+    `The arguments for ${tool.name} must be a JSON object, not ${kindOf(value)}. ${send}`,
+  );
+}
+
 /** Parses raw arguments, or throws the ToolError a model can act on. */
 export function parseArgs<I extends z.ZodType>(tool: Tool<I, unknown>, raw: unknown): z.output<I> {
-  const parsed = tool.input.safeParse(raw ?? {});
+  const parsed = tool.input.safeParse(argumentsObject(tool as Tool, raw));
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map(describeIssue).join("; ");
   throw new ToolError(

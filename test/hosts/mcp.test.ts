@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
+  CallToolResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
   McpError,
@@ -20,6 +21,7 @@ import {
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../src/hosts/mcp-http.js";
+import { readTool } from "../../src/tools/read.js";
 import { fullTools, minimalTools } from "../../src/tools/toolkit.js";
 import { numbered, Project } from "../helpers/project.js";
 
@@ -172,6 +174,36 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
     expect(text(result)).toContain('A valid call looks like: {"targets":');
+  });
+
+  it("takes arguments sent as JSON text, and answers other non-objects with a sentence", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const client = await (await harness.launch(project.root)).connect();
+    const raw = (args: unknown) =>
+      client.request(
+        {
+          method: "tools/call",
+          params: { name: "read", arguments: args as Record<string, unknown> },
+        },
+        CallToolResultSchema,
+      );
+    const encoded = await raw(JSON.stringify({ targets: [{ path: "a.txt" }] }));
+    expect(encoded.isError).toBeFalsy();
+    expect(text(encoded)).toMatch(/^¶a\.txt#[0-9A-F]{4}\n1\| one$/);
+    for (const [args, kind] of [
+      [null, "null"],
+      [[1], "an array"],
+      ["7", "a number"],
+    ] as const) {
+      const result = await raw(args);
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe(
+        `invalid_input: The arguments for read must be a JSON object, not ${kind}. Send one JSON object, e.g. ${JSON.stringify(readTool.example)}`,
+      );
+    }
+    const garbled = await raw("{targets: a.txt}");
+    expect(text(garbled)).toMatch(/^invalid_input: The arguments for read are not valid JSON \(/);
   });
 
   it("answers an unknown tool with a protocol error naming the real tools", async () => {
