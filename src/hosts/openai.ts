@@ -13,8 +13,8 @@
  * absent again); otherwise the tool is sent with `strict: false`.
  */
 import { isDeepStrictEqual } from "node:util";
-import { ToolError } from "../errors.js";
-import type { Tool } from "../tools/define.js";
+import type { ToolError } from "../errors.js";
+import { argumentsObject, type Tool } from "../tools/define.js";
 import type { Toolkit } from "../tools/toolkit.js";
 import { dispatch, dispatchAll, type ModelCall } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
@@ -292,27 +292,18 @@ function schemaOf(tool: Tool): Schema {
   return schema;
 }
 
-/** A call as the model sent it: the tool, and its JSON arguments read. */
-function readCall(toolkit: Toolkit, name: string, text: string): ModelCall {
-  let tool: Tool;
+/**
+ * A call as the model sent it: the tool, and its arguments read. The API
+ * sends JSON text; some compatible servers and wrappers hand over the object
+ * already parsed, or nothing at all.
+ */
+function readCall(toolkit: Toolkit, name: string, given: unknown): ModelCall {
   try {
-    tool = toolkit.find(name);
+    const tool = toolkit.find(name);
+    return { name, args: dropNullOptionals(schemaOf(tool), argumentsObject(tool, given)) };
   } catch (error) {
     return { name, args: undefined, failure: error as ToolError };
   }
-  let args: unknown;
-  try {
-    // Some models send "" for a call without arguments.
-    args = text.trim() === "" ? {} : JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? ` (${error.message})` : "";
-    const failure = new ToolError(
-      "invalid_input",
-      `The arguments for ${name} are not valid JSON${why}. Send one JSON object, e.g. ${JSON.stringify(tool.example)}`,
-    );
-    return { name, args: undefined, failure };
-  }
-  return { name, args: dropNullOptionals(schemaOf(tool), args) };
 }
 
 /** Answers one Responses `function_call` item with its `function_call_output` item. */

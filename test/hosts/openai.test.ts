@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolJsonSchema } from "../../src/hosts/json-schema.js";
 import {
+  dispatchOpenAIChat,
   dispatchOpenAIChatAll,
   dispatchOpenAIResponses,
   dispatchOpenAIResponsesAll,
@@ -11,6 +12,7 @@ import {
   strictSchema,
 } from "../../src/hosts/openai.js";
 import { defineTool, type Tool } from "../../src/tools/define.js";
+import { readTool } from "../../src/tools/read.js";
 import { createToolkit } from "../../src/tools/toolkit.js";
 import { Project } from "../helpers/project.js";
 
@@ -228,6 +230,23 @@ describe("OpenAI dispatch", () => {
     // Empty arguments are an empty object.
     const empty = await dispatchOpenAIResponses(kit, { call_id: "c", name: "read", arguments: "" });
     expect(empty.output).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
+  });
+
+  it("takes arguments already parsed, and answers null with a sentence", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\n");
+    const kit = createToolkit({ root: p.root });
+    // Some OpenAI-compatible servers and wrappers hand over the object, not its JSON text.
+    const given = (args: unknown) =>
+      dispatchOpenAIChat(kit, { id: "1", function: { name: "read", arguments: args as string } });
+    const parsed = await given({ targets: [{ path: "a.txt", line_range: null }] });
+    expect(parsed.content).toMatch(/^¶a\.txt#[0-9A-F]{4}\n1\| one$/);
+    expect((await given(null)).content).toBe(
+      `invalid_input: The arguments for read must be a JSON object, not null. Send one JSON object, e.g. ${JSON.stringify(readTool.example)}`,
+    );
+    expect((await given(undefined)).content).toMatch(
+      /^invalid_input: Invalid arguments for read: targets: /,
+    );
   });
 
   it("answers every call of a response in order, running what cannot collide side by side", async () => {
