@@ -19,7 +19,6 @@ import {
   ErrorCode,
   ListRootsResultSchema,
   ListToolsRequestSchema,
-  McpError,
   type Tool as McpTool,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -92,6 +91,14 @@ const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
   ),
 });
 
+/**
+ * A JSON-RPC error for the SDK to send. Not McpError: its message already
+ * reads "MCP error -32602: …", and the client's McpError adds that again.
+ */
+function protocolError(code: ErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 const listings = new WeakMap<Tool, McpTool>();
 
 /** The tools/list entry; computed once per tool, since every connection lists the same tools. */
@@ -151,7 +158,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       return successResult(name, await pending);
     } catch (error) {
       if (isToolError(error) && error.code === "unknown_tool") {
-        throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw protocolError(ErrorCode.InvalidParams, error.message);
       }
       // A cancelled call's answer is never sent; its abort error is no failure.
       if (extra.signal.aborted) log(`${name} stopped: cancelled or the connection closed`);

@@ -212,7 +212,9 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     const error = await call(client, "delete_everything", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toContain('There is no tool named "delete_everything"');
+    expect((error as McpError).message).toMatch(
+      /^MCP error -32602: There is no tool named "delete_everything"/,
+    );
     expect((error as McpError).message).toContain(fullTools.map((t) => t.name).join(", "));
   });
 
