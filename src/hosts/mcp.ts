@@ -17,12 +17,13 @@ import {
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
   ErrorCode,
+  type JSONRPCErrorResponse,
   ListRootsResultSchema,
   ListToolsRequestSchema,
   type Tool as McpTool,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { ZodError, z } from "zod";
 import { isToolError } from "../errors.js";
 import type { Tool } from "../tools/define.js";
 import { RootSet } from "../tools/roots.js";
@@ -138,6 +139,11 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     { capabilities: { tools: { listChanged: false } } },
   );
 
+  // Lines that are no JSON-RPC message, failed sends, stray responses: the SDK reports them only here.
+  server.onerror = (error) => {
+    log(`protocol error: ${error instanceof ZodError ? NOT_JSON_RPC : error.message}`);
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: roots.known.tools.map(listing),
   }));
@@ -189,6 +195,29 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   };
 }
 
+const NOT_JSON_RPC = "the message is JSON but not a JSON-RPC 2.0 request, notification or response";
+
+/**
+ * The answer JSON-RPC asks for a line on stdin the transport could not read
+ * (the SDK's transport only reports it). Its id is unknown, so the answer
+ * carries none, as the MCP schema allows.
+ */
+function unreadableLine(error: Error): JSONRPCErrorResponse | undefined {
+  if (error instanceof SyntaxError) {
+    return {
+      jsonrpc: "2.0",
+      error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
+    };
+  }
+  if (error instanceof ZodError) {
+    return {
+      jsonrpc: "2.0",
+      error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${NOT_JSON_RPC}.` },
+    };
+  }
+  return undefined;
+}
+
 /**
  * Serves one client over stdin/stdout until stdin ends, the client
  * disconnects or `signal` aborts.
@@ -197,6 +226,11 @@ export async function serveStdio(options: McpServerOptions, signal?: AbortSignal
   const mcp = createMcpServer(options);
   const { server } = mcp;
   const transport = new StdioServerTransport();
+  // Set before connect: the server keeps this handler and calls its own onerror after it.
+  transport.onerror = (error) => {
+    const reply = unreadableLine(error);
+    if (reply) transport.send(reply).catch(() => {});
+  };
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });

@@ -251,6 +251,39 @@ describe("splice serve", () => {
     },
   );
 
+  it("answers and logs a stdin line that is not JSON-RPC, and keeps serving", async () => {
+    const child = serve(["--root", new Project().root]);
+    let stdout = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" });
+    child.stdin!.end(
+      `${INITIALIZE}\n{"jsonrpc":"2.0","id":5,"method":"tools/list",}\n{"hello":1}\n${ping}\n`,
+    );
+    expect(await exitCode(child)).toBe(0);
+    const replies = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    // Answers to requests come a few turns later than those to unreadable lines.
+    const [parse, invalid] = replies.filter((r) => !("id" in r));
+    expect(parse).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: .*JSON/) },
+    });
+    expect(invalid).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: the message is JSON but not a JSON-RPC 2.0 request, notification or response.",
+      },
+    });
+    expect(replies.find((r) => r.id === 7)).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
+    expect(child.stderrText()).toMatch(/protocol error: .*JSON/);
+  });
+
   it("exits 0 when the client closes stdin, writing nothing but protocol to stdout", async () => {
     const child = serve(["--root", new Project().root]);
     let stdout = "";
