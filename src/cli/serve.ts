@@ -10,6 +10,9 @@ import { serveHttp } from "../hosts/mcp-http.js";
 
 type Flags = Record<string, string | boolean | undefined>;
 
+/** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
+const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
+
 const log = (line: string) => process.stderr.write(`splice serve: ${line}\n`);
 
 function usage(message: string): number {
@@ -62,9 +65,15 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
     await server.close();
     return 0;
   } catch (error) {
-    // A root that does not exist, a port in use: say so, without a stack.
+    // A root that does not exist, a port in use, a host that is not this machine: say so, without a stack.
     const code = (error as NodeJS.ErrnoException).code;
-    if (!isToolError(error) && code !== "EADDRINUSE" && code !== "EACCES") throw error;
+    if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+      log(
+        `--host ${host} does not resolve (${code}); pass a name or address of this machine, e.g. 127.0.0.1.`,
+      );
+      return 1;
+    }
+    if (!isToolError(error) && !LISTEN_ERRORS.has(code ?? "")) throw error;
     log((error as Error).message);
     return 1;
   } finally {

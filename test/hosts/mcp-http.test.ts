@@ -298,6 +298,15 @@ describe("splice serve", () => {
     });
   });
 
+  it("says in one line that --host does not resolve, and exits 1", async () => {
+    const root = new Project().root;
+    const child = serve(["--http", "0", "--host", "no-such-host.invalid", "--root", root]);
+    expect(await exitCode(child)).toBe(1);
+    expect(child.stderrText()).toMatch(
+      /^splice serve: --host no-such-host\.invalid does not resolve \((ENOTFOUND|EAI_AGAIN)\); pass a name or address of this machine, e\.g\. 127\.0\.0\.1\.\n$/,
+    );
+  });
+
   it.each([
     [["--tools", "huge"], '--tools must be "full" or "minimal", not "huge".'],
     [["--http", "port"], "--http needs a port number"],
