@@ -41,3 +41,16 @@ export class ToolError extends Error {
 export function isToolError(error: unknown): error is ToolError {
   return error instanceof ToolError;
 }
+
+/** How much of one value a message quotes; a model's bad input must not flood its context. */
+export const QUOTE_MAX = 300;
+
+/**
+ * A value as a message quotes it: whole when short, else its head and tail
+ * (a path's file name is at the end) around a note of its full length.
+ */
+export function clip(value: string, max = QUOTE_MAX): string {
+  if (value.length <= max) return value;
+  const head = Math.ceil((max * 2) / 3);
+  return `${value.slice(0, head)}…(${value.length} characters)…${value.slice(value.length - (max - head))}`;
+}

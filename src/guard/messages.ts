@@ -2,7 +2,7 @@
  * The guard's refusals as sentences for a model: what went wrong, then what
  * to do next. Machine facts go in `details` (`path`, `reason`, ...).
  */
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
 
@@ -21,11 +21,10 @@ export type Boundary = "root" | "base";
 
 /** The input quoted for a message: control characters escaped, very long paths shortened. */
 export function quote(input: string): string {
-  let s = input.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+  const s = input.replace(/[\u0000-\u001f\u007f]/g, (c) =>
     c === "\0" ? "\\0" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  if (s.length > 240) s = `${s.slice(0, 160)}…${s.slice(-60)}`;
-  return `'${s}'`;
+  return `'${clip(s)}'`;
 }
 
 function refuse(reason: GuardReason, input: string, message: string, extra = {}): ToolError {

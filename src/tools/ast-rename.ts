@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseCodeAsync } from "../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../code/rename.js";
 import { applyReplacements } from "../code/rewrite.js";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import { AST_EDIT_DEFAULT_MAX_FILES, LANG, noFiles } from "./ast-edit.js";
 import {
   collectCodeFiles,
@@ -35,7 +35,7 @@ function checkNames(args: Args): void {
     if (!isIdentifier(value)) {
       throw new ToolError(
         "invalid_input",
-        `${field} ${JSON.stringify(value)} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use ast_edit.`,
+        `${field} ${JSON.stringify(clip(value))} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use ast_edit.`,
       );
     }
   }

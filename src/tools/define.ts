@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import type { ToolContext } from "./context.js";
 
 export interface ToolAnnotations {
@@ -78,7 +78,7 @@ export function manual(name: string): string {
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length > 0 ? formatPath(issue.path) : "the arguments";
   if (issue.code === "unrecognized_keys") {
-    return `${where} has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+    return `${where} has unknown field(s) ${issue.keys.map((k) => `"${clip(k)}"`).join(", ")}`;
   }
   return `${where}: ${issue.message}`;
 }

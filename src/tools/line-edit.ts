@@ -5,7 +5,7 @@
  */
 import { blockResolver } from "../code/blocks.js";
 import { languageOf, unsupportedFile } from "../code/languages.js";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { firstChangedLine, merge3 } from "../text/diff.js";
 import {
@@ -98,7 +98,7 @@ export async function planLineEdit(
   if (!tag) {
     throw new ToolError(
       "invalid_input",
-      `file_hash "${t.file_hash}" is not a tag: use the 4 hex characters after # in the read header, e.g. "1A2B".`,
+      `file_hash "${clip(t.file_hash)}" is not a tag: use the 4 hex characters after # in the read header, e.g. "1A2B".`,
     );
   }
   const current = pending.get(file.rel) ?? (await loadTextFile(context, file));

@@ -5,7 +5,7 @@
  * every touched file back as it was before the plan.
  */
 import { checkEdit } from "../code/syntax-check.js";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import { unifiedDiff } from "../text/diff.js";
 import { type Document, documentFromBytes, hasFinalNewline } from "../text/document.js";
 import { documentDiff, newBackupId, serialized, settle, settleDelete } from "./commit.js";
@@ -88,7 +88,7 @@ export async function prepareSteps(steps: StepInput[]): Promise<Prepared[]> {
       const names = tools.filter((t) => !NOT_IN_PLANS.has(t.name)).map((t) => t.name);
       throw new ToolError(
         tool ? "invalid_input" : "unknown_tool",
-        `Step ${n} names ${tool ? "a tool a plan cannot run" : "no tool"} ("${step.tool}"). A step's tool is one of: ${names.join(", ")}.`,
+        `Step ${n} names ${tool ? "a tool a plan cannot run" : "no tool"} ("${clip(step.tool)}"). A step's tool is one of: ${names.join(", ")}.`,
         { step: n },
       );
     }

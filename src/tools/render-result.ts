@@ -6,7 +6,7 @@
  * anything else as JSON. Warnings become bracketed notice lines, the form
  * read output already uses for lines that are not file lines.
  */
-import { isToolError } from "../errors.js";
+import { clip, isToolError } from "../errors.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +28,8 @@ function itemText(item: Json): string | undefined {
   if (isObject(item.error)) {
     // A failed target of a batch that went on (read): which one and why, once.
     const { code, message } = item.error;
-    return `[${str(item.path) ?? "?"}: ${str(code)}: ${str(message)}]`;
+    const path = str(item.path);
+    return `[${path === undefined ? "?" : clip(path)}: ${str(code)}: ${str(message)}]`;
   }
   const content = str(item.content);
   if (content !== undefined) return [content, ...notices(item)].filter(Boolean).join("\n");

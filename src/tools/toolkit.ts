@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import { PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
@@ -199,7 +199,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     if (tool) return tool;
     throw new ToolError(
       "unknown_tool",
-      `There is no tool named "${name}". The tools are: ${tools.map((t) => t.name).join(", ")}.`,
+      `There is no tool named "${clip(name)}". The tools are: ${tools.map((t) => t.name).join(", ")}.`,
     );
   };
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {

@@ -1,5 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { clip, QUOTE_MAX } from "../../src/errors.js";
+import { renderResult } from "../../src/tools/render-result.js";
 import { createToolkit } from "../../src/tools/toolkit.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
@@ -119,5 +121,32 @@ describe("createToolkit", () => {
     const error = await rejection(kit.call("write", {}));
     expect(error.code).toBe("unknown_tool");
     expect(error.message).toContain("The tools are: read, list, search, edit, run.");
+  });
+});
+
+describe("echoed input", () => {
+  const big = `${"y".repeat(1_000_000)}.ts`;
+  const clipped = `${"y".repeat(200)}…(1000003 characters)…${"y".repeat(97)}.ts`;
+
+  it("is clipped to a few hundred characters, with its full length, in what the model reads", async () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root });
+    const read = await kit.call("read", { targets: [{ path: big }] });
+    const text = renderResult("read", read);
+    expect(text.length).toBeLessThan(1_000);
+    expect(text).toContain(`[${clipped}: io: Could not inspect path '${clipped}' (ENAMETOOLONG)`);
+
+    const field = await rejection(kit.call("read", { targets: [{ path: "a.ts", [big]: 1 }] }));
+    expect(field.message).toContain(`targets[0] has unknown field(s) "${clipped}".`);
+    expect(field.message.length).toBeLessThan(1_000);
+    const tool = await rejection(kit.call(big, {}));
+    expect(tool.message).toMatch(
+      /^There is no tool named "y{200}…\(1000003 characters\)…y{97}\.ts"\./,
+    );
+  });
+
+  it("is left whole when short", () => {
+    expect(clip("src/main.ts")).toBe("src/main.ts");
+    expect(clip("x".repeat(QUOTE_MAX))).toBe("x".repeat(QUOTE_MAX));
   });
 });
