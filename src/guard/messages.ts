@@ -69,7 +69,7 @@ export function tooLong(input: string, abs: string): ToolError | undefined {
   const what =
     long === undefined
       ? `it is ${size} bytes long, and a whole path may have at most ${PATH_MAX}`
-      : `the name ${quote(long)} is ${size} bytes long, and a file name may have at most ${NAME_MAX}`;
+      : `${long === input ? "it" : `the name ${quote(long)} in it`} is ${size} bytes long, and a file name may have at most ${NAME_MAX}`;
   return refuse(
     "too_long",
     input,

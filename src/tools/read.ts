@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isToolError, ToolError } from "../errors.js";
+import { clip, isToolError, ToolError } from "../errors.js";
 import { header, renderHashline } from "../text/hashline.js";
 import { formatRange, parseRange } from "../text/range.js";
 import type { ToolContext } from "./context.js";
@@ -108,7 +108,7 @@ async function readOne(
     if (!range || range[0] < 1 || range[1] < range[0]) {
       throw new ToolError(
         "invalid_input",
-        `line_range ${JSON.stringify(t.line_range)} is not a valid range; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
+        `line_range ${clip(JSON.stringify(t.line_range))} is not a valid range; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
       );
     }
     if (range[0] > Math.max(total, 1)) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { VersionInfo, VersionRef } from "../history/history.js";
 import type { EditValidation } from "../lsp/verdict.js";
@@ -57,7 +57,7 @@ function pickVersion(
   if (!tag) {
     throw new ToolError(
       "invalid_input",
-      `hash "${hash}" is not a tag: use 4 hex characters such as "1A2B", or "" for the previous version.`,
+      `hash "${clip(hash)}" is not a tag: use 4 hex characters such as "1A2B", or "" for the previous version.`,
     );
   }
   const [version, ...others] = history.findByTag(file.rel, tag);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { isToolError, ToolError } from "../errors.js";
+import { clip, isToolError, ToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
@@ -146,7 +146,7 @@ function rgError(stderr: string, args: z.output<typeof input>): ToolError {
       : "Rephrase the pattern.";
     return new ToolError(
       "invalid_input",
-      `The pattern ${JSON.stringify(args.pattern)} is not valid: ${message}. ${fix}`,
+      `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}. ${fix}`,
       { pattern: args.pattern },
     );
   }
@@ -222,7 +222,7 @@ function emptyNotice(
   } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
     hint = "; try ignore_case: true or a shorter pattern";
   }
-  return `[no matches for ${JSON.stringify(args.pattern)} in ${where}${hint}]`;
+  return `[no matches for ${JSON.stringify(clip(args.pattern))} in ${where}${hint}]`;
 }
 
 export const searchTool = defineTool({

@@ -134,11 +134,18 @@ describe("echoed input", () => {
     const read = await kit.call("read", { targets: [{ path: big }] });
     const text = renderResult("read", read);
     expect(text.length).toBeLessThan(1_000);
-    expect(text).toContain(`[${clipped}: io: Could not inspect path '${clipped}' (ENAMETOOLONG)`);
+    expect(text).toContain(
+      `[${clipped}: guard: Path '${clipped}' is too long: it is 1000003 bytes`,
+    );
 
     const field = await rejection(kit.call("read", { targets: [{ path: "a.ts", [big]: 1 }] }));
     expect(field.message).toContain(`targets[0] has unknown field(s) "${clipped}".`);
     expect(field.message.length).toBeLessThan(1_000);
+    p.write("a.ts", "x\n");
+    const range = await kit.call("read", { targets: [{ path: "a.ts", line_range: big }] });
+    expect(renderResult("read", range).length).toBeLessThan(1_000);
+    const pattern = await kit.call("search", { pattern: "y".repeat(16_000) });
+    expect(renderResult("search", pattern).length).toBeLessThan(1_000);
     const tool = await rejection(kit.call(big, {}));
     expect(tool.message).toMatch(
       /^There is no tool named "y{200}…\(1000003 characters\)…y{97}\.ts"\./,
