@@ -46,6 +46,14 @@ export function undoneFiles(backups: readonly BackupSession[]): UndoneFiles {
   return undone;
 }
 
+/** Whether every file ends the session as it began it (an atomic batch that was put back). */
+export function changesNothing(session: BackupSession): boolean {
+  for (const { first, last } of netChanges(session).values()) {
+    if (first.before?.sha !== last.after?.sha) return false;
+  }
+  return true;
+}
+
 /** The session's paths that are not undone now, in journal order. */
 export function openPaths(session: BackupSession, undone: UndoneFiles): string[] {
   const closed = undone.get(session.id);

@@ -8,7 +8,14 @@ import { modeSchema } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { CHANGES, defineTool, manual } from "./define.js";
 import { argPath, restoreSession, type UndoFile } from "./undo-restore.js";
-import { netChanges, openPaths, type UndoneFiles, undoneFiles, undoTarget } from "./undo-state.js";
+import {
+  changesNothing,
+  netChanges,
+  openPaths,
+  type UndoneFiles,
+  undoneFiles,
+  undoTarget,
+} from "./undo-state.js";
 
 const input = z.strictObject({
   backup_session: z.string().optional().describe("The session to undo; default: your newest."),
@@ -144,7 +151,9 @@ function pickSession(st: State, args: z.output<typeof input>): BackupSession {
       `There is no backup session "${args.backup_session}". Call undo with {"list": true} to see the sessions you can undo.`,
     );
   }
-  const newest = st.sessions.find((b) => !isUndo(b, st.byId) && openPaths(b, st.undone).length > 0);
+  const newest = st.sessions.find(
+    (b) => !isUndo(b, st.byId) && !changesNothing(b) && openPaths(b, st.undone).length > 0,
+  );
   if (newest) return newest;
   throw new ToolError(
     "not_found",

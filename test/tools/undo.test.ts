@@ -41,6 +41,28 @@ describe("undo (backup sessions)", () => {
     expect(p.text("f.txt")).toBe("v3\n");
   });
 
+  it("skips a batch that was put back when it failed: undo {} undoes the change before it", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    const s = p.splice();
+    await s.write({ targets: [{ path: "a.txt", text: "a2\n" }] });
+    // The second target is refused when written (a NUL), after the first was: both are put back.
+    const failed = await rejection(
+      s.edit({
+        atomic: true,
+        targets: [
+          { path: "a.txt", edits: [{ old_text: "a2", new_text: "a3" }] },
+          { path: "b.txt", edits: [{ old_text: "b1", new_text: "b\u0000" }] },
+        ],
+      }),
+    );
+    expect(failed.message).toMatch(/Atomic batch: no file was changed/);
+    expect(p.text("a.txt")).toBe("a2\n");
+    await s.undo({});
+    expect(p.text("a.txt")).toBe("a1\n");
+  });
+
   it("restores one path from a session and warns about later changes", async () => {
     const p = new Project();
     p.write("a.txt", numbered(2));
