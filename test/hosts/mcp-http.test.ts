@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, serveHttp } from "../../src/hosts/mcp-http.js";
+import { alive, sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
 const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
@@ -170,17 +171,6 @@ describe("MCP over HTTP: who may connect", () => {
     await client.close();
   });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function serve(args: string[]): ChildProcess & { stderrText: () => string } {
   const child = spawn(process.execPath, [BIN, "serve", ...args], { stdio: "pipe" });

@@ -23,6 +23,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../src/hosts/mcp-http.js";
 import { readTool } from "../../src/tools/read.js";
 import { fullTools, minimalTools } from "../../src/tools/toolkit.js";
+import { alive, sleep } from "../helpers/processes.js";
 import { numbered, Project } from "../helpers/project.js";
 
 const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
@@ -87,17 +88,6 @@ const text = (result: unknown) => {
   expect(content).toHaveLength(1);
   return (content[0] as { text: string }).text;
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
   return (await client.callTool({

@@ -6,23 +6,10 @@ import { invokeTool } from "../../src/tools/define.js";
 import type { SpliceEvent } from "../../src/tools/events.js";
 import { OutputLimiter } from "../../src/tools/output-limit.js";
 import { runTool } from "../../src/tools/run.js";
+import { alive } from "../helpers/processes.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const run = (p: Project, args: unknown) => invokeTool(runTool, p.splice().context, args);
-
-/** Whether a process still runs (a zombie waiting to be reaped counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("run", () => {
   it("keeps hidden_env variables from the command, and passes the rest", async () => {
