@@ -64,6 +64,7 @@ const count = (n: number) => n.toLocaleString("en-US");
 function label(node: TreeNode, withSize: boolean): string {
   if (node.kind === "directory") return `${node.name}/`;
   if (node.kind === "symlink") {
+    if (node.targetKind === "loop") return `${node.name} -> (a loop of links; it leads nowhere)`;
     const target = node.targetKind === "directory" ? `${node.target}/` : node.target;
     return `${node.name} -> ${target}${node.targetKind === "missing" ? " (missing)" : ""}`;
   }

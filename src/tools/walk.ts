@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { isToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
 
@@ -30,6 +31,8 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
 /** Skipped folders that are also always refused by the guard: never worth mentioning. */
 const UNLISTABLE = new Set([".git", ".splice"]);
 
+const isLinkLoop = (error: unknown) => isToolError(error) && error.details.reason === "link_loop";
+
 export interface TreeNode {
   name: string;
   /** Root-relative path, "/" separators. */
@@ -37,9 +40,9 @@ export interface TreeNode {
   kind: "file" | "directory" | "symlink";
   /** Shown files only. */
   size?: number;
-  /** Symlinks: where the link leads, root-relative ("." for the root). */
+  /** Symlinks: where the link leads, root-relative ("." for the root); none for a loop. */
   target?: string;
-  targetKind?: "file" | "directory" | "missing";
+  targetKind?: "file" | "directory" | "missing" | "loop";
   /** 1 for the listed folder's own entries. */
   level: number;
   children: TreeNode[];
@@ -206,12 +209,13 @@ export class Walker {
           continue;
         }
         const abs = path.join(folder.abs, entry.name);
-        let real: string;
-        let exists: boolean;
+        let resolved: { real: string; exists: boolean } | undefined;
         try {
-          ({ real, exists } = guard.check(abs, "read"));
-        } catch {
-          continue; // secrets, links out of the root, blocked paths: not shown at all
+          resolved = guard.check(abs, "read");
+        } catch (error) {
+          // Secrets, links out of the root, blocked paths: not shown at all. A
+          // link loop leads nowhere, so it is shown as one (it names no target).
+          if (kind !== "symlink" || !isLinkLoop(error)) continue;
         }
         if (hidden) {
           result.hiddenTop++;
@@ -224,9 +228,11 @@ export class Walker {
         if (parentShown && result.shown < options.limit) {
           result.shown++;
           shownHere.push(node);
-          if (kind === "symlink") {
-            const target = guard.relative(real);
-            node.target = target;
+          if (kind === "symlink" && !resolved) {
+            node.targetKind = "loop";
+          } else if (kind === "symlink" && resolved) {
+            const { real, exists } = resolved;
+            node.target = guard.relative(real);
             node.targetKind = exists ? "file" : "missing";
             if (exists && (await this.#workspace.stat(real))?.kind === "directory") {
               node.targetKind = "directory";

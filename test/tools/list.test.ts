@@ -158,7 +158,7 @@ describe("list", () => {
     );
   });
 
-  it("shows links inside the root as name -> target, hides links out of it, and follows neither", async () => {
+  it("shows links inside the root as name -> target (loops as loops), hides links out of it, follows none", async () => {
     const p = new Project();
     const outside = mkdtempSync(join(tmpdir(), "splice-outside-"));
     writeFileSync(join(outside, "stolen.txt"), "secret");
@@ -169,6 +169,8 @@ describe("list", () => {
     symlinkSync("src", join(p.root, "alias"));
     symlinkSync("notes.txt", join(p.root, "notes-link.txt"));
     symlinkSync("gone.txt", join(p.root, "dangling.txt"));
+    symlinkSync("loop-b", join(p.root, "loop-a"));
+    symlinkSync("loop-a", join(p.root, "loop-b"));
     const result = await list(p, { depth: 3 });
     expect(result.content).toBe(
       [
@@ -176,6 +178,8 @@ describe("list", () => {
         "  real.ts (1 bytes)",
         "alias -> src/",
         "dangling.txt -> gone.txt (missing)",
+        "loop-a -> (a loop of links; it leads nowhere)",
+        "loop-b -> (a loop of links; it leads nowhere)",
         "notes-link.txt -> notes.txt",
         "notes.txt (1 bytes)",
       ].join("\n"),
