@@ -17,6 +17,11 @@ export interface TidyOptions {
   endOfLine?: Eol;
   /** Convert leading indentation to this style. */
   indent?: { style: "space" | "tab"; size: number; tabWidth: number };
+  /**
+   * 0-based lines whose whitespace is part of a value (inside a multi-line
+   * string): `starts` keep their indentation, `ends` their trailing whitespace.
+   */
+  literal?: { starts: ReadonlySet<number>; ends: ReadonlySet<number> };
 }
 
 export type TidyFixKind = "trailing_whitespace" | "final_newline" | "line_endings" | "indentation";
@@ -76,6 +81,7 @@ export function tidyDocument(doc: Document, options: TidyOptions = {}): TidyOutc
       const line = lines[i]!;
       const ws = LEADING.exec(line)![0];
       if (ws === "" || ws.length === line.length) continue; // blank lines are trailing whitespace
+      if (options.literal?.starts.has(i)) continue;
       const next = reindent(ws, options.indent);
       if (next === "ambiguous") ambiguousIndent.push(i + 1);
       else if (next !== undefined && next !== ws) {
@@ -92,6 +98,7 @@ export function tidyDocument(doc: Document, options: TidyOptions = {}): TidyOutc
   if (options.trimTrailingWhitespace !== false) {
     const changed: number[] = [];
     for (let i = 0; i < n; i++) {
+      if (options.literal?.ends.has(i)) continue;
       const trimmed = trimEnd(lines[i]!, options.keepHardBreaks === true);
       if (trimmed !== lines[i]) {
         lines[i] = trimmed;

@@ -6,6 +6,7 @@
  */
 import { posix } from "node:path";
 import { z } from "zod";
+import { literalLines } from "../code/literal-lines.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { documentFromBytes } from "../text/document.js";
@@ -144,7 +145,14 @@ async function tidyOne(
     delete options.indent; // make needs its recipe tabs, whatever an editorconfig glob says
     warnings.push(`${file.display} is a Makefile: its tabs were kept.`);
   }
-  const tidied = tidyDocument(doc, options);
+  let tidied = tidyDocument(doc, options);
+  // Only a file with whitespace to fix is parsed, to keep what is inside its strings.
+  if (tidied.fixes.some((f) => f.kind === "indentation" || f.kind === "trailing_whitespace")) {
+    const literal = literalLines(file.real, doc);
+    if (literal && (literal.starts.size > 0 || literal.ends.size > 0)) {
+      tidied = tidyDocument(doc, { ...options, literal });
+    }
+  }
   if (tidied.ambiguousIndent.length > 0) {
     const lines = tidied.ambiguousIndent;
     const shown =

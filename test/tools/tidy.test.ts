@@ -99,6 +99,19 @@ describe("tidy tool", () => {
     );
   });
 
+  it("leaves the whitespace inside multi-line strings alone: it is part of their values", async () => {
+    const p = new Project();
+    p.write(".editorconfig", "root = true\n\n[*]\nindent_style = space\nindent_size = 4\n");
+    p.write("q.js", "function q() {\n\tconst sql = `   \n\tSELECT *   \n\tFROM t\n`;  \n}\n");
+    p.write("s.py", 'def f():\n\ts = """\n\tkeep tab   \n"""\n\treturn s\n');
+    await call(p, { paths: ["."] });
+    // Code lines are tidied; the string's own lines (and the space before its first break) are not.
+    expect(p.text("q.js")).toBe(
+      "function q() {\n    const sql = `   \n\tSELECT *   \n\tFROM t\n`;\n}\n",
+    );
+    expect(p.text("s.py")).toBe('def f():\n    s = """\n\tkeep tab   \n"""\n    return s\n');
+  });
+
   it("check mode reports without writing and fails when something would change", async () => {
     const p = new Project();
     p.write("clean.txt", "ok\n");
