@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../errors.js";
+import { printable } from "../text/hashline.js";
 import { defineTool, manual, READS } from "./define.js";
 import { formatBytes } from "./files.js";
 import { type TreeNode, Walker, type WalkResult } from "./walk.js";
@@ -62,15 +63,15 @@ export interface ListResult {
 const count = (n: number) => n.toLocaleString("en-US");
 
 function label(node: TreeNode, withSize: boolean): string {
-  if (node.kind === "directory") return `${node.name}/`;
+  const name = printable(node.name);
+  if (node.kind === "directory") return `${name}/`;
   if (node.kind === "symlink") {
-    if (node.targetKind === "loop") return `${node.name} -> (a loop of links; it leads nowhere)`;
-    const target = node.targetKind === "directory" ? `${node.target}/` : node.target;
-    return `${node.name} -> ${target}${node.targetKind === "missing" ? " (missing)" : ""}`;
+    if (node.targetKind === "loop") return `${name} -> (a loop of links; it leads nowhere)`;
+    const target = printable(node.target ?? "");
+    const shown = node.targetKind === "directory" ? `${target}/` : target;
+    return `${name} -> ${shown}${node.targetKind === "missing" ? " (missing)" : ""}`;
   }
-  return withSize && node.size !== undefined
-    ? `${node.name} (${formatBytes(node.size)})`
-    : node.name;
+  return withSize && node.size !== undefined ? `${name} (${formatBytes(node.size)})` : name;
 }
 
 function entryOf(node: TreeNode): ListEntry {

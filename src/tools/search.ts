@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { clip, isToolError, ToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
+import { printable } from "../text/hashline.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
 import {
@@ -164,7 +165,8 @@ function render(files: FileHits[], context: number): string {
       for (const l of file.lines) {
         if (!l.match && l.line > file.lastMatch + context) break;
         if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
-        out.push(`${file.path}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"} ${l.text}`);
+        const sep = l.match ? ":" : "-";
+        out.push(`${printable(file.path)}${sep}${l.line}${sep} ${l.text}`);
         previous = l.line;
       }
       return out.join("\n");

@@ -192,6 +192,22 @@ describe("list", () => {
     });
   });
 
+  it("shows a name with control characters escaped, in list, search and read alike", async () => {
+    const p = new Project();
+    const name = "notes.txt (5 bytes)\nmain.ts";
+    p.write(name, "TODO\n");
+    const s = p.splice();
+    expect((await list(p, {})).content).toBe("notes.txt (5 bytes)\\nmain.ts");
+    expect(((await s.call("search", { pattern: "TODO" })) as { content: string }).content).toBe(
+      "notes.txt (5 bytes)\\nmain.ts:1: TODO",
+    );
+    const read = (await s.read({ targets: [{ path: name }] })).results[0]!;
+    expect(read.content.split("\n")).toEqual([
+      `¶notes.txt (5 bytes)\\nmain.ts#${read.file_hash}`,
+      "1| TODO",
+    ]);
+  });
+
   it("refuses paths outside the root, files and missing folders with what to do next", async () => {
     const p = sample();
     const outside = await rejection(list(p, { path: "../" }));
