@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, manual, READS } from "./define.js";
-import { loadIfExists } from "./files.js";
+import { loadReplaced } from "./files.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -37,7 +37,9 @@ export const historyTool = defineTool({
   summarize: (args) => ({ subject: args.path, summary: `history ${args.path}` }),
   async call(context, args): Promise<HistoryResult> {
     const file = context.guard.check(args.path, "read");
-    const current = await loadIfExists(context, file);
+    // Whatever the file holds now, text or not, has a tag to compare with.
+    const stat = await context.workspace.stat(file.real);
+    const current = stat?.kind === "file" ? await loadReplaced(context, file) : undefined;
     const versions = context.history.versions(file.rel).map((v) => ({
       file_hash: v.tag,
       at: v.at,

@@ -80,6 +80,19 @@ describe("rollback and history", () => {
     expect(h.current_hash).toBe(h.versions[0]!.file_hash);
   });
 
+  it("lists versions of a file that is now binary or too large, none of them current", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice({ max_file_bytes: 1000 });
+    await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
+    for (const now of [Buffer.from([0x76, 0, 0x33]), "x".repeat(5000)]) {
+      p.write("f.txt", now);
+      const h = await s.history({ path: "f.txt" });
+      expect(h.versions.map((v) => v.current)).toEqual([false, false]);
+      expect(h.current_hash).toMatch(/^[0-9A-F]{4}$/);
+    }
+  });
+
   it("survives a new process: history is on disk", async () => {
     const p = new Project();
     p.write("f.txt", "v1\n");
