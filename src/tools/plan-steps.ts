@@ -11,7 +11,7 @@ import { type Document, documentFromBytes, hasFinalNewline } from "../text/docum
 import { documentDiff, newBackupId, serialized, settle, settleDelete } from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { parseArgs, type Tool } from "./define.js";
-import { loadIfExists } from "./files.js";
+import { loadReplaced, restorable } from "./files.js";
 import type { RunResult } from "./run.js";
 
 export type StepInput =
@@ -288,13 +288,15 @@ export async function rollback(
     try {
       await serialized(context, t.real, async () => {
         const file = context.guard.check(t.real, "write");
-        const current = await loadIfExists(context, file);
+        // Whatever is there now (text or not) is backed up and replaced.
+        const current = await loadReplaced(context, file);
         if (!change.before) {
           if (current) await settleDelete(context, file, current, { note, backup: session });
           return;
         }
-        const doc = docOf(context.history.getBlob(change.before.sha));
-        if (!doc) throw new Error("the original is no longer stored");
+        const stored = context.history.getBlob(change.before.sha);
+        if (!stored) throw new Error("the original is no longer stored");
+        const doc = restorable(stored);
         await settle(context, file, {
           kind: "rollback",
           before: current,

@@ -139,6 +139,22 @@ describe("plan: strict", () => {
     ]);
   });
 
+  it("rolls a file back even when a command left it binary", async () => {
+    const p = new Project();
+    p.write("a.txt", "a\n");
+    const e = await rejection(
+      call(p, {
+        steps: [
+          edit("a.txt", "a", "A"),
+          { tool: "run", args: { command: "printf 'x\\000y' > a.txt" } },
+          { validate: { run: "exit 1" } },
+        ],
+      }),
+    );
+    expect(e.details).toMatchObject({ restored: ["a.txt"] });
+    expect(p.text("a.txt")).toBe("a\n");
+  });
+
   it("rolls back when a tool step fails, and when a syntax check fails", async () => {
     const { p, before, snapshot } = seeded();
     const e = await rejection(call(p, { steps: [CHANGES[0]!, edit("a.txt", "not there", "x")] }));
