@@ -140,16 +140,21 @@ export class RaceError extends ToolError {
  * out, and runs it again when a program outside splice changed the file in
  * the middle of it.
  */
-export async function serialized<T>(
+export function serialized<T>(
   context: ToolContext,
   input: string,
   step: () => Promise<T>,
   attempts = 3,
 ): Promise<T> {
   const file = context.guard.check(input, "write");
+  return retryRaces(() => context.workspace.exclusive(file.real, step), attempts);
+}
+
+/** Runs `attempt` again when a writer outside splice raced it (a RaceError), `attempts` times in all. */
+export async function retryRaces<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1; ; i++) {
     try {
-      return await context.workspace.exclusive(file.real, step);
+      return await attempt();
     } catch (error) {
       if (!(error instanceof RaceError) || i >= attempts) throw error;
     }

@@ -7,13 +7,19 @@
 import { join, relative, sep } from "node:path";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import type { BackupChange } from "../history/history.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import type { Document } from "../text/document.js";
-import { exclusiveAll, type Mode, newBackupId, RaceError, settle, settleDelete } from "./commit.js";
+import {
+  exclusiveAll,
+  type Mode,
+  newBackupId,
+  retryRaces,
+  settle,
+  settleDelete,
+} from "./commit.js";
 import type { ToolContext } from "./context.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "./files.js";
-import { UNDO_NOTE } from "./undo-state.js";
+import { type NetChange, UNDO_NOTE } from "./undo-state.js";
 
 export interface UndoFile {
   path: string;
@@ -24,8 +30,6 @@ export interface UndoFile {
   /** What the language server says about the restored content, as for any write. */
   validation?: EditValidation;
 }
-
-export type NetChange = { first: BackupChange; last: BackupChange };
 
 interface Step {
   rel: string;
@@ -203,26 +207,22 @@ export async function restoreSession(
   mode: Mode,
 ): Promise<{ files: UndoFile[]; backup: string }> {
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
-  for (let attempt = 1; ; attempt++) {
+  return retryRaces(() => {
     const backup = newBackupId();
-    try {
-      return await exclusiveAll(context, paths, async () => {
-        const steps = await planSteps(context, sessionId, entries);
-        const files: UndoFile[] = [];
-        for (const [i, step] of steps.entries()) {
-          try {
-            files.push(await applyStep(context, step, sessionId, backup, mode));
-          } catch (error) {
-            const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
-            if (!wrote) throw error;
-            const cause = asToolError(error, step.rel);
-            throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
-          }
+    return exclusiveAll(context, paths, async () => {
+      const steps = await planSteps(context, sessionId, entries);
+      const files: UndoFile[] = [];
+      for (const [i, step] of steps.entries()) {
+        try {
+          files.push(await applyStep(context, step, sessionId, backup, mode));
+        } catch (error) {
+          const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
+          if (!wrote) throw error;
+          const cause = asToolError(error, step.rel);
+          throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
         }
-        return { files, backup };
-      });
-    } catch (error) {
-      if (!(error instanceof RaceError) || attempt >= 3) throw error;
-    }
-  }
+      }
+      return { files, backup };
+    });
+  });
 }

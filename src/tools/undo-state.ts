@@ -7,11 +7,15 @@ import type { BackupChange, BackupSession } from "../history/history.js";
 
 export const UNDO_NOTE = "undo ";
 
+/** A path's first and last change in one session: its content before and after it. */
+export interface NetChange {
+  first: BackupChange;
+  last: BackupChange;
+}
+
 /** Per path: the content before the session's first change and after its last. */
-export function netChanges(
-  session: BackupSession,
-): Map<string, { first: BackupChange; last: BackupChange }> {
-  const out = new Map<string, { first: BackupChange; last: BackupChange }>();
+export function netChanges(session: BackupSession): Map<string, NetChange> {
+  const out = new Map<string, NetChange>();
   for (const c of session.changes) {
     const seen = out.get(c.path);
     out.set(c.path, { first: seen?.first ?? c, last: c });
