@@ -3,19 +3,19 @@
  * how to fix it. Without this a read-only or full `.splice/` surfaced as a
  * bare EPERM with a stack trace, which tells a model nothing.
  */
-import { relative } from "node:path";
+import { resolve } from "node:path";
 import { ToolError } from "../errors.js";
-
-const inside = (dir: string, path: string) => {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
-};
+import { isInside } from "../guard/resolve.js";
 
 /** `error` as a ToolError when it is a system error on a path in `historyDir`; else undefined. */
 export function historyFailure(error: unknown, historyDir: string): ToolError | undefined {
   if (!(error instanceof Error) || error instanceof ToolError) return undefined;
   const { code, syscall, path } = error as NodeJS.ErrnoException;
-  if (typeof code !== "string" || typeof path !== "string" || !inside(historyDir, path)) {
+  if (
+    typeof code !== "string" ||
+    typeof path !== "string" ||
+    !isInside(resolve(historyDir), resolve(path))
+  ) {
     return undefined;
   }
   return new ToolError(
