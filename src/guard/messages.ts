@@ -2,7 +2,7 @@
  * The guard's refusals as sentences for a model: what went wrong, then what
  * to do next. Machine facts go in `details` (`path`, `reason`, ...).
  */
-import { clip, ToolError } from "../errors.js";
+import { clip, escapeControls, ToolError } from "../errors.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
 
@@ -21,10 +21,7 @@ export type Boundary = "root" | "base";
 
 /** The input quoted for a message: control characters escaped, very long paths shortened. */
 export function quote(input: string): string {
-  const s = input.replace(/[\u0000-\u001f\u007f]/g, (c) =>
-    c === "\0" ? "\\0" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  return `'${clip(s)}'`;
+  return `'${clip(escapeControls(input))}'`;
 }
 
 function refuse(reason: GuardReason, input: string, message: string, extra = {}): ToolError {

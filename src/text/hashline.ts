@@ -4,6 +4,7 @@
  * names exactly the version it was shown.
  */
 import { createHash } from "node:crypto";
+import { escapeControls } from "../errors.js";
 import { type Document, normalizedText } from "./document.js";
 
 export const TAG_PATTERN = /^[0-9A-F]{4}$/;
@@ -39,21 +40,8 @@ export function bytesTag(bytes: Uint8Array): string {
   return hash.digest("hex").slice(0, 4).toUpperCase();
 }
 
-const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * A file name as text shows it: control characters escaped, so a name with a
- * line break in it cannot pose as two entries or a header line.
- */
-export function printable(name: string): string {
-  return name.replace(
-    /[\u0000-\u001f\u007f]/g,
-    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
-
 export function header(path: string, tag: string): string {
-  return `¶${printable(path)}#${tag}`;
+  return `¶${escapeControls(path)}#${tag}`;
 }
 
 /** Normalizes a model-supplied tag ("#a1b2", "a1b2") or returns undefined. */

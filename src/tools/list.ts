@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ToolError } from "../errors.js";
-import { printable } from "../text/hashline.js";
+import { escapeControls, ToolError } from "../errors.js";
 import { defineTool, manual, READS } from "./define.js";
 import { formatBytes } from "./files.js";
 import { type TreeNode, Walker, type WalkResult } from "./walk.js";
@@ -63,11 +62,11 @@ export interface ListResult {
 const count = (n: number) => n.toLocaleString("en-US");
 
 function label(node: TreeNode, withSize: boolean): string {
-  const name = printable(node.name);
+  const name = escapeControls(node.name);
   if (node.kind === "directory") return `${name}/`;
   if (node.kind === "symlink") {
     if (node.targetKind === "loop") return `${name} -> (a loop of links; it leads nowhere)`;
-    const target = printable(node.target ?? "");
+    const target = escapeControls(node.target ?? "");
     const shown = node.targetKind === "directory" ? `${target}/` : target;
     return `${name} -> ${shown}${node.targetKind === "missing" ? " (missing)" : ""}`;
   }

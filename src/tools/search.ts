@@ -1,8 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
-import { clip, isToolError, ToolError } from "../errors.js";
+import { clip, escapeControls, isToolError, ToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
-import { printable } from "../text/hashline.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, manual, READS } from "./define.js";
 import {
@@ -166,7 +165,7 @@ function render(files: FileHits[], context: number): string {
         if (!l.match && l.line > file.lastMatch + context) break;
         if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
         const sep = l.match ? ":" : "-";
-        out.push(`${printable(file.path)}${sep}${l.line}${sep} ${l.text}`);
+        out.push(`${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`);
         previous = l.line;
       }
       return out.join("\n");
