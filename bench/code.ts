@@ -12,11 +12,11 @@ import { cpus } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { CodeEditResult } from "../src/tools/code-rewrite.js";
-import type { OutlineResult } from "../src/tools/outline.js";
-import type { ReadResult } from "../src/tools/read.js";
-import { createToolkit } from "../src/tools/toolkit.js";
-import { SKIPPED_FOLDERS } from "../src/tools/walk.js";
+import type { CodeEditResult } from "../src/codebase/rewrite.js";
+import { createToolkit } from "../src/toolkit/toolkit.js";
+import type { OutlineResult } from "../src/tools/outline/index.js";
+import type { ReadResult } from "../src/tools/read/index.js";
+import { SKIPPED_FOLDERS } from "../src/workspace/walk.js";
 import {
   defineBenchmark,
   environment,

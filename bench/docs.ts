@@ -16,8 +16,8 @@ import {
   parse as yamlParse,
   stringify as yamlStringify,
 } from "yaml";
-import { runDocAction } from "../src/docs/actions.js";
-import { editorFor } from "../src/docs/open.js";
+import { runDocAction } from "../src/formats/actions.js";
+import { editorFor } from "../src/formats/open.js";
 import { createSplice } from "../src/splice.js";
 import {
   defineBenchmark,

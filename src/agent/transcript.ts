@@ -16,7 +16,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
-import { randomId } from "../random-id.js";
+import { randomId } from "../util/ids.js";
 
 export type Block = Anthropic.Messages.ContentBlockParam;
 export type ToolResultBlock = Anthropic.Messages.ToolResultBlockParam;

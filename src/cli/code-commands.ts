@@ -3,12 +3,13 @@
  * Rewrites preview by default and write only with --apply. Long runs draw a
  * progress bar on stderr when it is a terminal.
  */
+
+import { onCodeProgress, type Progress } from "../codebase/files.js";
+import type { CodeEditResult } from "../codebase/rewrite.js";
 import { ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
-import { onCodeProgress, type Progress } from "../tools/code-files.js";
-import type { CodeEditResult } from "../tools/code-rewrite.js";
-import type { OutlineResult } from "../tools/outline.js";
-import type { ReadResult } from "../tools/read.js";
+import type { OutlineResult } from "../tools/outline/index.js";
+import type { ReadResult } from "../tools/read/index.js";
 import type { CommandInput, CommandOutput } from "./commands.js";
 import { formatDiff, formatHashline, formatWarnings, type Paint } from "./format.js";
 

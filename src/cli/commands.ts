@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
-import type { EditResult } from "../tools/edit.js";
-import type { HistoryResult } from "../tools/history.js";
-import type { ReadResult } from "../tools/read.js";
-import type { RollbackResult } from "../tools/rollback.js";
-import type { SessionSummary, UndoResult } from "../tools/undo.js";
-import type { WriteResult } from "../tools/write.js";
+import type { EditResult } from "../tools/edit/index.js";
+import type { HistoryResult } from "../tools/history/index.js";
+import type { ReadResult } from "../tools/read/index.js";
+import type { RollbackResult } from "../tools/rollback/index.js";
+import type { SessionSummary, UndoResult } from "../tools/undo/index.js";
+import type { WriteResult } from "../tools/write/index.js";
 import { codeCommands } from "./code-commands.js";
 import { formatDiff, formatHashline, formatWarnings, type Paint } from "./format.js";
 import { lspCommands } from "./lsp-commands.js";

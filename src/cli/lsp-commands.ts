@@ -3,7 +3,7 @@
  * language. Each CLI run is a fresh process, so `--start` starts the servers
  * of the root's languages and shows how they came up.
  */
-import type { LspHealthResult } from "../tools/lsp-health.js";
+import type { LspHealthResult } from "../tools/lsp-health/index.js";
 import type { CommandInput, CommandOutput } from "./commands.js";
 
 const STATUS_STYLE = {

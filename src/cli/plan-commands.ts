@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { ToolError } from "../errors.js";
-import type { PatchResult } from "../tools/patch.js";
-import type { PlanResult } from "../tools/plan.js";
+import type { PatchResult } from "../tools/patch/index.js";
+import type { PlanResult } from "../tools/plan/index.js";
 import type { CommandInput, CommandOutput } from "./commands.js";
 import { formatDiff, formatWarnings } from "./format.js";
 

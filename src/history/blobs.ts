@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { SyncBarrier } from "../durable.js";
-import { randomId } from "../random-id.js";
+import { SyncBarrier } from "../util/durable.js";
+import { randomId } from "../util/ids.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;

@@ -4,8 +4,8 @@
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncPathSync, isErrno } from "../durable.js";
-import { randomId } from "../random-id.js";
+import { fsyncPathSync, isErrno } from "../util/durable.js";
+import { randomId } from "../util/ids.js";
 
 export { isErrno };
 

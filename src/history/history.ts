@@ -10,7 +10,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SyncBarrier } from "../durable.js";
+import { SyncBarrier } from "../util/durable.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";

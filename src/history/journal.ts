@@ -8,8 +8,8 @@
  * file (a writer racing a compaction writes it again) is counted once.
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, type Stats, statSync } from "node:fs";
-import type { SyncBarrier } from "../durable.js";
-import { randomId } from "../random-id.js";
+import type { SyncBarrier } from "../util/durable.js";
+import { randomId } from "../util/ids.js";
 import { isErrno, writeAll } from "./fsutil.js";
 import {
   EVENT_KINDS,

@@ -4,7 +4,7 @@
  * process that died mid-compaction and is broken.
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { randomId } from "../random-id.js";
+import { randomId } from "../util/ids.js";
 import { isErrno } from "./fsutil.js";
 import { LOCK_STALE_MS } from "./types.js";
 

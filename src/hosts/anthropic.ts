@@ -4,8 +4,8 @@
  * come from `@anthropic-ai/sdk`; nothing here loads it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import type { Toolkit } from "../toolkit/toolkit.js";
 import type { Tool } from "../tools/define.js";
-import type { Toolkit } from "../tools/toolkit.js";
 import { dispatch, dispatchAll, type ModelCall, type ModelReply } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 

@@ -5,8 +5,8 @@
  * one malformed call cannot end an agent's turn.
  */
 import type { ToolError } from "../errors.js";
-import { renderError, renderResult } from "../tools/render-result.js";
-import type { Toolkit } from "../tools/toolkit.js";
+import { renderError, renderResult } from "../toolkit/render-result.js";
+import type { Toolkit } from "../toolkit/toolkit.js";
 
 export interface ModelCall {
   name: string;

@@ -4,7 +4,7 @@
  * have no context lines at all. Pure: lines in, lines out, plus where each
  * line came from so the caller can keep every untouched line's terminator.
  */
-import { RUNG_HOW } from "../text/match-types.js";
+import { RUNG_HOW } from "../text/match/types.js";
 import type { MatchMode, Rung } from "../text/replace.js";
 import { anchorRegion, FileState, HunkError, locate } from "./locate.js";
 import type { Hunk } from "./types.js";

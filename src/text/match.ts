@@ -5,8 +5,8 @@
  * breaks a tie), and a match spanning far more text than old_text is refused.
  * Pure; every rung is linear in the file with bounded extra work.
  */
-import { runAnchored } from "./match-anchored.js";
-import { closestRegions } from "./match-closest.js";
+import { runAnchored } from "./match/anchored.js";
+import { closestRegions } from "./match/closest.js";
 import {
   blankLineWarning,
   exactAmbiguous,
@@ -15,8 +15,8 @@ import {
   rungAmbiguous,
   rungTooMany,
   suspicious,
-} from "./match-messages.js";
-import { contentLength, isBlank, normalizeInput, splitLines } from "./match-normalize.js";
+} from "./match/messages.js";
+import { contentLength, isBlank, normalizeInput, splitLines } from "./match/normalize.js";
 import {
   type LadderContext,
   LINE_RUNGS,
@@ -24,8 +24,8 @@ import {
   runLineRung,
   type Variant,
   variants,
-} from "./match-rungs.js";
-import { nonOverlapping } from "./match-search.js";
+} from "./match/rungs.js";
+import { nonOverlapping } from "./match/search.js";
 import {
   type ExactSpan,
   type Found,
@@ -37,7 +37,7 @@ import {
   RUNG_HOW,
   type Rung,
   spanCandidate,
-} from "./match-types.js";
+} from "./match/types.js";
 
 export type {
   Candidate,
@@ -50,7 +50,7 @@ export type {
   Refusal,
   RefusalCode,
   Rung,
-} from "./match-types.js";
+} from "./match/types.js";
 
 /**
  * A fuzzy match may hold at most twice old_text's content plus this many

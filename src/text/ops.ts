@@ -4,7 +4,7 @@
  * one forward pass equivalent to applying them bottom-up.
  */
 import { type Document, withLines } from "./document.js";
-import { type LineOp, OpsError, opHeader } from "./ops-parse.js";
+import { type LineOp, OpsError, opHeader } from "./ops/parse.js";
 
 export {
   type LineOp,
@@ -13,7 +13,7 @@ export {
   opHeader,
   parseOps,
   renderOps,
-} from "./ops-parse.js";
+} from "./ops/parse.js";
 
 /** Resolves a block op's line to its 1-based inclusive [start, end]; supplied later by the syntax layer. */
 export type BlockResolver = (line: number) => [number, number] | undefined;

@@ -4,12 +4,13 @@
  * with a coded sentence when it is not. new_text is always inserted as data:
  * `$&`, `$1`, `$$` are plain text (no String.replace with a string pattern).
  */
-import { EMPTY_OLD_TEXT, findMatch } from "./match.js";
-import { joinLines, normalizeInput, splitLines } from "./match-normalize.js";
-import type { Found, MatchMode, Refusal, Rung } from "./match-types.js";
-import { editSpan } from "./replace-lines.js";
 
-export type { Candidate, MatchMode, RefusalCode, Rung } from "./match-types.js";
+import { joinLines, normalizeInput, splitLines } from "./match/normalize.js";
+import type { Found, MatchMode, Refusal, Rung } from "./match/types.js";
+import { EMPTY_OLD_TEXT, findMatch } from "./match.js";
+import { editSpan } from "./replace/lines.js";
+
+export type { Candidate, MatchMode, RefusalCode, Rung } from "./match/types.js";
 
 export interface TextEdit {
   oldText: string;

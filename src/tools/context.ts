@@ -1,8 +1,8 @@
+import type { EventBus } from "../events.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { History } from "../history/history.js";
 import type { Validator } from "../lsp/validate.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { EventBus } from "./events.js";
 
 export interface Limits {
   /** Files larger than this are refused for text operations. */

@@ -67,12 +67,12 @@ export function defineTool<I extends z.ZodType, O>(tool: Tool<I, O>): Tool<I, O>
 }
 
 /**
- * The manual for a tool, kept in a Markdown file next to its code. The path
- * goes up and back into tools/ so it also resolves from the bundled CLI
- * (dist/cli-bundle/), a sibling folder.
+ * The manual for a tool, kept in a Markdown file in its folder (`read/read.md`).
+ * The path goes up and back into tools/ so it also resolves from the bundled
+ * CLI (dist/cli-bundle/), a sibling folder.
  */
-export function manual(name: string): string {
-  return readFileSync(new URL(`../tools/${name}.md`, import.meta.url), "utf8").trim();
+export function manual(file: string): string {
+  return readFileSync(new URL(`../tools/${file}`, import.meta.url), "utf8").trim();
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

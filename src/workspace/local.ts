@@ -16,8 +16,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
-import { fsyncPath } from "../durable.js";
-import { randomId } from "../random-id.js";
+import { fsyncPath } from "../util/durable.js";
+import { randomId } from "../util/ids.js";
 import { withFileLock } from "./file-lock.js";
 import {
   type DirEntry,

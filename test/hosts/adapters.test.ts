@@ -14,8 +14,8 @@ import {
   openaiChatTools,
   openaiResponsesTools,
 } from "../../src/hosts/openai.js";
+import { createToolkit, type Toolkit } from "../../src/toolkit/toolkit.js";
 import type { Tool } from "../../src/tools/define.js";
-import { createToolkit, type Toolkit } from "../../src/tools/toolkit.js";
 import { LocalWorkspace } from "../../src/workspace/local.js";
 import { Project } from "../helpers/project.js";
 

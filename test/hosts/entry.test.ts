@@ -124,7 +124,7 @@ describe("the package entry", () => {
     "does not load any host SDK from the source entry",
     () => {
       const modules = modulesLoadedBy("src/index.ts", true);
-      expect(modules.some((m) => m.endsWith("/src/tools/toolkit.ts"))).toBe(true);
+      expect(modules.some((m) => m.endsWith("/src/toolkit/toolkit.ts"))).toBe(true);
       expect(packagesIn(modules)).toEqual([]);
     },
     SLOW,
@@ -134,7 +134,7 @@ describe("the package entry", () => {
     "does not load any host SDK from the built entry",
     () => {
       const modules = modulesLoadedBy("dist/index.js", false);
-      expect(modules.some((m) => m.endsWith("/dist/tools/toolkit.js"))).toBe(true);
+      expect(modules.some((m) => m.endsWith("/dist/toolkit/toolkit.js"))).toBe(true);
       expect(packagesIn(modules)).toEqual([]);
       // Nor the document parsers: every CLI start would pay for them.
       expect(packagesIn(modules, CALL_TIME)).toEqual([]);
@@ -165,7 +165,7 @@ describe("the package entry", () => {
       expect(packagesIn(modulesLoadedBy("src/hosts/ai-sdk.ts", true))).toContain("ai");
       // The Anthropic adapter uses the SDK's types only.
       expect(packagesIn(modulesLoadedBy("src/hosts/anthropic.ts", true))).toEqual([]);
-      const parsers = packagesIn(modulesLoadedBy("src/docs/open.ts", true), CALL_TIME);
+      const parsers = packagesIn(modulesLoadedBy("src/formats/open.ts", true), CALL_TIME);
       expect(parsers).toEqual(expect.arrayContaining(["yaml", "jsonc-parser"]));
     },
     SLOW,

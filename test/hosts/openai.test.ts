@@ -11,9 +11,9 @@ import {
   openaiResponsesTools,
   strictSchema,
 } from "../../src/hosts/openai.js";
+import { createToolkit } from "../../src/toolkit/toolkit.js";
 import { defineTool, type Tool } from "../../src/tools/define.js";
-import { readTool } from "../../src/tools/read.js";
-import { createToolkit } from "../../src/tools/toolkit.js";
+import { readTool } from "../../src/tools/read/index.js";
 import { Project } from "../helpers/project.js";
 
 /** A tool with the given input, for schemas no splice tool has (yet). */

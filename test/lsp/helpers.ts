@@ -1,7 +1,7 @@
 import { ServerRegistry } from "../../src/lsp/registry.js";
 import type { LspOptions } from "../../src/lsp/validate.js";
 import type { Splice } from "../../src/splice.js";
-import type { LspHealthResult } from "../../src/tools/lsp-health.js";
+import type { LspHealthResult } from "../../src/tools/lsp-health/index.js";
 import { Project } from "../helpers/project.js";
 
 export const TSCONFIG = `${JSON.stringify({

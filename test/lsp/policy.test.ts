@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ServerRegistry } from "../../src/lsp/registry.js";
-import type { EditResult } from "../../src/tools/edit.js";
-import type { WriteResult } from "../../src/tools/write.js";
+import type { EditResult } from "../../src/tools/edit/index.js";
+import type { WriteResult } from "../../src/tools/write/index.js";
 import { Project } from "../helpers/project.js";
 import { health, source } from "./helpers.js";
 

@@ -3,7 +3,7 @@
  * diagnostics: this file covers the push path and its medium confidence.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { EditResult } from "../../src/tools/edit.js";
+import type { EditResult } from "../../src/tools/edit/index.js";
 import { COLD, lspProject, source, TSCONFIG } from "./helpers.js";
 
 const { project, registry, splice } = lspProject(

@@ -1,6 +1,6 @@
 /** Edit validation against the real pyright server (pull diagnostics, registered dynamically). */
 import { afterAll, describe, expect, it } from "vitest";
-import type { EditResult } from "../../src/tools/edit.js";
+import type { EditResult } from "../../src/tools/edit/index.js";
 import { COLD, lspProject, source } from "./helpers.js";
 
 const { project, registry, splice } = lspProject({

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { clearImporterCache } from "../../src/lsp/dependents.js";
-import type { EditResult } from "../../src/tools/edit.js";
-import type { WriteResult } from "../../src/tools/write.js";
+import type { EditResult } from "../../src/tools/edit/index.js";
+import type { WriteResult } from "../../src/tools/write/index.js";
 import { COLD, health, lspProject, REAL_SERVER_TIMEOUT_MS, source, TSCONFIG } from "./helpers.js";
 
 const { project, registry, splice } = lspProject({

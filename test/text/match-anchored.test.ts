@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { anchorPairLimit, lineTolerance } from "../../src/text/match/anchored.js";
 import { findMatch } from "../../src/text/match.js";
-import { anchorPairLimit, lineTolerance } from "../../src/text/match-anchored.js";
 import { type ReplaceOutcome, replaceText } from "../../src/text/replace.js";
 
 function ok(outcome: ReplaceOutcome): Extract<ReplaceOutcome, { ok: true }> {

@@ -5,21 +5,21 @@ import {
   indentStep,
   reindent,
   solveIndentMap,
-} from "../../src/text/match-indent.js";
+} from "../../src/text/match/indent.js";
 import {
   foldUnicode,
   LineView,
   normalizeInput,
   splitLines,
   unescapeOnce,
-} from "../../src/text/match-normalize.js";
-import { findIdSequence } from "../../src/text/match-search.js";
+} from "../../src/text/match/normalize.js";
+import { findIdSequence } from "../../src/text/match/search.js";
 import {
   alignLines,
   alignmentScore,
   Budget,
   lineSimilarity,
-} from "../../src/text/match-similarity.js";
+} from "../../src/text/match/similarity.js";
 
 describe("normalizeInput", () => {
   it("turns CRLF into LF and drops a leading BOM, saying which it did", () => {

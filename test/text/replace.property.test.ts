@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { trimWs } from "../../src/text/match-normalize.js";
+import { trimWs } from "../../src/text/match/normalize.js";
 import { replaceText } from "../../src/text/replace.js";
 
 const CODES = ["not_found", "ambiguous", "suspicious", "invalid_input"];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguageNames } from "../../src/code/languages.js";
-import { astEditTool } from "../../src/tools/ast-edit.js";
-import type { CodeEditResult } from "../../src/tools/code-rewrite.js";
+import type { CodeEditResult } from "../../src/codebase/rewrite.js";
+import { astEditTool } from "../../src/tools/ast-edit/index.js";
 import { FIXTURES } from "../code/fixtures.js";
 import { Project, rejection } from "../helpers/project.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { astRenameTool } from "../../src/tools/ast-rename.js";
-import type { CodeEditResult } from "../../src/tools/code-rewrite.js";
+import type { CodeEditResult } from "../../src/codebase/rewrite.js";
+import { astRenameTool } from "../../src/tools/ast-rename/index.js";
 import { FIXTURES } from "../code/fixtures.js";
 import { Project, rejection } from "../helpers/project.js";
 

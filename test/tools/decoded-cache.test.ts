@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { type Decoded, DecodedCache } from "../../src/change/decoded-cache.js";
 import { parseDocument } from "../../src/text/document.js";
-import { type Decoded, DecodedCache } from "../../src/tools/decoded-cache.js";
 
 const decoded = (text: string): Decoded => ({
   bytes: Buffer.from(text),

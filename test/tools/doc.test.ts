@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type DocResult, docTool } from "../../src/tools/doc.js";
-import type { UndoResult } from "../../src/tools/undo.js";
+import { type DocResult, docTool } from "../../src/tools/doc/index.js";
+import type { UndoResult } from "../../src/tools/undo/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../docs/fixtures/${name}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url), "utf8");
 
 function project(): Project {
   const p = new Project();

@@ -10,10 +10,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FileOpResult } from "../../src/tools/file-ops.js";
-import { fileTool } from "../../src/tools/file-ops.js";
-import { createToolkit } from "../../src/tools/toolkit.js";
-import type { UndoResult } from "../../src/tools/undo.js";
+import { createToolkit } from "../../src/toolkit/toolkit.js";
+import type { FileOpResult } from "../../src/tools/file/index.js";
+import { fileTool } from "../../src/tools/file/index.js";
+import type { UndoResult } from "../../src/tools/undo/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const call = (p: Project, args: Record<string, unknown>) =>

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SpliceEvent } from "../../src/events.js";
 import { invokeTool } from "../../src/tools/define.js";
-import type { SpliceEvent } from "../../src/tools/events.js";
-import { listTool } from "../../src/tools/list.js";
+import { listTool } from "../../src/tools/list/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const list = (p: Project, args: unknown, options = {}) =>

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type MdResult, mdTool } from "../../src/tools/md.js";
-import type { UndoResult } from "../../src/tools/undo.js";
+import { type MdResult, mdTool } from "../../src/tools/md/index.js";
+import type { UndoResult } from "../../src/tools/undo/index.js";
 import { LocalWorkspace, type LocalWorkspaceOptions } from "../../src/workspace/local.js";
 import type { WriteIfOptions } from "../../src/workspace/workspace.js";
 import { Project, rejection } from "../helpers/project.js";
 
-const guide = readFileSync(new URL("../docs/fixtures/guide.md", import.meta.url), "utf8");
+const guide = readFileSync(new URL("../formats/fixtures/guide.md", import.meta.url), "utf8");
 
 function project(): Project {
   const p = new Project();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguageNames } from "../../src/code/languages.js";
-import { type OutlineResult, outlineTool } from "../../src/tools/outline.js";
+import { type OutlineResult, outlineTool } from "../../src/tools/outline/index.js";
 import { FIXTURES } from "../code/fixtures.js";
 import { Project, rejection } from "../helpers/project.js";
 

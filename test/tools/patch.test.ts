@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PatchResult } from "../../src/tools/patch.js";
-import { patchTool } from "../../src/tools/patch.js";
-import type { UndoResult } from "../../src/tools/undo.js";
+import type { PatchResult } from "../../src/tools/patch/index.js";
+import { patchTool } from "../../src/tools/patch/index.js";
+import type { UndoResult } from "../../src/tools/undo/index.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 const call = (p: Project, args: Record<string, unknown>) =>

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PlanResult } from "../../src/tools/plan.js";
-import { planTool } from "../../src/tools/plan.js";
-import type { SessionSummary } from "../../src/tools/undo.js";
+import type { PlanResult } from "../../src/tools/plan/index.js";
+import { planTool } from "../../src/tools/plan/index.js";
+import type { SessionSummary } from "../../src/tools/undo/index.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguageNames } from "../../src/code/languages.js";
-import { readTool } from "../../src/tools/read.js";
+import { readTool } from "../../src/tools/read/index.js";
 import { FIXTURES, span } from "../code/fixtures.js";
 import { Project } from "../helpers/project.js";
 

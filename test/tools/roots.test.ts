@@ -2,7 +2,7 @@
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RootSet } from "../../src/tools/roots.js";
+import { RootSet } from "../../src/toolkit/roots.js";
 import { Project, rejection } from "../helpers/project.js";
 
 interface Read {

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SpliceEvent } from "../../src/events.js";
+import { OutputLimiter } from "../../src/proc/output-limit.js";
 import { invokeTool } from "../../src/tools/define.js";
-import type { SpliceEvent } from "../../src/tools/events.js";
-import { OutputLimiter } from "../../src/tools/output-limit.js";
-import { runTool } from "../../src/tools/run.js";
+import { runTool } from "../../src/tools/run/index.js";
 import { alive } from "../helpers/processes.js";
 import { Project, rejection } from "../helpers/project.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scheduleWaves } from "../../src/tools/schedule.js";
+import { scheduleWaves } from "../../src/toolkit/schedule.js";
 
 const r = (...reads: string[]) => ({ reads, writes: [] });
 const w = (...writes: string[]) => ({ reads: [], writes });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseDocument, renderDocument } from "../../src/text/document.js";
 import { type TidyOptions, tidyDocument } from "../../src/text/tidy.js";
-import type { TidyResult } from "../../src/tools/tidy.js";
-import { tidyTool } from "../../src/tools/tidy.js";
+import type { TidyResult } from "../../src/tools/tidy/index.js";
+import { tidyTool } from "../../src/tools/tidy/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const tidyText = (text: string, options: TidyOptions = {}) =>

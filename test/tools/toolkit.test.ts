@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { clip, QUOTE_MAX } from "../../src/errors.js";
-import { renderResult } from "../../src/tools/render-result.js";
-import { createToolkit } from "../../src/tools/toolkit.js";
+import { renderResult } from "../../src/toolkit/render-result.js";
+import { createToolkit } from "../../src/toolkit/toolkit.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 describe("createToolkit", () => {

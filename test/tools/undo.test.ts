@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { UndoResult } from "../../src/tools/undo.js";
+import type { UndoResult } from "../../src/tools/undo/index.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 describe("undo (backup sessions)", () => {

@@ -1,0 +1,199 @@
+/**
+ * Loading a guarded path as a text Document with its tag and hash, or the
+ * ToolError a model can act on when it is not a text file we may edit.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { nearNames } from "../code/near.js";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
+import { bytesTag } from "../text/hashline.js";
+import type { ToolContext } from "../tools/context.js";
+import { WorkspaceError } from "../workspace/workspace.js";
+import { decodedFiles } from "./decoded-cache.js";
+
+export interface LoadedFile {
+  bytes: Uint8Array;
+  doc: Document;
+  tag: string;
+  sha: string;
+  mode: number;
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * The SHA-256 of the bytes and the tag of their text. Without a BOM or CR the
+ * bytes are the normalized text already, so one hash serves both.
+ */
+export function identify(bytes: Uint8Array): { sha: string; tag: string } {
+  const sha = sha256(bytes);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const normalized = !bom && bytes.indexOf(13) === -1;
+  return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : bytesTag(bytes) };
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** The error for a file that is not UTF-8 text; `reason` says why (a NUL byte, bad UTF-8). */
+export function notTextError(display: string, reason: string, bytes: Uint8Array): ToolError {
+  const quote = (p: string) => `'${p.replaceAll("'", "'\\''")}'`;
+  const [file, converted] = [quote(display), quote(`${display}.utf8`)];
+  const convert = (from: string) =>
+    ` If it is text, convert it with the run tool: iconv -f ${from} -t UTF-8 ${file} > ${converted} && mv ${converted} ${file}`;
+  let message = `${display} is not a text file (${reason}); splice reads and edits UTF-8 text only.`;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    message = `${display} looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only.${convert("UTF-16")}.`;
+  } else if (reason.includes("not valid UTF-8")) {
+    message += `${convert("LATIN1")} (or the file's encoding: CP1252, SHIFT_JIS, ...).`;
+  }
+  return new ToolError("binary", message, { path: display });
+}
+
+/** Up to 3 names in the missing file's folder close to its name, that this guard lets be read. */
+async function nearFiles(context: ToolContext, file: GuardedPath): Promise<string[]> {
+  const folder = path.dirname(file.real);
+  let names: string[];
+  try {
+    names = (await context.workspace.readDir(folder)).map((e) => e.name);
+  } catch {
+    return []; // the folder is missing too
+  }
+  const shownFolder = path.posix.dirname(file.display);
+  const readable = nearNames(path.basename(file.real), names).filter((name) => {
+    try {
+      context.guard.check(path.join(folder, name), "read");
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return readable.slice(0, 3).map((n) => (shownFolder === "." ? n : `${shownFolder}/${n}`));
+}
+
+/** Loads a text file or throws the ToolError a model can act on. */
+export async function loadTextFile(context: ToolContext, file: GuardedPath): Promise<LoadedFile> {
+  const stat = await context.workspace.stat(file.real);
+  if (!stat) {
+    const near = await nearFiles(context, file);
+    const similar = near.length > 0 ? ` Similar names there: ${near.join(", ")}.` : "";
+    throw new ToolError(
+      "not_found",
+      `${file.display} does not exist.${similar} Check the path, or create it with the write tool.`,
+      { path: file.display },
+    );
+  }
+  if (stat.kind === "directory") {
+    throw new ToolError(
+      "is_directory",
+      `${file.display} is a directory, not a file. Name a file inside it.`,
+      { path: file.display },
+    );
+  }
+  if (stat.size > context.limits.maxFileBytes) {
+    throw new ToolError(
+      "too_large",
+      `${file.display} is ${formatBytes(stat.size)}, over the ${formatBytes(context.limits.maxFileBytes)} limit for text operations. Search it instead, or raise max_file_bytes.`,
+      { path: file.display, size: stat.size },
+    );
+  }
+  const bytes = await readBytes(context, file);
+  const cached = decodedFiles.get(file.real, bytes);
+  if (cached) return { ...cached, bytes, mode: stat.mode };
+  const prior = decodedFiles.latest(file.real);
+  const doc = prior ? reparseDocument(prior.bytes, prior.doc, bytes) : documentFromBytes(bytes);
+  if ("kind" in doc) {
+    throw notTextError(file.display, doc.reason, bytes);
+  }
+  const decoded = { bytes, doc, ...identify(bytes) };
+  decodedFiles.set(file.real, decoded);
+  return { ...decoded, mode: stat.mode };
+}
+
+async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8Array> {
+  try {
+    return await context.workspace.readFile(file.real);
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.kind === "missing") {
+      throw new ToolError("not_found", `${file.display} disappeared while reading it. Try again.`);
+    }
+    throw error;
+  }
+}
+
+/** Loads the file, or undefined when nothing is there yet. */
+export async function loadIfExists(
+  context: ToolContext,
+  file: GuardedPath,
+): Promise<LoadedFile | undefined> {
+  if (!(await context.workspace.stat(file.real))) return undefined;
+  return loadTextFile(context, file);
+}
+
+/**
+ * A file's bytes as a restore finds them, text or not: a restore backs up
+ * and replaces whatever is there, so binary or oversized content must not
+ * stop it. `doc` is absent when the bytes are not text within the size limit,
+ * and `opaque` then says why.
+ */
+export interface Replaced {
+  bytes: Uint8Array;
+  sha: string;
+  tag: string;
+  mode: number;
+  doc?: Document;
+  opaque?: string;
+}
+
+/** Loads whatever the file holds now for a restore, or undefined when nothing is there. */
+export async function loadReplaced(
+  context: ToolContext,
+  file: GuardedPath,
+): Promise<Replaced | undefined> {
+  const stat = await context.workspace.stat(file.real);
+  if (!stat) return undefined;
+  if (stat.kind === "directory") {
+    throw new ToolError(
+      "is_directory",
+      `${file.display} is now a directory, so no file can be restored there. Move the directory away first.`,
+      { path: file.display },
+    );
+  }
+  const limit = context.limits.maxFileBytes;
+  if (stat.size <= limit) {
+    try {
+      return await loadTextFile(context, file);
+    } catch (error) {
+      if (!(error instanceof ToolError) || error.code !== "binary") throw error;
+    }
+  }
+  const bytes = await readBytes(context, file);
+  const decoded = bytes.length <= limit ? documentFromBytes(bytes) : undefined;
+  if (decoded && !("kind" in decoded)) {
+    return { bytes, ...identify(bytes), mode: stat.mode, doc: decoded };
+  }
+  const opaque = decoded
+    ? decoded.reason
+    : `it is ${formatBytes(bytes.length)}, over the ${formatBytes(limit)} limit for text operations`;
+  return { bytes, ...identify(bytes), mode: stat.mode, opaque };
+}
+
+/** Stored bytes a restore writes back as they are, because they are not text splice can edit. */
+export interface OpaqueContent {
+  bytes: Uint8Array;
+  /** Why the bytes are not shown as lines. */
+  opaque: string;
+}
+
+/** A stored version to restore: a Document when it is text, else its bytes as they are. */
+export function restorable(bytes: Uint8Array): Document | OpaqueContent {
+  const doc = documentFromBytes(bytes);
+  return "kind" in doc ? { bytes, opaque: doc.reason } : doc;
+}

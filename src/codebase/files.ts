@@ -1,0 +1,324 @@
+/**
+ * The files a syntax tool works on: files, folders (walked like `list`, so
+ * .gitignore and dependency folders are respected) and globs, kept to the
+ * languages splice parses, deduplicated, sorted by path and capped. Also the
+ * bulk reading those tools share, and a progress hook for the CLI's bar.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { rgPath } from "@vscode/ripgrep";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { formatBytes, identify, type LoadedFile } from "../change/load.js";
+import {
+  type Language,
+  languageOf,
+  requireLanguage,
+  supportedLanguageNames,
+  UnknownLanguageError,
+} from "../code/languages.js";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { type Document, documentFromBytes } from "../text/document.js";
+import type { ToolContext } from "../tools/context.js";
+import { type TreeNode, Walker } from "../workspace/walk.js";
+
+/** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
+export function maxFilesSchema(what: string, byDefault: number) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe(`Most files ${what}, in path order (default ${byDefault}).`);
+}
+
+/** A tool's `lang` argument as a Language, or the error naming the supported ones. */
+export function languageArg(name: string | undefined): Language | undefined {
+  if (name === undefined) return undefined;
+  try {
+    return requireLanguage(name);
+  } catch (error) {
+    if (error instanceof UnknownLanguageError) throw new ToolError("invalid_input", error.message);
+    throw error;
+  }
+}
+
+export interface CodeFile {
+  file: GuardedPath;
+  language: Language;
+  /** Named directly by the caller (not found by walking a folder or glob). */
+  explicit: boolean;
+  /** Bytes, when the walk or a stat already said. */
+  size?: number;
+}
+
+export interface CodeFiles {
+  files: CodeFile[];
+  /** Files found in a supported language before the cap. */
+  found: number;
+  capped: boolean;
+  warnings: string[];
+}
+
+export interface CollectOptions {
+  maxFiles: number;
+  /** Only this language; also the language of named files whose extension says nothing. */
+  language?: Language;
+  /** Folder entries a walk visits before it stops (a bound on the walk itself). */
+  maxScanned?: number;
+}
+
+const DEFAULT_MAX_SCANNED = 200_000;
+const GLOB_CHARS = /[*?[\]{}]/;
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The folder part of a glob that has no pattern characters: `src/**\/*.ts` → `src`. */
+export function globBase(glob: string): string {
+  const parts = glob.split("/");
+  const fixed: string[] = [];
+  for (const part of parts.slice(0, -1)) {
+    if (GLOB_CHARS.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || ".";
+}
+
+function walkedFile(context: ToolContext, rel: string): GuardedPath {
+  // The walker ran the guard (read scope) on every entry it returns, and
+  // never follows links, so a file's path is its real path.
+  const abs = path.join(context.guard.root, rel);
+  return { input: rel, abs, real: abs, rel, display: rel, exists: true, link: false };
+}
+
+async function walkFolder(
+  context: ToolContext,
+  start: string,
+  maxScanned: number,
+  warnings: string[],
+): Promise<{ rel: string; size?: number }[]> {
+  const walker = new Walker(context.guard, context.workspace);
+  const walk = await walker.walk({
+    start,
+    depth: 1000,
+    limit: maxScanned,
+    includeHidden: false,
+    maxScanned,
+  });
+  warnings.push(...walk.warnings);
+  if (!walk.complete) {
+    warnings.push(
+      `Stopped walking ${context.guard.relative(start)} after ${count(maxScanned)} entries; name a smaller folder to cover the rest.`,
+    );
+  }
+  const out: { rel: string; size?: number }[] = [];
+  const visit = (nodes: TreeNode[]) => {
+    for (const node of nodes) {
+      if (node.kind === "file") out.push({ rel: node.rel, size: node.size });
+      else if (node.kind === "directory") visit(node.children);
+    }
+  };
+  visit(walk.top);
+  return out;
+}
+
+/** Collects the files `inputs` name, in sorted order, capped at `maxFiles`. */
+export async function collectCodeFiles(
+  context: ToolContext,
+  inputs: readonly string[],
+  options: CollectOptions,
+): Promise<CodeFiles> {
+  const warnings: string[] = [];
+  const maxScanned = options.maxScanned ?? DEFAULT_MAX_SCANNED;
+  const byRel = new Map<string, CodeFile>();
+  const wanted = (language: Language | undefined) =>
+    language !== undefined && (!options.language || options.language.id === language.id);
+  const addWalked = ({ rel, size }: { rel: string; size?: number }) => {
+    if (byRel.has(rel)) return;
+    const language = languageOf(rel);
+    if (wanted(language)) {
+      const file = walkedFile(context, rel);
+      byRel.set(rel, { file, language: language!, explicit: false, size });
+    }
+  };
+
+  for (const input of inputs) {
+    if (GLOB_CHARS.test(input)) {
+      const base = context.guard.check(globBase(input), "read");
+      const matcher = picomatch(input, { dot: false });
+      const baseDir = context.guard.base;
+      for (const entry of await walkFolder(context, base.real, maxScanned, warnings)) {
+        const fromBase = path.relative(baseDir, path.join(context.guard.root, entry.rel));
+        if (matcher(fromBase.split(path.sep).join("/")) || matcher(entry.rel)) addWalked(entry);
+      }
+      continue;
+    }
+    const file = context.guard.check(input, "read");
+    const stat = await context.workspace.stat(file.real);
+    if (!stat) {
+      throw new ToolError("not_found", `${file.display} does not exist. Check the path.`, {
+        path: file.display,
+      });
+    }
+    if (stat.kind === "directory") {
+      for (const entry of await walkFolder(context, file.real, maxScanned, warnings)) {
+        addWalked(entry);
+      }
+      continue;
+    }
+    const language = languageOf(file.display) ?? options.language;
+    if (!language) {
+      warnings.push(
+        `Skipped ${file.display}: it is not in a language splice parses. The supported languages are: ${supportedLanguageNames()}.`,
+      );
+      continue;
+    }
+    if (!wanted(language)) {
+      warnings.push(
+        `Skipped ${file.display}: it is ${language.name}, not ${options.language?.name}.`,
+      );
+      continue;
+    }
+    byRel.set(file.rel, { file, language, explicit: true, size: stat.size });
+  }
+
+  const all = [...byRel.values()].sort((a, b) =>
+    a.file.display < b.file.display ? -1 : a.file.display > b.file.display ? 1 : 0,
+  );
+  const capped = all.length > options.maxFiles;
+  if (capped) {
+    warnings.push(
+      `Covered the first ${count(options.maxFiles)} of ${count(all.length)} files (in path order); narrow the paths or raise max_files to cover the rest.`,
+    );
+  }
+  return { files: all.slice(0, options.maxFiles), found: all.length, capped, warnings };
+}
+
+/** What a call over these paths may touch, for scheduling: a glob touches its folder. */
+export function footprintPaths(inputs: readonly string[]): string[] {
+  return inputs.map((p) => (GLOB_CHARS.test(p) ? globBase(p) : p));
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time; results keep their order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Below this many files, reading them is as quick as starting ripgrep. */
+const RIPGREP_MIN_FILES = 200;
+/** Paths per ripgrep process: well under any system's argument limit. */
+const RIPGREP_ARG_CHARS = 500_000;
+
+function ripgrepChunk(paths: string[], words: string[]): Promise<string[] | undefined> {
+  const args = ["--files-with-matches", "--fixed-strings", "--no-config", "--no-ignore"];
+  args.push("--hidden", "--text", "--no-messages", ...words.flatMap((w) => ["-e", w]), "--");
+  return new Promise((resolve) => {
+    execFile(rgPath, [...args, ...paths], { maxBuffer: 1 << 28 }, (error, stdout) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      // 0: matches; 1: none; anything else: let the caller read the files itself.
+      if (error && code !== 1) resolve(undefined);
+      else resolve(stdout.split("\n").filter(Boolean));
+    });
+  });
+}
+
+/**
+ * The files (by real path) that contain at least one of `words`, found by
+ * ripgrep over exactly these files — or undefined when the caller should read
+ * them itself: few files, no words, or a workspace that is not the local disk.
+ */
+export async function filesContaining(
+  context: ToolContext,
+  files: readonly CodeFile[],
+  words: readonly string[],
+): Promise<Set<string> | undefined> {
+  if (context.workspace.kind !== "local" || files.length < RIPGREP_MIN_FILES) return undefined;
+  if (words.length === 0 || words.some((w) => w === "")) return undefined;
+  const chunks: string[][] = [[]];
+  let chars = 0;
+  for (const { file } of files) {
+    if (chars + file.real.length > RIPGREP_ARG_CHARS && chunks.at(-1)!.length > 0) {
+      chunks.push([]);
+      chars = 0;
+    }
+    chunks.at(-1)!.push(file.real);
+    chars += file.real.length + 1;
+  }
+  const found = await mapLimit(chunks, 2, (chunk) => ripgrepChunk(chunk, [...words]));
+  if (found.some((f) => f === undefined)) return undefined;
+  return new Set(found.flatMap((f) => f!));
+}
+
+/** Why a file was passed over by a bulk read, or its bytes. */
+export type RawRead = { bytes: Uint8Array } | { skipped: string };
+
+/** Reads a file's bytes for a bulk scan; too large or unreadable files are skipped, not fatal. */
+export async function readRaw(
+  context: ToolContext,
+  code: { file: GuardedPath; size?: number },
+): Promise<RawRead> {
+  const limit = context.limits.maxFileBytes;
+  const tooLarge = { skipped: `over the ${formatBytes(limit)} limit` };
+  try {
+    let size = code.size;
+    if (size === undefined) {
+      const stat = await context.workspace.stat(code.file.real);
+      if (stat?.kind !== "file") return { skipped: "gone" };
+      size = stat.size;
+    }
+    if (size > limit) return tooLarge;
+    const bytes = await context.workspace.readFile(code.file.real);
+    // It may have grown since the walk measured it.
+    return bytes.length > limit ? tooLarge : { bytes };
+  } catch {
+    return { skipped: "unreadable" };
+  }
+}
+
+/** A text file from bytes already read (mode unknown: 0), or undefined for binary. */
+export function loadedFrom(bytes: Uint8Array): LoadedFile | undefined {
+  const doc: Document | { kind: "binary" } = documentFromBytes(bytes);
+  if ("kind" in doc) return undefined;
+  return { bytes, doc, ...identify(bytes), mode: 0 };
+}
+
+/** Whether the bytes contain every word (a cheap test before parsing). */
+export function containsAll(bytes: Uint8Array, words: readonly string[]): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return words.every((w) => buffer.includes(w));
+}
+
+export interface Progress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+const progressListeners = new WeakMap<ToolContext, (progress: Progress) => void>();
+
+/** Lets a host show progress of long syntax operations on this context (the CLI draws a bar). */
+export function onCodeProgress(
+  context: ToolContext,
+  listener: ((progress: Progress) => void) | undefined,
+): void {
+  if (listener) progressListeners.set(context, listener);
+  else progressListeners.delete(context);
+}
+
+export function reportProgress(context: ToolContext, progress: Progress): void {
+  progressListeners.get(context)?.(progress);
+}

@@ -1,0 +1,361 @@
+/**
+ * The multi-file edit behind ast_edit and ast_rename: plan every file first
+ * (read, prefilter, parse, rewrite), then preview, check or write. Writing
+ * goes file by file through commit.ts under each file's writer lock, all in
+ * one backup session; if a write fails, the files already written are put
+ * back, so a call changes every planned file or none.
+ */
+import type { SgNode } from "@ast-grep/napi";
+import { BatchError } from "../change/batch.js";
+import { type Mode, newBackupId, serialized, settle } from "../change/commit.js";
+import { type Plan, restore } from "../change/edit-plan.js";
+import { type LoadedFile, loadTextFile } from "../change/load.js";
+import type { Language } from "../code/languages.js";
+import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
+import { isToolError, ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
+import type { ToolContext } from "../tools/context.js";
+import type { CodeFile, CodeFiles } from "./files.js";
+import { filesContaining, loadedFrom, mapLimit, readRaw, reportProgress } from "./files.js";
+
+export interface Rewritten {
+  text: string;
+  matches: number;
+  /** The parse of the original text, when the transform made one. */
+  root?: SgNode;
+  warnings: string[];
+}
+
+export interface Transform {
+  /** A file without any of these words cannot match (undefined: no such test). */
+  words?: string[];
+  /** A cheap test on the raw bytes: false means the file cannot match. */
+  candidate(bytes: Uint8Array, file: CodeFile): boolean;
+  /** Parses on the thread pool (parseCodeAsync), so files are rewritten side by side. */
+  apply(language: Language, text: string, file: CodeFile): Promise<Rewritten>;
+  /** Warnings for a file that was not parsed (the prefilter ruled it out). */
+  unmatched(file: CodeFile): string[];
+}
+
+export interface CodeEditFile {
+  path: string;
+  matches: number;
+  changed: boolean;
+  applied: boolean;
+  /** The tag of the result (written or previewed); the current tag when nothing changed. */
+  file_hash?: string;
+  header?: string;
+  diff: string;
+  warnings: string[];
+}
+
+export interface CodeEditResult {
+  /** What a model reads: a summary, then each changed file's header, diff and warnings. */
+  content: string;
+  mode: Mode;
+  applied: boolean;
+  files: CodeEditFile[];
+  files_scanned: number;
+  files_matched: number;
+  files_changed: number;
+  matches: number;
+  /** More files matched the paths than max_files allowed. */
+  capped: boolean;
+  backup_session?: string;
+  warnings: string[];
+}
+
+interface Planned {
+  code: CodeFile;
+  loaded: LoadedFile;
+  next: Document;
+  matches: number;
+  warnings: string[];
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** A new version of `doc` with this text, keeping its BOM, line endings and final-newline state. */
+export function withText(doc: Document, text: string): Document {
+  const lines = parseDocument(text).lines;
+  return restyle(doc, lines, text.endsWith("\n") || lines.length === 0);
+}
+
+async function plan(
+  code: CodeFile,
+  loaded: LoadedFile,
+  transform: Transform,
+): Promise<{ planned?: Planned; report?: CodeEditFile }> {
+  const text = normalizedText(loaded.doc);
+  const result = await transform.apply(code.language, text, code);
+  const warnings = [...result.warnings];
+  const display = code.file.display;
+  if (result.text === text) {
+    const report = code.explicit || warnings.length > 0 || result.matches > 0;
+    if (!report) return {};
+    return {
+      report: {
+        path: display,
+        matches: result.matches,
+        changed: false,
+        applied: false,
+        file_hash: loaded.tag,
+        diff: "",
+        warnings,
+      },
+    };
+  }
+  const next = withText(loaded.doc, result.text);
+  const root = result.root;
+  const before =
+    root && text.length <= SYNTAX_CHECK_MAX_CHARS ? () => syntaxProblems(root) : undefined;
+  const syntax = await checkEditAsync(display, loaded.doc, next, before);
+  if (syntax) warnings.push(syntax);
+  return { planned: { code, loaded, next, matches: result.matches, warnings } };
+}
+
+async function planAll(
+  context: ToolContext,
+  files: CodeFile[],
+  transform: Transform,
+): Promise<{ planned: Planned[]; reports: CodeEditFile[]; warnings: string[] }> {
+  const planned: Planned[] = [];
+  const reports: CodeEditFile[] = [];
+  const skipped: string[] = [];
+  let done = 0;
+  const unmatched = (code: CodeFile) => {
+    const warnings = transform.unmatched(code);
+    if (code.explicit || warnings.length > 0) {
+      reports.push({
+        path: code.file.display,
+        matches: 0,
+        changed: false,
+        applied: false,
+        diff: "",
+        warnings,
+      });
+    }
+  };
+  // ripgrep finds the files that hold a word of some op; only those are read here.
+  const hits = transform.words && (await filesContaining(context, files, transform.words));
+  await mapLimit(files, 16, async (code) => {
+    if (hits && !hits.has(code.file.real)) {
+      reportProgress(context, { phase: "scanning", done: ++done, total: files.length });
+      unmatched(code);
+      return;
+    }
+    const raw = await readRaw(context, code);
+    reportProgress(context, { phase: "scanning", done: ++done, total: files.length });
+    if ("skipped" in raw) {
+      if (code.explicit) skipped.push(`${code.file.display} (${raw.skipped})`);
+      return;
+    }
+    if (!transform.candidate(raw.bytes, code)) {
+      unmatched(code);
+      return;
+    }
+    const loaded = loadedFrom(raw.bytes);
+    if (!loaded) {
+      if (code.explicit) skipped.push(`${code.file.display} (not UTF-8 text)`);
+      return;
+    }
+    const { planned: p, report } = await plan(code, loaded, transform);
+    if (p) planned.push(p);
+    if (report) reports.push(report);
+  });
+  const byPath = (a: { path: string }, b: { path: string }) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  planned.sort((a, b) => byPath({ path: a.code.file.display }, { path: b.code.file.display }));
+  reports.sort(byPath);
+  const warnings = skipped.length > 0 ? [`Skipped ${skipped.join(", ")}.`] : [];
+  return { planned, reports, warnings };
+}
+
+/** Writes one planned file under its lock; a file changed since planning is rewritten from its new text. */
+async function writeOne(
+  context: ToolContext,
+  p: Planned,
+  transform: Transform,
+  backup: string,
+  action: string,
+): Promise<{ result: CodeEditFile; written?: Plan }> {
+  return serialized(context, p.code.file.real, async () => {
+    const file: GuardedPath = context.guard.check(p.code.file.real, "write");
+    const current = await loadTextFile(context, file);
+    let next = p.next;
+    let matches = p.matches;
+    const warnings = [...p.warnings];
+    if (current.sha !== p.loaded.sha) {
+      const again = await plan(p.code, current, transform);
+      if (!again.planned) {
+        return {
+          result: {
+            path: file.display,
+            matches: again.report?.matches ?? 0,
+            changed: false,
+            applied: false,
+            file_hash: current.tag,
+            diff: "",
+            warnings: ["The file changed while this call ran, and the new version has no match."],
+          },
+        };
+      }
+      ({ next, matches } = again.planned);
+      warnings.splice(0, warnings.length, ...again.planned.warnings);
+      warnings.push(
+        "The file changed while this call ran; the rewrite was applied to its new version.",
+      );
+    }
+    const outcome = await settle(
+      context,
+      file,
+      { kind: "write", before: current, doc: next, note: action, action, backup },
+      "apply",
+    );
+    return {
+      result: {
+        path: file.display,
+        matches,
+        changed: outcome.changed,
+        applied: outcome.applied,
+        file_hash: outcome.tag,
+        header: outcome.header,
+        diff: outcome.diff,
+        warnings,
+      },
+      written: { file, current, next, action: "replace", warnings: [] },
+    };
+  });
+}
+
+async function preview(
+  context: ToolContext,
+  p: Planned,
+  mode: Mode,
+  action: string,
+): Promise<CodeEditFile> {
+  const file = p.code.file;
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: p.loaded, doc: p.next, note: action, action, backup: "" },
+    mode,
+  );
+  const warnings = [...p.warnings];
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  return {
+    path: file.display,
+    matches: p.matches,
+    changed: outcome.changed,
+    applied: false,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    diff: outcome.diff,
+    warnings,
+  };
+}
+
+function asToolError(error: unknown): ToolError {
+  if (isToolError(error)) return error;
+  return new ToolError("io", error instanceof Error ? error.message : String(error));
+}
+
+export interface CodeEditRequest {
+  /** "ast_edit": names the writes in history and events. */
+  action: string;
+  /** What the call does, for the summary: `1 op`, `rename foo -> bar`. */
+  what: string;
+  mode: Mode;
+}
+
+/** Plans every file, then previews, checks or writes the changed ones. */
+export async function runCodeEdit(
+  context: ToolContext,
+  collected: CodeFiles,
+  transform: Transform,
+  request: CodeEditRequest,
+  /** Warnings about the whole call, asked for once every file is planned. */
+  callWarnings: () => string[] = () => [],
+): Promise<CodeEditResult> {
+  const { planned, reports, warnings } = await planAll(context, collected.files, transform);
+  const results: CodeEditFile[] = [...reports];
+  let backup: string | undefined;
+  if (request.mode === "apply") {
+    backup = context.backup ?? newBackupId();
+    const written: Plan[] = [];
+    for (const [i, p] of planned.entries()) {
+      reportProgress(context, { phase: "writing", done: i + 1, total: planned.length });
+      try {
+        const { result, written: w } = await writeOne(
+          context,
+          p,
+          transform,
+          backup,
+          request.action,
+        );
+        results.push(result);
+        if (w) written.push(w);
+      } catch (error) {
+        await restore(context, written, backup);
+        const others = planned.filter((o) => o !== p).map((o) => o.code.file.display);
+        throw new BatchError(p.code.file.display, asToolError(error), [], others, true);
+      }
+    }
+  } else {
+    for (const p of planned) results.push(await preview(context, p, request.mode, request.action));
+  }
+  results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const all = [...collected.warnings, ...warnings, ...callWarnings()];
+  const changed = results.filter((r) => r.changed);
+  const result: CodeEditResult = {
+    content: "",
+    mode: request.mode,
+    applied: request.mode === "apply" && changed.length > 0,
+    files: results,
+    files_scanned: collected.files.length,
+    files_matched: results.filter((r) => r.matches > 0).length,
+    files_changed: changed.length,
+    matches: results.reduce((n, r) => n + r.matches, 0),
+    capped: collected.capped,
+    ...(backup && changed.length > 0 ? { backup_session: backup } : {}),
+    warnings: all,
+  };
+  result.content = renderContent(result, request, context.limits.maxLines);
+  return result;
+}
+
+function summary(r: CodeEditResult, request: CodeEditRequest): string {
+  const scanned = `${count(r.files_scanned)} file${r.files_scanned === 1 ? "" : "s"} scanned`;
+  const matched = `${count(r.matches)} match${r.matches === 1 ? "" : "es"} in ${count(r.files_matched)} file${r.files_matched === 1 ? "" : "s"}`;
+  const head = `${request.action} (${request.what}): ${matched}, ${scanned}`;
+  if (r.files_changed === 0) return `${head}; nothing to change.`;
+  if (r.mode === "apply") {
+    return `${head}; wrote ${count(r.files_changed)} file${r.files_changed === 1 ? "" : "s"}. Undo them all with the undo tool (backup_session "${r.backup_session}").`;
+  }
+  return `${head}; ${count(r.files_changed)} file${r.files_changed === 1 ? "" : "s"} would change (${r.mode}: nothing written). Run again with mode "apply" to write.`;
+}
+
+function renderContent(r: CodeEditResult, request: CodeEditRequest, maxLines: number): string {
+  const out = [summary(r, request), ...r.warnings.map((w) => `[${w}]`)];
+  let hidden = 0;
+  for (const f of r.files) {
+    const block = [
+      f.header ?? `¶${f.path}`,
+      ...(f.diff ? [f.diff.trimEnd()] : []),
+      ...f.warnings.map((w) => `[${w}]`),
+    ].join("\n");
+    const lines = block.split("\n").length;
+    if (out.length + lines > maxLines) {
+      hidden++;
+      continue;
+    }
+    out.push(block);
+  }
+  if (hidden > 0) {
+    out.push(
+      `[${count(hidden)} more file(s) not shown here to keep this short; the files list has every diff]`,
+    );
+  }
+  return out.join("\n");
+}

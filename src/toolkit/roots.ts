@@ -1,0 +1,107 @@
+/**
+ * Several project roots behind one set of tools, the way an MCP client's
+ * roots arrive: one toolkit per root, every call routed to the root its
+ * paths are in. Calls run side by side; two writers of one file take turns
+ * inside the engine (Workspace.exclusive), so nothing is serialized here.
+ */
+import { randomUUID } from "node:crypto";
+import { isAbsolute, resolve, sep } from "node:path";
+import { ToolError } from "../errors.js";
+import { parseArgs } from "../tools/define.js";
+import { EVERYTHING } from "./schedule.js";
+import { createToolkit, type Toolkit, type ToolkitOptions } from "./toolkit.js";
+
+export type RootSetOptions = Omit<ToolkitOptions, "root">;
+
+interface Entry {
+  /** The root as given (a client may name it through a link); the toolkit holds the real path. */
+  given: string;
+  toolkit: Toolkit;
+}
+
+/** Whether `path` is `root` or below it, by whole segments (`/a/b2` is not in `/a/b`). */
+function within(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+export class RootSet {
+  readonly #entries: Entry[];
+  readonly session: string;
+
+  /**
+   * Every root shares one history session, so a read vouches for an edit in
+   * whichever root the file lives. Duplicate roots (by real path) are kept once.
+   */
+  constructor(roots: string[], options: RootSetOptions = {}) {
+    if (roots.length === 0) throw new Error("A RootSet needs at least one root.");
+    this.session = options.history?.session ?? `lib-${randomUUID()}`;
+    const history = { ...options.history, session: this.session };
+    const entries: Entry[] = [];
+    for (const root of roots) {
+      const toolkit = createToolkit({ ...options, root, history });
+      if (entries.some((e) => e.toolkit.root === toolkit.root)) continue;
+      entries.push({ given: resolve(root), toolkit });
+    }
+    this.#entries = entries;
+  }
+
+  /** Real paths of the roots; the first is where relative paths start. */
+  get roots(): string[] {
+    return this.#entries.map((e) => e.toolkit.root);
+  }
+
+  get toolkits(): Toolkit[] {
+    return this.#entries.map((e) => e.toolkit);
+  }
+
+  get tools(): Toolkit["tools"] {
+    return this.#entries[0]!.toolkit.tools;
+  }
+
+  /** The innermost root holding an absolute path, if any. */
+  #owner(path: string): Entry | undefined {
+    let best: Entry | undefined;
+    let depth = -1;
+    for (const entry of this.#entries) {
+      for (const root of [entry.toolkit.root, entry.given]) {
+        if (within(root, path) && root.length > depth) [best, depth] = [entry, root.length];
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Which toolkit runs a call: relative paths start at the first root, an
+   * absolute path picks the innermost root that holds it. A path in no root
+   * goes to the first root, whose guard refuses it with its own sentence.
+   * Throws ToolError for an unknown tool, bad arguments, or paths in two roots.
+   */
+  route(name: string, args: unknown): Toolkit {
+    const first = this.#entries[0]!;
+    const tool = first.toolkit.find(name);
+    const footprint = tool.footprint(parseArgs(tool, args));
+    const owners = new Map<Entry, string>();
+    for (const path of [...footprint.reads, ...footprint.writes]) {
+      if (path === EVERYTHING) continue;
+      const owner = isAbsolute(path) ? this.#owner(resolve(path)) : first;
+      if (!owner) return first.toolkit;
+      if (!owners.has(owner)) owners.set(owner, path);
+    }
+    if (owners.size > 1) throw crossRoot(owners, first.toolkit.root);
+    return (owners.keys().next().value ?? first).toolkit;
+  }
+
+  /** Routes, validates and runs a call; throws ToolError like Toolkit.call. */
+  async call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<unknown> {
+    return this.route(name, args).call(name, args, options);
+  }
+}
+
+function crossRoot(owners: Map<Entry, string>, first: string): ToolError {
+  const where = [...owners].map(([entry, path]) => `'${path}' is in ${entry.toolkit.root}`);
+  return new ToolError(
+    "guard",
+    `This call names files in different roots: ${where.join(" and ")}. One call works in one root: split it into one call per root. Relative paths start at the first root (${first}); give files in the other roots as absolute paths.`,
+    { reason: "cross_root", roots: [...owners.keys()].map((e) => e.toolkit.root) },
+  );
+}

@@ -1,0 +1,214 @@
+import { z } from "zod";
+import { modeSchema } from "../../change/commit.js";
+import type { Language } from "../../code/languages.js";
+import {
+  type FileRewrite,
+  type PreparedOp,
+  patternProblem,
+  prepareOps,
+  rewriteText,
+} from "../../code/rewrite.js";
+import {
+  type CodeFile,
+  type CodeFiles,
+  collectCodeFiles,
+  containsAll,
+  footprintPaths,
+  languageArg,
+  maxFilesSchema,
+} from "../../codebase/files.js";
+import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../context.js";
+import { CHANGES, defineTool, manual, pathList } from "../define.js";
+
+export const AST_EDIT_DEFAULT_MAX_FILES = 1000;
+
+const op = z.strictObject({
+  pat: z
+    .string()
+    .describe("ast-grep pattern: code with $NAME (one node) and $$$NAME (zero or more)."),
+  out: z.string().describe("The replacement; $NAME and $$$NAME insert what the pattern captured."),
+});
+
+/** The `lang` field of ast_edit and ast_rename. */
+export const LANG = z
+  .string()
+  .optional()
+  .describe('Only files of this language: "typescript", "python", …');
+
+const input = z.strictObject({
+  ops: z.array(op).min(1).describe("Rewrites, applied in order to each file."),
+  paths: z.array(z.string()).min(1).describe("Files, folders or globs (src/**/*.ts)."),
+  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
+  lang: LANG,
+  mode: modeSchema,
+});
+
+type Args = z.output<typeof input>;
+
+const quote = (pat: string) => JSON.stringify(pat.length > 60 ? `${pat.slice(0, 59)}…` : pat);
+const count = (n: number) => n.toLocaleString("en-US");
+
+export function noFiles(paths: string[], collected: CodeFiles): ToolError {
+  const why = collected.warnings.length > 0 ? ` ${collected.warnings.join(" ")}` : "";
+  return new ToolError(
+    "not_found",
+    `No file to work on in ${pathList(paths)}: none is in a language splice parses.${why}`,
+    { paths },
+  );
+}
+
+/** Per op, the languages (present in the files) its pattern does not parse in, with why. */
+function patternProblems(ops: PreparedOp[], files: CodeFile[]): Map<number, Map<string, string>> {
+  const languages = new Map<string, Language>();
+  for (const f of files) languages.set(f.language.id, f.language);
+  const out = new Map<number, Map<string, string>>();
+  for (const o of ops) {
+    const problems = new Map<string, string>();
+    for (const language of languages.values()) {
+      const problem = patternProblem(language, o.pat);
+      if (problem) problems.set(language.id, problem);
+    }
+    if (problems.size === languages.size) {
+      const why = [...problems.values()].join("; ");
+      throw new ToolError(
+        "invalid_input",
+        `Op ${o.index + 1}'s pattern ${quote(o.pat)} is not a valid pattern: ${why}. Nothing was changed. A pattern is code in the file's language, with $NAME for one node and $$$NAME for any number.`,
+        { op: o.index + 1 },
+      );
+    }
+    out.set(o.index, problems);
+  }
+  return out;
+}
+
+/** Capture lines that could not move left with the rest of their capture (moveCapture). */
+function keptWarning(o: PreparedOp, kept: string[]): string {
+  return `Op ${o.index + 1}: moving a multi-line capture, splice kept the indentation of ${count(kept.length)} line(s) indented less than the capture's first line (first: ${quote(kept[0]!.trim())}). Check the diff and fix their indentation if it matters.`;
+}
+
+function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, string>>) {
+  const totals = ops.map(() => 0);
+  const skip = (language: Language) => (o: PreparedOp) =>
+    problems.get(o.index)?.has(language.id) === true;
+  const perFile = (code: CodeFile, result?: FileRewrite): string[] => {
+    const warnings: string[] = [];
+    for (const o of ops) {
+      const problem = problems.get(o.index)?.get(code.language.id);
+      const kept = result?.kept[o.index] ?? [];
+      if (problem) warnings.push(`Op ${o.index + 1}'s pattern was not applied here: ${problem}.`);
+      else if (code.explicit && (result?.counts[o.index] ?? 0) === 0) {
+        warnings.push(`Op ${o.index + 1} (${quote(o.pat)}) matched nothing here.`);
+      }
+      if (kept.length > 0) warnings.push(keptWarning(o, kept));
+    }
+    return warnings;
+  };
+  // The longest word of each op: a file without one of them cannot match any op.
+  const longest = ops.map((o) => o.words.reduce((a, b) => (b.length > a.length ? b : a), ""));
+  const transform: Transform = {
+    ...(longest.every(Boolean) ? { words: [...new Set(longest)] } : {}),
+    candidate: (bytes, code) =>
+      ops.some((o) => !skip(code.language)(o) && containsAll(bytes, o.words)),
+    async apply(language, text, code) {
+      const result = await rewriteText(language, text, ops, skip(language));
+      result.counts.forEach((n, i) => {
+        totals[i]! += n;
+      });
+      const matches = result.counts.reduce((a, b) => a + b, 0);
+      return {
+        text: result.text,
+        matches,
+        ...(result.root ? { root: result.root } : {}),
+        warnings: code.explicit || matches > 0 ? perFile(code, result) : [],
+      };
+    },
+    unmatched: (code) => (code.explicit ? perFile(code, undefined) : []),
+  };
+  return { transform, totals };
+}
+
+function callWarnings(
+  ops: PreparedOp[],
+  problems: Map<number, Map<string, string>>,
+  totals: number[],
+  files: CodeFile[],
+): string[] {
+  const warnings: string[] = [];
+  for (const o of ops) {
+    const n = o.index + 1;
+    for (const [id, problem] of problems.get(o.index) ?? []) {
+      const skipped = files.filter((f) => f.language.id === id);
+      const name = skipped[0]?.language.name ?? id;
+      warnings.push(
+        `Op ${n}'s pattern was not applied to the ${count(skipped.length)} ${name} file(s): ${problem}.`,
+      );
+    }
+    if (totals[o.index] === 0) {
+      warnings.push(
+        `Op ${n} (${quote(o.pat)}) matched nothing in the ${count(files.length)} file(s) covered.`,
+      );
+    }
+    if (o.unknown.length > 0) {
+      const names = o.unknown.map((v) => `$${v}`).join(", ");
+      warnings.push(
+        `Op ${n}'s out uses ${names}, which its pattern does not capture; written as is.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult> {
+  const language = languageArg(args.lang);
+  const ops = prepareOps(args.ops);
+  const collected = await collectCodeFiles(context, args.paths, {
+    maxFiles: args.max_files ?? AST_EDIT_DEFAULT_MAX_FILES,
+    ...(language ? { language } : {}),
+  });
+  if (collected.files.length === 0) throw noFiles(args.paths, collected);
+  const problems = patternProblems(ops, collected.files);
+  const { transform, totals } = transformFor(ops, problems);
+  const what = `${ops.length} op${ops.length === 1 ? "" : "s"}`;
+  return runCodeEdit(
+    context,
+    collected,
+    transform,
+    { action: "ast_edit", what, mode: args.mode ?? "apply" },
+    () => callWarnings(ops, problems, totals, collected.files),
+  );
+}
+
+const previewing = (args: Args) => args.mode === "preview" || args.mode === "check";
+
+export const astEditTool = defineTool({
+  name: "ast_edit",
+  description: manual("ast-edit/ast-edit.md"),
+  example: {
+    ops: [{ pat: "console.log($$$ARGS)", out: "logger.debug($$$ARGS)" }],
+    paths: ["src"],
+    mode: "preview",
+  },
+  input,
+  annotations: CHANGES,
+  kind: "edit",
+  needsApproval: (args) => !previewing(args),
+  footprint: (args) => {
+    const paths = footprintPaths(args.paths);
+    return previewing(args) ? { reads: paths, writes: [] } : { reads: [], writes: paths };
+  },
+  summarize: (args) => {
+    const subject = pathList(args.paths);
+    const first = args.ops[0]!;
+    return {
+      subject,
+      summary: `ast_edit ${quote(first.pat)} -> ${quote(first.out)} in ${subject}`,
+    };
+  },
+  preview: async (context, args) => {
+    const result = await astEdit(context, { ...args, mode: "preview" });
+    return result.files.map((f) => f.diff).join("");
+  },
+  call: astEdit,
+});

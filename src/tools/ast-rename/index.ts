@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { modeSchema } from "../../change/commit.js";
+import { parseCodeAsync } from "../../code/languages.js";
+import { identifierNodes, isIdentifier, renameReplacements } from "../../code/rename.js";
+import { applyReplacements } from "../../code/rewrite.js";
+import {
+  collectCodeFiles,
+  containsAll,
+  footprintPaths,
+  languageArg,
+  maxFilesSchema,
+} from "../../codebase/files.js";
+import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
+import { clip, ToolError } from "../../errors.js";
+import { AST_EDIT_DEFAULT_MAX_FILES, LANG, noFiles } from "../ast-edit/index.js";
+import type { ToolContext } from "../context.js";
+import { CHANGES, defineTool, manual, pathList } from "../define.js";
+
+const input = z.strictObject({
+  name: z.string().describe("The identifier to rename."),
+  new_name: z.string().describe("What to call it."),
+  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
+  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
+  lang: LANG,
+  mode: modeSchema,
+});
+
+type Args = z.output<typeof input>;
+
+function checkNames(args: Args): void {
+  for (const [field, value] of [
+    ["name", args.name],
+    ["new_name", args.new_name],
+  ] as const) {
+    if (!isIdentifier(value)) {
+      throw new ToolError(
+        "invalid_input",
+        `${field} ${JSON.stringify(clip(value))} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use ast_edit.`,
+      );
+    }
+  }
+  if (args.name === args.new_name) {
+    throw new ToolError(
+      "invalid_input",
+      `name and new_name are both "${args.name}": nothing to rename.`,
+    );
+  }
+}
+
+async function astRename(context: ToolContext, args: Args): Promise<CodeEditResult> {
+  checkNames(args);
+  const language = languageArg(args.lang);
+  const collected = await collectCodeFiles(context, args.paths, {
+    maxFiles: args.max_files ?? AST_EDIT_DEFAULT_MAX_FILES,
+    ...(language ? { language } : {}),
+  });
+  if (collected.files.length === 0) throw noFiles(args.paths, collected);
+  let total = 0;
+  const transform: Transform = {
+    words: [args.name],
+    candidate: (bytes) => containsAll(bytes, [args.name]),
+    async apply(lang, text, code) {
+      const root = (await parseCodeAsync(lang, text)).root();
+      const replacements = renameReplacements(root, args.name, args.new_name);
+      total += replacements.length;
+      const warnings: string[] = [];
+      if (replacements.length === 0 && code.explicit) {
+        warnings.push(
+          `No identifier "${args.name}" here (only in strings, comments or longer names, if at all).`,
+        );
+      }
+      if (replacements.length > 0 && identifierNodes(root, args.new_name).length > 0) {
+        warnings.push(
+          `"${args.new_name}" already names something in this file; check the renamed code for clashes.`,
+        );
+      }
+      return {
+        text: applyReplacements(text, replacements),
+        matches: replacements.length,
+        root,
+        warnings,
+      };
+    },
+    unmatched: (code) => (code.explicit ? [`"${args.name}" does not occur here.`] : []),
+  };
+  return runCodeEdit(
+    context,
+    collected,
+    transform,
+    { action: "ast_rename", what: `${args.name} -> ${args.new_name}`, mode: args.mode ?? "apply" },
+    () =>
+      total === 0
+        ? [`No identifier "${args.name}" in the ${collected.files.length} file(s) covered.`]
+        : [],
+  );
+}
+
+const previewing = (args: Args) => args.mode === "preview" || args.mode === "check";
+
+export const astRenameTool = defineTool({
+  name: "ast_rename",
+  description: manual("ast-rename/ast-rename.md"),
+  example: { name: "parseConfig", new_name: "loadConfig", paths: ["src"], mode: "preview" },
+  input,
+  annotations: CHANGES,
+  kind: "edit",
+  needsApproval: (args) => !previewing(args),
+  footprint: (args) => {
+    const paths = footprintPaths(args.paths);
+    return previewing(args) ? { reads: paths, writes: [] } : { reads: [], writes: paths };
+  },
+  summarize: (args) => {
+    const subject = pathList(args.paths);
+    return { subject, summary: `ast_rename ${args.name} -> ${args.new_name} in ${subject}` };
+  },
+  preview: async (context, args) => {
+    const result = await astRename(context, { ...args, mode: "preview" });
+    return result.files.map((f) => f.diff).join("");
+  },
+  call: astRename,
+});

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { loadReplaced } from "../../change/load.js";
+import { defineTool, manual, READS } from "../define.js";
+
+const input = z.strictObject({
+  path: z.string().describe("File path, relative to the root."),
+});
+
+export interface VersionEntry {
+  file_hash: string;
+  at: string;
+  kind: string;
+  /** The newest event replaced this version (its `at`, `kind` and `note` are of that event). */
+  replaced: boolean;
+  session: string;
+  size: number;
+  note?: string;
+  current: boolean;
+}
+
+export interface HistoryResult {
+  path: string;
+  /** Tag of the file on disk now, or null when it does not exist. */
+  current_hash: string | null;
+  versions: VersionEntry[];
+}
+
+export const historyTool = defineTool({
+  name: "history",
+  description: manual("history/history.md"),
+  example: { path: "src/main.ts" },
+  input,
+  annotations: READS,
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: [args.path], writes: [] }),
+  summarize: (args) => ({ subject: args.path, summary: `history ${args.path}` }),
+  async call(context, args): Promise<HistoryResult> {
+    const file = context.guard.check(args.path, "read");
+    // Whatever the file holds now, text or not, has a tag to compare with.
+    const stat = await context.workspace.stat(file.real);
+    const current = stat?.kind === "file" ? await loadReplaced(context, file) : undefined;
+    const versions = context.history.versions(file.rel).map((v) => ({
+      file_hash: v.tag,
+      at: v.at,
+      kind: v.kind,
+      replaced: v.replaced,
+      session: v.session,
+      size: v.size,
+      ...(v.note ? { note: v.note } : {}),
+      current: v.sha === current?.sha,
+    }));
+    return { path: file.display, current_hash: current?.tag ?? null, versions };
+  },
+});

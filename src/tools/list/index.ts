@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { formatBytes } from "../../change/load.js";
+import { escapeControls, ToolError } from "../../errors.js";
+import { type TreeNode, Walker, type WalkResult } from "../../workspace/walk.js";
+import { defineTool, manual, READS } from "../define.js";
+
+export const LIST_LIMITS = {
+  /** depth when none is given: the folder's own names. */
+  defaultDepth: 1,
+  maxDepth: 10,
+  /** Entries shown when no limit is given. */
+  defaultLimit: 500,
+  maxLimit: 5000,
+  /** Entries counted for the "N more" notice before the walk gives up counting. */
+  maxScanned: 20_000,
+  /** Skipped folders named in the notice before "and N more". */
+  skippedNamed: 5,
+} as const;
+
+const input = z.strictObject({
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to list, relative to the root; "" or "." is the root.'),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_LIMITS.maxDepth)
+    .optional()
+    .describe("1 = the folder's names (default); more = an indented tree with file sizes."),
+  include_hidden: z
+    .boolean()
+    .optional()
+    .describe('Also show names starting with "." (default false).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_LIMITS.maxLimit)
+    .optional()
+    .describe(`Most entries to show (default ${LIST_LIMITS.defaultLimit}).`),
+});
+
+export interface ListEntry {
+  /** Root-relative path. */
+  path: string;
+  kind: "file" | "directory" | "symlink";
+  size?: number;
+  /** Symlinks: where the link leads, root-relative. */
+  target?: string;
+}
+
+export interface ListResult {
+  path: string;
+  entries: ListEntry[];
+  content: string;
+  truncated: boolean;
+  warnings: string[];
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+function label(node: TreeNode, withSize: boolean): string {
+  const name = escapeControls(node.name);
+  if (node.kind === "directory") return `${name}/`;
+  if (node.kind === "symlink") {
+    if (node.targetKind === "loop") return `${name} -> (a loop of links; it leads nowhere)`;
+    const target = escapeControls(node.target ?? "");
+    const shown = node.targetKind === "directory" ? `${target}/` : target;
+    return `${name} -> ${shown}${node.targetKind === "missing" ? " (missing)" : ""}`;
+  }
+  return withSize && node.size !== undefined ? `${name} (${formatBytes(node.size)})` : name;
+}
+
+function entryOf(node: TreeNode): ListEntry {
+  const entry: ListEntry = { path: node.rel, kind: node.kind };
+  if (node.size !== undefined) entry.size = node.size;
+  if (node.target !== undefined) entry.target = node.target;
+  return entry;
+}
+
+/** Renders shown nodes depth-first, each folder's notice under its last child. */
+function render(nodes: TreeNode[], tree: boolean, lines: string[], entries: ListEntry[]): void {
+  for (const node of nodes) {
+    const indent = "  ".repeat(node.level - 1);
+    lines.push(indent + label(node, tree));
+    entries.push(entryOf(node));
+    render(node.children, tree, lines, entries);
+    if (node.omitted > 0) {
+      lines.push(`${indent}  [${count(node.omitted)} more entries in ${node.name}/ not shown]`);
+    }
+  }
+}
+
+/** The shown folder with the most hidden children: the best place to look next. */
+function busiest(nodes: TreeNode[]): TreeNode | undefined {
+  let best: TreeNode | undefined;
+  const visit = (list: TreeNode[]) => {
+    for (const n of list) {
+      if (n.omitted > 0 && (!best || n.omitted > best.omitted)) best = n;
+      visit(n.children);
+    }
+  };
+  visit(nodes);
+  return best;
+}
+
+function capNotice(walk: WalkResult, limit: number, depth: number): string {
+  const total = walk.complete ? count(walk.total) : `at least ${count(walk.total)}`;
+  const ways: string[] = [];
+  const deep = busiest(walk.top);
+  if (deep) ways.push(`list a deeper path such as "${deep.rel}"`);
+  else if (depth > 1)
+    ways.push("list one of the folders above by its path, or use a smaller depth");
+  if (limit < LIST_LIMITS.maxLimit) {
+    ways.push(`raise limit (now ${limit}, at most ${LIST_LIMITS.maxLimit})`);
+  }
+  const how = ways.length > 0 ? `; to see more, ${ways.join(", or ")}` : "";
+  return `[showing ${count(walk.shown)} of ${total} entries${how}]`;
+}
+
+function skippedNotice(skipped: string[]): string {
+  const named = skipped.slice(0, LIST_LIMITS.skippedNamed).map((s) => `${s}/`);
+  const more = skipped.length - named.length;
+  const list = more > 0 ? `${named.join(", ")} and ${more} more` : named.join(", ");
+  return `[not entered: ${list} (dependency and cache folders); list one by its path to see inside]`;
+}
+
+function emptyNotice(walk: WalkResult): string {
+  const why: string[] = [];
+  if (walk.hiddenTop > 0) {
+    why.push(
+      `${count(walk.hiddenTop)} hidden (names starting with "."; pass include_hidden: true to see them)`,
+    );
+  }
+  if (walk.ignoredTop > 0) why.push(`${count(walk.ignoredTop)} ignored by .gitignore`);
+  if (walk.skipped.length > 0) why.push(`${count(walk.skipped.length)} not entered (below)`);
+  return why.length > 0 ? `[no entries shown: ${why.join(", ")}]` : "[empty folder]";
+}
+
+export const listTool = defineTool({
+  name: "list",
+  description: manual("list/list.md"),
+  example: { path: "src", depth: 2 },
+  input,
+  annotations: READS,
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: [args.path || "."], writes: [] }),
+  summarize: (args) => {
+    const subject = args.path || ".";
+    return {
+      subject,
+      summary: `list ${subject}${args.depth && args.depth > 1 ? ` (depth ${args.depth})` : ""}`,
+    };
+  },
+  async call(context, args): Promise<ListResult> {
+    const folder = context.guard.check(args.path || ".", "read");
+    const stat = await context.workspace.stat(folder.real);
+    if (!stat) {
+      throw new ToolError(
+        "not_found",
+        `Folder ${folder.display} does not exist. List its parent folder to see what is there.`,
+        { path: folder.display },
+      );
+    }
+    if (stat.kind !== "directory") {
+      throw new ToolError(
+        "invalid_input",
+        `${folder.display} is a file, not a folder. Read it with the read tool, or list the folder that holds it.`,
+        { path: folder.display },
+      );
+    }
+
+    const depth = args.depth ?? LIST_LIMITS.defaultDepth;
+    const limit = args.limit ?? LIST_LIMITS.defaultLimit;
+    const walk = await new Walker(context.guard, context.workspace).walk({
+      start: folder.real,
+      depth,
+      limit,
+      includeHidden: args.include_hidden === true,
+      maxScanned: LIST_LIMITS.maxScanned,
+    });
+
+    const lines: string[] = [];
+    const entries: ListEntry[] = [];
+    render(walk.top, depth > 1, lines, entries);
+    const truncated = walk.shown < walk.total || !walk.complete;
+    if (truncated) lines.push(capNotice(walk, limit, depth));
+    if (walk.skipped.length > 0) lines.push(skippedNotice(walk.skipped));
+    if (walk.total === 0) lines.unshift(emptyNotice(walk));
+
+    context.events.emit({
+      type: "files_listed",
+      path: folder.display,
+      entries: entries.length,
+      truncated,
+    });
+    return {
+      path: folder.display,
+      entries,
+      content: lines.join("\n"),
+      truncated,
+      warnings: walk.warnings,
+    };
+  },
+});

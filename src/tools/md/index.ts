@@ -1,0 +1,264 @@
+/**
+ * The md tool: edit a Markdown file by section (heading path). A move to
+ * another file writes both files in one backup session, under both writer
+ * locks, all or nothing.
+ */
+import { z } from "zod";
+import {
+  type ChangeResult,
+  exclusiveAll,
+  type Mode,
+  modeSchema,
+  newBackupId,
+  type Outcome,
+  serialized,
+  settle,
+} from "../../change/commit.js";
+import { restore } from "../../change/edit-plan.js";
+import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
+import { ToolError } from "../../errors.js";
+import type { MdEdit } from "../../formats/markdown-edit.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
+import type { ToolContext } from "../context.js";
+import { CHANGES, defineTool, manual } from "../define.js";
+import { asToolError } from "../doc/index.js";
+
+const ACTIONS = [
+  "replace_section",
+  "insert_after_heading",
+  "append_to_section",
+  "move_section",
+  "upsert_bullet",
+  "table_append",
+] as const;
+
+const input = z.strictObject({
+  action: z.enum(ACTIONS).describe("What to do in the section."),
+  path: z.string().describe("The Markdown file."),
+  heading: z
+    .string()
+    .describe('The section: a heading, or a path of headings "Install > From source".'),
+  text: z
+    .string()
+    .optional()
+    .describe("replace_section/insert_after_heading/append_to_section: Markdown."),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("When several headings match `heading`: the 1-based line of the one you mean."),
+  to: z.string().optional().describe("move_section: the heading (path) to move the section under."),
+  to_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("move_section, when several headings match `to`: the line of the one you mean."),
+  to_path: z.string().optional().describe("move_section: another file to move the section to."),
+  bullet: z.string().optional().describe("upsert_bullet: the item's text."),
+  row: z
+    .array(z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .describe("table_append: the new row's cells, in column order."),
+  mode: modeSchema,
+});
+
+type Args = z.output<typeof input>;
+
+/** `diff` holds both files' diffs for a move to another file. */
+export interface MdResult extends ChangeResult {
+  action: `md.${(typeof ACTIONS)[number]}`;
+  file_hash: string;
+  /** move_section to another file: that file. */
+  dest_path?: string;
+  dest_file_hash?: string;
+}
+
+function docWith(loaded: LoadedFile | undefined, lines: string[]): Document {
+  if (!loaded) return restyle({ bom: false, lines: [], eols: [], eol: "\n" }, lines, true);
+  const doc = loaded.doc;
+  return restyle(doc, lines, hasFinalNewline(doc) || doc.lines.length === 0);
+}
+
+/** The Markdown engine, loaded (with markdown-it) by the first md call rather than with splice. */
+async function markdownEngine() {
+  const [parsing, editing, tables] = await Promise.all([
+    import("../../formats/markdown.js"),
+    import("../../formats/markdown-edit.js"),
+    import("../../formats/markdown-table.js"),
+  ]);
+  return { ...parsing, ...editing, ...tables };
+}
+
+/** The section `heading` (and `line`) names, and `to` (and `to_line`) for a move. */
+function refs(args: Args) {
+  return {
+    section: { heading: args.heading, line: args.line },
+    to: args.to === undefined ? undefined : { heading: args.to, line: args.to_line },
+  };
+}
+
+async function edit(args: Args, lines: string[], label: string): Promise<MdEdit> {
+  const md = await markdownEngine();
+  const parsed = md.parseMarkdown(lines);
+  const { section, to } = refs(args);
+  switch (args.action) {
+    case "replace_section":
+      return md.replaceSection(parsed, section, args.text, label);
+    case "insert_after_heading":
+      return md.insertAfterHeading(parsed, section, args.text, label);
+    case "append_to_section":
+      return md.appendToSection(parsed, section, args.text, label);
+    case "upsert_bullet":
+      return md.upsertBullet(parsed, section, args.bullet, label);
+    case "table_append":
+      return md.tableAppend(parsed, section, args.row, label);
+    case "move_section": {
+      const moved = md.moveSection({ parsed, label }, section, to);
+      return { lines: moved.source, warnings: moved.warnings };
+    }
+  }
+}
+
+function result(
+  args: Args,
+  file: GuardedPath,
+  outcome: Outcome,
+  warnings: string[],
+  extra: Partial<MdResult> = {},
+): MdResult {
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  if (!outcome.changed && warnings.length === 0)
+    warnings.push("Nothing changed; the file was not written.");
+  return {
+    action: `md.${args.action}`,
+    path: file.display,
+    ...extra,
+    changed: outcome.changed || extra.changed === true,
+    diff: outcome.diff + (extra.diff ?? ""),
+    file_hash: outcome.tag,
+    header: outcome.header,
+    applied: outcome.applied,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+    warnings,
+  };
+}
+
+async function inOneFile(context: ToolContext, args: Args, backup: string): Promise<MdResult> {
+  const file = context.guard.check(args.path, "write");
+  const loaded = await loadTextFile(context, file);
+  const change = await edit(args, loaded.doc.lines, file.display);
+  const action = `md.${args.action}`;
+  const doc = docWith(loaded, change.lines);
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: loaded, doc, note: action, action, backup },
+    args.mode,
+  );
+  return result(args, file, outcome, change.warnings);
+}
+
+/** Both files change or neither: the destination is written first and put back if the source fails. */
+async function toOtherFile(
+  context: ToolContext,
+  args: Args,
+  source: GuardedPath,
+  dest: GuardedPath,
+  backup: string,
+): Promise<MdResult> {
+  const from = await loadTextFile(context, source);
+  const into = await loadIfExists(context, dest);
+  const md = await markdownEngine();
+  const { section, to } = refs(args);
+  const moved = md.moveSection(
+    { parsed: md.parseMarkdown(from.doc.lines), label: source.display },
+    section,
+    to,
+    { parsed: md.parseMarkdown(into?.doc.lines ?? []), label: dest.display },
+  );
+  const action = "md.move_section";
+  const mode: Mode = args.mode ?? "apply";
+  const destDoc = docWith(into, moved.dest!);
+  const sourceDoc = docWith(from, moved.source);
+  const request = (before: LoadedFile | undefined, doc: Document) =>
+    ({ kind: "write", before, doc, note: action, action, backup }) as const;
+  if (mode === "check") {
+    // Report both files' diffs, not only the first one's.
+    const a = await settle(context, dest, request(into, destDoc), "preview");
+    const b = await settle(context, source, request(from, sourceDoc), "preview");
+    if (a.changed || b.changed) {
+      throw new ToolError(
+        "check_failed",
+        `${source.display} and ${dest.display} would change (check mode writes nothing):\n${b.diff}${a.diff}`,
+        { path: source.display, dest_path: dest.display, diff: b.diff + a.diff },
+      );
+    }
+  }
+  const destOutcome = await settle(context, dest, request(into, destDoc), mode);
+  let sourceOutcome: Outcome;
+  try {
+    sourceOutcome = await settle(context, source, request(from, sourceDoc), mode);
+  } catch (error) {
+    if (destOutcome.applied && destOutcome.changed) {
+      await restore(
+        context,
+        [{ file: dest, current: into, next: destDoc, action: "replace", warnings: [] }],
+        backup,
+      );
+    }
+    throw error;
+  }
+  return result(args, source, sourceOutcome, moved.warnings, {
+    dest_path: dest.display,
+    dest_file_hash: destOutcome.tag,
+    changed: destOutcome.changed,
+    diff: destOutcome.diff,
+  });
+}
+
+async function md(context: ToolContext, args: Args): Promise<MdResult> {
+  const backup = context.backup ?? newBackupId();
+  try {
+    if (args.action === "move_section" && args.to_path !== undefined) {
+      const source = context.guard.check(args.path, "write");
+      const dest = context.guard.check(args.to_path, "write");
+      if (dest.real !== source.real) {
+        return await exclusiveAll(context, [args.path, args.to_path], () =>
+          toOtherFile(context, args, source, dest, backup),
+        );
+      }
+    }
+    return await serialized(context, args.path, () => inOneFile(context, args, backup));
+  } catch (error) {
+    throw asToolError(error, args.path);
+  }
+}
+
+export const mdTool = defineTool({
+  name: "md",
+  description: manual("md/md.md"),
+  example: {
+    action: "append_to_section",
+    path: "README.md",
+    heading: "Install",
+    text: "Run `npm ci`.",
+  },
+  input,
+  annotations: CHANGES,
+  kind: "edit",
+  needsApproval: true,
+  footprint: (args) => ({
+    reads: [],
+    writes: args.to_path !== undefined ? [args.path, args.to_path] : [args.path],
+  }),
+  summarize: (args) => ({
+    subject: args.path,
+    summary: `md.${args.action} "${args.heading}" in ${args.path}${args.to_path ? ` to ${args.to_path}` : ""}`,
+  }),
+  preview: async (context, args) => (await md(context, { ...args, mode: "preview" })).diff,
+  call: md,
+});

@@ -1,0 +1,211 @@
+import type { SgNode } from "@ast-grep/napi";
+import { z } from "zod";
+import { type LoadedFile, notTextError } from "../../change/load.js";
+import { languageOf, parseCodeAsync, unsupportedFile } from "../../code/languages.js";
+import { type OutlineEntry, outlineEntries, outlineLines } from "../../code/outline.js";
+import { extractDefinitions } from "../../code/symbols.js";
+import { describeProblem, syntaxProblems } from "../../code/syntax-check.js";
+import {
+  type CodeFile,
+  collectCodeFiles,
+  footprintPaths,
+  languageArg,
+  loadedFrom,
+  mapLimit,
+  maxFilesSchema,
+  readRaw,
+  reportProgress,
+} from "../../codebase/files.js";
+import { ToolError } from "../../errors.js";
+import { documentFromBytes, normalizedText } from "../../text/document.js";
+import { header } from "../../text/hashline.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, manual, READS } from "../define.js";
+
+export const OUTLINE_DEFAULT_MAX_FILES = 1000;
+const READ_AHEAD = 16;
+
+const input = z.strictObject({
+  path: z.string().describe("A file or folder, relative to the root."),
+  max_files: maxFilesSchema("of a folder to outline", OUTLINE_DEFAULT_MAX_FILES),
+  lang: z.string().optional().describe("Only files of this language."),
+});
+
+type Args = z.output<typeof input>;
+
+export interface OutlineFile {
+  path: string;
+  file_hash: string;
+  total_lines: number;
+  definitions: OutlineEntry[];
+}
+
+export interface OutlineResult {
+  path: string;
+  /** What a model reads: per file `¶path#TAG`, then `start..end signature` lines, nested by indentation. */
+  content: string;
+  files: OutlineFile[];
+  files_outlined: number;
+  /** Files in a supported language under the path (before max_files). */
+  files_found: number;
+  truncated: boolean;
+  warnings: string[];
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** A file read and parsed (on the thread pool, so a batch parses side by side), or why not. */
+async function readParsed(
+  context: ToolContext,
+  code: CodeFile,
+): Promise<
+  | { skipped: string }
+  | { notText: string; bytes: Uint8Array }
+  | { loaded: LoadedFile; root: SgNode }
+> {
+  const raw = await readRaw(context, code);
+  if ("skipped" in raw) return raw;
+  const loaded = loadedFrom(raw.bytes);
+  if (!loaded) {
+    const doc = documentFromBytes(raw.bytes);
+    return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text", bytes: raw.bytes };
+  }
+  const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
+  return { loaded, root };
+}
+
+function outlineOne(
+  code: CodeFile,
+  loaded: LoadedFile,
+  root: SgNode,
+): { lines: string[]; entries: OutlineEntry[] } {
+  const defs = extractDefinitions(root, code.language, loaded.doc.lines);
+  return {
+    lines: outlineLines(defs, loaded.doc.lines),
+    entries: outlineEntries(defs, code.language),
+  };
+}
+
+async function outline(context: ToolContext, args: Args): Promise<OutlineResult> {
+  const language = languageArg(args.lang);
+  const target = context.guard.check(args.path, "read");
+  const stat = await context.workspace.stat(target.real);
+  const folder = stat?.kind === "directory";
+  const collected = await collectCodeFiles(context, [args.path], {
+    maxFiles: args.max_files ?? OUTLINE_DEFAULT_MAX_FILES,
+    ...(language ? { language } : {}),
+  });
+  if (collected.files.length === 0) {
+    const own = folder ? undefined : languageOf(target.display);
+    if (own && language && own.id !== language.id) {
+      throw new ToolError(
+        "invalid_input",
+        `${target.display} is ${own.name}, not ${language.name}. Leave lang out to outline it as ${own.name}.`,
+        { path: target.display },
+      );
+    }
+    if (!folder) throw new ToolError("invalid_input", unsupportedFile(target.display));
+    throw new ToolError(
+      "not_found",
+      `No file under ${target.display} is in a language splice parses. ${collected.warnings.join(" ")}`.trim(),
+    );
+  }
+  const warnings = [...collected.warnings];
+  const maxLines = context.limits.maxLines;
+  const out: string[] = [];
+  const files: OutlineFile[] = [];
+  let empty = 0;
+  const notText: string[] = [];
+  let truncated = false;
+  const total = collected.files.length;
+  // In path order, a batch read ahead at a time; parsing stops once the output is full.
+  for (let at = 0; at < total && !truncated; at += READ_AHEAD) {
+    const batch = collected.files.slice(at, at + READ_AHEAD);
+    const parsed = await mapLimit(batch, READ_AHEAD, (code) => readParsed(context, code));
+    for (const [i, code] of batch.entries()) {
+      reportProgress(context, { phase: "outlining", done: at + i + 1, total });
+      const file = parsed[i]!;
+      if ("notText" in file) {
+        if (!folder) throw notTextError(code.file.display, file.notText, file.bytes);
+        notText.push(code.file.display);
+        continue;
+      }
+      if ("skipped" in file) {
+        warnings.push(`Skipped ${code.file.display} (${file.skipped}).`);
+        continue;
+      }
+      const { loaded } = file;
+      const o = outlineOne(code, loaded, file.root);
+      // The parser recovers by folding or dropping the definitions around an error.
+      const broken = syntaxProblems(file.root)[0];
+      if (broken) {
+        warnings.push(
+          `${code.file.display} has parse errors (${describeProblem(broken)}); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.`,
+        );
+      }
+      if (o.entries.length === 0 && folder) {
+        empty++;
+        continue;
+      }
+      const tag = loaded.tag;
+      const display = code.file.display;
+      const block = [
+        header(display, tag),
+        ...(o.lines.length > 0 ? o.lines : ["[no definitions]"]),
+      ];
+      if (out.length + block.length > maxLines) {
+        const room = maxLines - out.length;
+        if (room > 2 && !folder) out.push(...block.slice(0, room - 1));
+        truncated = true;
+        break;
+      }
+      out.push(...block);
+      files.push({
+        path: display,
+        file_hash: tag,
+        total_lines: loaded.doc.lines.length,
+        definitions: o.entries,
+      });
+      // A file's outline names its version, so a block op may use its line numbers.
+      if (!folder)
+        context.history.recordRead(code.file.rel, loaded.bytes, tag, undefined, loaded.sha);
+    }
+  }
+  if (empty > 0) out.push(`[${count(empty)} file(s) with no definitions not shown]`);
+  if (notText.length > 0) {
+    const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");
+    const notice = `skipped ${count(notText.length)} file(s) that are not UTF-8 text (binary or another encoding): ${named}`;
+    out.push(`[${notice}]`);
+    warnings.push(`${notice}.`);
+  }
+  if (truncated) {
+    out.push(
+      folder
+        ? `[outline stopped at ${count(maxLines)} lines after ${count(files.length)} of ${count(collected.files.length)} files; outline a subfolder or a file for the rest]`
+        : `[outline stopped at ${count(maxLines)} lines; read the file by symbol or line_range for the rest]`,
+    );
+  }
+  context.events.emit({ type: "files_read", paths: files.map((f) => f.path) });
+  return {
+    path: target.display,
+    content: out.join("\n"),
+    files,
+    files_outlined: files.length,
+    files_found: collected.found,
+    truncated,
+    warnings,
+  };
+}
+
+export const outlineTool = defineTool({
+  name: "outline",
+  description: manual("outline/outline.md"),
+  example: { path: "src/parser.ts" },
+  input,
+  annotations: READS,
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: footprintPaths([args.path]), writes: [] }),
+  summarize: (args) => ({ subject: args.path, summary: `outline ${args.path}` }),
+  call: outline,
+});

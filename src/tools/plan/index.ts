@@ -1,0 +1,367 @@
+/**
+ * The plan tool: a transaction of tool calls and validation steps. Every
+ * write of every step joins one backup session, so the plan undoes as a unit
+ * and, under the strict policy, any failing step (a tool error, a command
+ * that exits non-zero, a syntax check) puts every touched file back byte for
+ * byte. A preview runs the real tools on an in-memory overlay and shows the
+ * combined diff.
+ */
+import { z } from "zod";
+import { modeSchema, newBackupId } from "../../change/commit.js";
+import { ToolError } from "../../errors.js";
+import type { BackupSession } from "../../history/history.js";
+import { EVERYTHING } from "../../toolkit/schedule.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, manual, RUNS } from "../define.js";
+import { dryRunContext } from "./preview.js";
+import {
+  combinedDiff,
+  type PlanView,
+  type Prepared,
+  prepareSteps,
+  rollback,
+  runStep,
+  StepFailure,
+  type StepInput,
+  type StepReport,
+  type Touch,
+} from "./steps.js";
+
+export type { StepReport } from "./steps.js";
+
+const toolStep = z.strictObject({
+  tool: z.string().describe('A tool name: "edit", "patch", "file", "write", "tidy", "run", …'),
+  args: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The tool's arguments, exactly as in a direct call."),
+});
+
+const validateStep = z.strictObject({
+  validate: z.union([
+    z.strictObject({
+      run: z.string().describe('A command that must exit 0, e.g. "npm test".'),
+      cwd: z.string().optional(),
+      timeout_ms: z.number().int().min(1).optional(),
+    }),
+    z.strictObject({
+      syntax: z
+        .union([z.literal(true), z.array(z.string()).min(1)])
+        .describe("true: every file the plan changed parses as well as before; or these files."),
+    }),
+  ]),
+});
+
+const input = z.strictObject({
+  steps: z
+    .array(z.union([toolStep, validateStep]))
+    .min(1)
+    .describe('In order: {"tool", "args"} calls and {"validate": …} checks.'),
+  policy: z
+    .enum(["strict", "best_effort"])
+    .optional()
+    .describe(
+      '"strict" (default): a failure restores every file; "best_effort": stop, keep what was done.',
+    ),
+  mode: modeSchema,
+});
+
+type Args = z.output<typeof input>;
+
+export interface PlanResult {
+  action: "plan";
+  /** What a model reads: the steps, how to undo, and the combined diff. */
+  content: string;
+  policy: "strict" | "best_effort";
+  applied: boolean;
+  changed: boolean;
+  /** Files the plan changed (or would), in the order first changed. */
+  files: string[];
+  /** Before the plan vs after it, every file. */
+  diff: string;
+  backup_session?: string;
+  /** Every backup session holding the plan's writes, when a tool kept its own. */
+  backup_sessions?: string[];
+  steps: StepReport[];
+  warnings: string[];
+}
+
+interface Run {
+  view: PlanView;
+  /** Call after each step with its result: notes a tool that kept its own backup session. */
+  afterStep(result: unknown): void;
+  stop(): void;
+  touches(): Touch[];
+}
+
+function sessionsIn(result: unknown): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown) => {
+    if (typeof v !== "object" || v === null) return;
+    const o = v as Record<string, unknown>;
+    if (typeof o.backup_session === "string") out.push(o.backup_session);
+    if (Array.isArray(o.results)) for (const r of o.results) visit(r);
+  };
+  visit(result);
+  return out;
+}
+
+/** Steps on the disk: writes join the plan's backup session; changed files are noted from events. */
+function onDisk(context: ToolContext, planId: string): Run {
+  const touched = new Map<string, Touch>();
+  let fresh: Touch[] = [];
+  const stop = context.events.on((e) => {
+    if (e.type !== "files_changed") return;
+    for (const c of e.changes) {
+      if (touched.has(c.resolved)) continue;
+      const rel = context.guard.relative(c.resolved);
+      const t: Touch = { real: c.resolved, rel, display: c.path, session: planId };
+      touched.set(c.resolved, t);
+      fresh.push(t);
+    }
+  });
+  // Backup sessions, read once per step (history lists every session of the root).
+  let sessions: Map<string, BackupSession> | undefined;
+  const firstChange = (t: Touch) => {
+    sessions ??= new Map(context.history.backups().map((b) => [b.id, b]));
+    return sessions.get(t.session)?.changes.find((c) => c.path === t.rel);
+  };
+  const view: PlanView = {
+    context: { ...context, backup: planId },
+    touched: () => [...touched.values()],
+    before: async (real) => {
+      const t = touched.get(real);
+      const before = t ? firstChange(t)?.before : undefined;
+      return before ? context.history.getBlob(before.sha) : t ? undefined : read(context, real);
+    },
+    after: (real) => read(context, real),
+  };
+  return {
+    view,
+    afterStep(result) {
+      const own = sessionsIn(result).find((s) => s !== planId);
+      if (own) for (const t of fresh) t.session = own;
+      fresh = [];
+      sessions = undefined;
+    },
+    stop,
+    touches: () => [...touched.values()],
+  };
+}
+
+function read(context: ToolContext, real: string): Promise<Uint8Array | undefined> {
+  return context.workspace.readFile(real).catch(() => undefined);
+}
+
+/** Steps on an overlay: nothing reaches the disk or the journal. */
+function dryRun(context: ToolContext): Run {
+  const { context: dry, overlay } = dryRunContext(context);
+  const view: PlanView = {
+    context: dry,
+    touched: () =>
+      overlay.changes().map(([real]) => ({ real, display: context.guard.relative(real) })),
+    before: (real) => read(context, real),
+    after: (real) => overlay.readFile(real).catch(() => undefined),
+  };
+  return { view, afterStep() {}, stop() {}, touches: () => [] };
+}
+
+const stepList = (reports: StepReport[]) => reports.map((r) => r.step).join(", ");
+
+const isCommand = (step: StepInput | undefined) =>
+  step !== undefined && ("validate" in step ? "run" in step.validate : step.tool === "run");
+
+/**
+ * Commands that ran (a report with a result): history never saw what they
+ * wrote, so a rollback cannot put it back.
+ */
+function commandsRan(args: Args, reports: StepReport[]): StepReport[] {
+  return reports.filter(
+    (r) => r.result !== undefined && isCommand(args.steps[r.step - 1] as StepInput | undefined),
+  );
+}
+
+function commandNote(commands: StepReport[]): string {
+  const named = commands.map((r) => `${r.step} (${r.summary})`).join(", ");
+  return `Files changed by commands are not rolled back: step${commands.length === 1 ? "" : "s"} ${named} ran, and whatever ${commands.length === 1 ? "it" : "they"} changed stays as left. Check (e.g. git status) before running the plan again.`;
+}
+
+async function failure(
+  context: ToolContext,
+  args: Args,
+  run: Run,
+  reports: StepReport[],
+  failed: StepReport,
+  planId: string,
+  preview: boolean,
+): Promise<ToolError> {
+  const policy = args.policy ?? "strict";
+  const lines = [
+    `Step ${failed.step} of ${reports.length} (${failed.summary}) failed: ${failed.error?.message ?? "unknown error"}`,
+  ];
+  const details: Record<string, unknown> = {
+    failed_step: failed.step,
+    cause: failed.error,
+    policy,
+    steps: reports,
+  };
+  const done = reports.filter((r) => r.step < failed.step && r.status === "applied");
+  const notRun = reports.filter((r) => r.step > failed.step);
+  const touches = run.touches();
+  if (preview) {
+    lines.push(
+      `(Preview: nothing was written. Applied, the plan would stop here${policy === "strict" ? " and restore every file" : ""}.)`,
+    );
+  } else if (policy === "strict") {
+    const back = await rollback(context, touches);
+    const commands = commandsRan(args, reports);
+    details.rolled_back = true;
+    details.restored = back.restored;
+    if (commands.length > 0) details.commands_ran = commands.map((r) => r.step);
+    if (touches.length === 0) {
+      lines.push(
+        commands.length > 0
+          ? "No tool step had changed a file; there was nothing to restore."
+          : "The plan had changed nothing; nothing was written.",
+      );
+    } else if (back.failed.length === 0) {
+      lines.push(
+        `The plan was rolled back: ${back.restored.join(", ")} ${back.restored.length === 1 ? "is" : "are"} as before it.`,
+      );
+    } else {
+      details.backup_session = planId;
+      lines.push(
+        `Rolling back failed for ${back.failed.join(", ")}; undo backup session ${planId} to restore ${back.failed.length === 1 ? "it" : "them"}.`,
+      );
+    }
+    if (commands.length > 0) lines.push(commandNote(commands));
+  } else {
+    details.rolled_back = false;
+    if (done.length > 0) {
+      details.backup_session = planId;
+      details.diff = await combinedDiff(run.view);
+      lines.push(`Kept steps ${stepList(done)} (undo backup session ${planId} reverts them).`);
+    }
+    if (notRun.length > 0) lines.push(`Not run: steps ${stepList(notRun)}.`);
+  }
+  return new ToolError("batch_failed", lines.join("\n"), details);
+}
+
+function describe(result: Omit<PlanResult, "content">, preview: boolean): string {
+  const verb = preview ? "previewed (nothing was written)" : "applied";
+  const head = `plan (${result.policy}): ${result.steps.length} step${result.steps.length === 1 ? "" : "s"} ${verb}`;
+  const rows = result.steps.map((r) => {
+    const files = r.files ? ` (${r.files.join(", ")})` : "";
+    const note = r.status === "skipped" && r.warnings ? ` — ${r.warnings[0]}` : "";
+    return `${r.step}. ${r.summary}: ${r.status}${files}${note}`;
+  });
+  const undo = result.backup_session
+    ? [`backup_session ${result.backup_session}: undo it to restore every file the plan changed.`]
+    : [];
+  return [head, ...rows, ...undo, result.diff.trimEnd()].filter(Boolean).join("\n");
+}
+
+async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
+  const mode = args.mode ?? "apply";
+  const preview = mode !== "apply";
+  const steps: Prepared[] = await prepareSteps(args.steps as StepInput[]);
+  const planId = newBackupId();
+  const run = preview ? dryRun(context) : onDisk(context, planId);
+  const reports: StepReport[] = steps.map((s, i) => ({
+    step: i + 1,
+    summary: s.summary,
+    status: "skipped",
+  }));
+  try {
+    for (const [i, step] of steps.entries()) {
+      try {
+        reports[i] = await runStep(run.view, step, i + 1, preview);
+        run.afterStep(reports[i]!.result);
+      } catch (error) {
+        run.afterStep(undefined);
+        const report: StepReport =
+          error instanceof StepFailure
+            ? error.report
+            : {
+                ...reports[i]!,
+                status: "failed",
+                error: {
+                  code: "internal",
+                  message: error instanceof Error ? error.message : String(error),
+                },
+              };
+        reports[i] = report;
+        run.stop();
+        throw await failure(context, args, run, reports, report, planId, preview);
+      }
+    }
+  } finally {
+    run.stop();
+  }
+  const diff = await combinedDiff(run.view);
+  const files = run.view.touched().map((t) => t.display);
+  if (mode === "check" && diff !== "") {
+    throw new ToolError(
+      "check_failed",
+      `The plan would change ${files.join(", ")} (check mode writes nothing):\n${diff}`,
+      {
+        paths: files,
+        diff,
+      },
+    );
+  }
+  const warnings = reports.flatMap((r) => (r.status === "skipped" ? [] : (r.warnings ?? [])));
+  // A tool that does not join the plan's session leaves its writes in its own.
+  const sessions = [...new Set(run.touches().map((t) => t.session))];
+  if (sessions.length > 1) {
+    warnings.push(
+      `Some steps kept their own backup sessions; undo each of ${sessions.join(", ")} to restore everything.`,
+    );
+  }
+  const result: Omit<PlanResult, "content"> = {
+    action: "plan",
+    policy: args.policy ?? "strict",
+    applied: !preview,
+    changed: diff !== "",
+    files,
+    diff,
+    ...(sessions.length > 0
+      ? { backup_session: sessions.includes(planId) ? planId : sessions[0]! }
+      : {}),
+    ...(sessions.length > 1 ? { backup_sessions: sessions } : {}),
+    steps: reports,
+    warnings,
+  };
+  return { ...result, content: describe(result, preview) };
+}
+
+export const planTool = defineTool({
+  name: "plan",
+  description: manual("plan/plan.md"),
+  example: {
+    steps: [
+      {
+        tool: "edit",
+        args: { targets: [{ path: "src/a.ts", edits: [{ old_text: "a()", new_text: "b()" }] }] },
+      },
+      { tool: "file", args: { action: "rename", path: "src/old.ts", to: "src/new.ts" } },
+      { validate: { run: "npm test" } },
+    ],
+  },
+  input,
+  annotations: RUNS,
+  // Its steps may run commands, so it is approved as a command.
+  kind: "run",
+  needsApproval: true,
+  // A plan may run commands and roll back any file: it runs alone.
+  footprint: () => ({ reads: [EVERYTHING], writes: [EVERYTHING] }),
+  summarize: (args) => {
+    const n = args.steps.length;
+    return {
+      subject: `${n} step${n === 1 ? "" : "s"}`,
+      summary: `plan of ${n} step${n === 1 ? "" : "s"}`,
+    };
+  },
+  preview: async (context, args) => (await runPlan(context, { ...args, mode: "preview" })).content,
+  call: runPlan,
+});

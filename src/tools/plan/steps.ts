@@ -1,0 +1,323 @@
+/**
+ * The parts of a plan run: steps checked before anything runs, each step run
+ * against a view of the files (the disk, or a dry run's overlay), validation
+ * by command or by parsing, the combined diff, and the rollback that puts
+ * every touched file back as it was before the plan.
+ */
+
+import {
+  documentDiff,
+  newBackupId,
+  serialized,
+  settle,
+  settleDelete,
+} from "../../change/commit.js";
+import { loadReplaced, restorable } from "../../change/load.js";
+import { checkEdit } from "../../code/syntax-check.js";
+import { clip, ToolError } from "../../errors.js";
+import { unifiedDiff } from "../../text/diff.js";
+import { type Document, documentFromBytes, hasFinalNewline } from "../../text/document.js";
+import type { ToolContext } from "../context.js";
+import { parseArgs, type Tool } from "../define.js";
+import type { RunResult } from "../run/index.js";
+
+export type StepInput =
+  | { tool: string; args?: Record<string, unknown> }
+  | {
+      validate: { run: string; cwd?: string; timeout_ms?: number } | { syntax: true | string[] };
+    };
+
+export type Prepared =
+  | { kind: "tool"; tool: Tool; args: unknown; summary: string }
+  | { kind: "run"; args: { command: string; cwd?: string; timeout_ms?: number }; summary: string }
+  | { kind: "syntax"; paths: string[] | undefined; summary: string };
+
+export interface StepReport {
+  /** 1-based. */
+  step: number;
+  summary: string;
+  status: "applied" | "unchanged" | "passed" | "failed" | "skipped";
+  /** Files the step changed (or would, in a preview). */
+  files?: string[];
+  warnings?: string[];
+  /** Commands: the end of their output. */
+  output?: string;
+  error?: { code: string; message: string };
+  /** The tool's own result. */
+  result?: unknown;
+}
+
+/** Tools a plan may not run: one inside another, or an undo that would fight the plan's rollback. */
+const NOT_IN_PLANS = new Set(["plan", "undo"]);
+const OUTPUT_TAIL = 2000;
+
+/** Every tool, loaded on first use (the toolkit imports this module, so not at load time). */
+async function allTools(): Promise<readonly Tool[]> {
+  const { fullTools } = await import("../../toolkit/toolkit.js");
+  return fullTools;
+}
+
+/**
+ * The plan decides whether its steps write: a step previewing on its own would
+ * write nothing, yet count as applied and be left out of the rollback's view.
+ */
+function refuseOwnMode(n: number, tool: string, mode: unknown): void {
+  if (mode === undefined || mode === "apply") return;
+  throw new ToolError(
+    "invalid_input",
+    `Step ${n} (${tool}) has its own "mode": ${JSON.stringify(mode)}, but the plan sets the mode of every step. Remove "mode" from the step's args; to run the whole plan without writing, give the plan itself "mode": "preview" (or "check").`,
+    { step: n },
+  );
+}
+
+/** Checks every step before any runs, so a typo fails the plan with nothing done. */
+export async function prepareSteps(steps: StepInput[]): Promise<Prepared[]> {
+  const tools = await allTools();
+  const runTool = tools.find((t) => t.name === "run")!;
+  return steps.map((step, i): Prepared => {
+    const n = i + 1;
+    if ("validate" in step) {
+      const v = step.validate;
+      if ("run" in v) {
+        const { run, ...rest } = v;
+        const args = parseArgs(runTool, { command: run, ...rest }) as { command: string };
+        return { kind: "run", args, summary: `validate: run ${run}` };
+      }
+      const paths = v.syntax === true ? undefined : v.syntax;
+      return {
+        kind: "syntax",
+        paths,
+        summary: `validate: syntax${paths ? ` of ${paths.join(", ")}` : ""}`,
+      };
+    }
+    const tool = tools.find((t) => t.name === step.tool);
+    if (!tool || NOT_IN_PLANS.has(step.tool)) {
+      const names = tools.filter((t) => !NOT_IN_PLANS.has(t.name)).map((t) => t.name);
+      throw new ToolError(
+        tool ? "invalid_input" : "unknown_tool",
+        `Step ${n} names ${tool ? "a tool a plan cannot run" : "no tool"} ("${clip(step.tool)}"). A step's tool is one of: ${names.join(", ")}.`,
+        { step: n },
+      );
+    }
+    refuseOwnMode(n, step.tool, step.args?.mode);
+    let args: unknown;
+    try {
+      args = parseArgs(tool, step.args ?? {});
+    } catch (error) {
+      if (error instanceof ToolError) {
+        throw new ToolError(error.code, `Step ${n} (${step.tool}): ${error.message}`, { step: n });
+      }
+      throw error;
+    }
+    if (tool.name === "run") {
+      const a = args as { command: string; cwd?: string; timeout_ms?: number };
+      return { kind: "run", args: a, summary: tool.summarize(args).summary };
+    }
+    return { kind: "tool", tool, args, summary: tool.summarize(args).summary };
+  });
+}
+
+/** The files a plan works on, and what they were before it. */
+export interface PlanView {
+  /** Where steps run. */
+  context: ToolContext;
+  /** Files changed so far, in the order first changed. */
+  touched(): { real: string; display: string }[];
+  before(real: string): Promise<Uint8Array | undefined>;
+  after(real: string): Promise<Uint8Array | undefined>;
+}
+
+/** A thrown step failure carries its report. */
+export class StepFailure extends Error {
+  constructor(readonly report: StepReport) {
+    super(report.error?.message ?? "step failed");
+  }
+}
+
+function warningsOf(result: unknown): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown) => {
+    if (typeof v !== "object" || v === null) return;
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.warnings)) out.push(...o.warnings.filter((w) => typeof w === "string"));
+    if (Array.isArray(o.results)) for (const r of o.results) visit(r);
+  };
+  visit(result);
+  return [...new Set(out)];
+}
+
+/** Runs one step; a failing command or syntax check throws StepFailure, as does a tool error. */
+export async function runStep(
+  view: PlanView,
+  step: Prepared,
+  n: number,
+  dryRun: boolean,
+): Promise<StepReport> {
+  const report: StepReport = { step: n, summary: step.summary, status: "passed" };
+  const fail = (code: string, message: string): never => {
+    throw new StepFailure({ ...report, status: "failed", error: { code, message } });
+  };
+  if (step.kind === "run") {
+    if (dryRun)
+      return { ...report, status: "skipped", warnings: ["Commands do not run in a preview."] };
+    const tools = await allTools();
+    const run = tools.find((t) => t.name === "run")!;
+    const result = (await run.call(view.context, step.args)) as RunResult;
+    const output =
+      result.output.length > OUTPUT_TAIL ? `…${result.output.slice(-OUTPUT_TAIL)}` : result.output;
+    const done: StepReport = { ...report, output, result };
+    if (result.exit_code !== 0 || result.timed_out) {
+      const how = result.timed_out
+        ? "it timed out"
+        : result.signal
+          ? `it was killed by ${result.signal}`
+          : `it exited with ${result.exit_code}`;
+      throw new StepFailure({
+        ...done,
+        status: "failed",
+        error: {
+          code: "validation_failed",
+          message: `${step.args.command}: ${how}.\n${output.trimEnd()}`,
+        },
+      });
+    }
+    return done;
+  }
+  if (step.kind === "syntax") {
+    const problems = await syntaxProblemsOf(view, step.paths);
+    if (problems.length > 0) fail("validation_failed", problems.join("\n"));
+    return report;
+  }
+  const before = new Set(view.touched().map((t) => t.real));
+  let result: unknown;
+  try {
+    result = await step.tool.call(view.context, step.args);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return fail(error.code, error.message);
+  }
+  const files = view
+    .touched()
+    .filter((t) => !before.has(t.real))
+    .map((t) => t.display);
+  const warnings = warningsOf(result);
+  return {
+    ...report,
+    status: files.length > 0 || changedSomething(result) ? "applied" : "unchanged",
+    ...(files.length > 0 ? { files } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    result,
+  };
+}
+
+function changedSomething(result: unknown): boolean {
+  if (typeof result !== "object" || result === null) return false;
+  const o = result as { changed?: unknown; results?: unknown };
+  if (o.changed === true) return true;
+  return (
+    Array.isArray(o.results) &&
+    o.results.some((r) => (r as { changed?: unknown })?.changed === true)
+  );
+}
+
+const docOf = (bytes: Uint8Array | undefined): Document | undefined => {
+  const doc = bytes && documentFromBytes(bytes);
+  return doc && !("kind" in doc) ? doc : undefined;
+};
+
+async function syntaxProblemsOf(view: PlanView, paths: string[] | undefined): Promise<string[]> {
+  const files = paths
+    ? paths.map((p) => {
+        const g = view.context.guard.check(p, "read");
+        return { real: g.real, display: g.display };
+      })
+    : view.touched();
+  const out: string[] = [];
+  for (const f of files) {
+    const after = docOf(await view.after(f.real));
+    if (!after) continue;
+    const warning = checkEdit(f.display, docOf(await view.before(f.real)), after);
+    if (warning) out.push(`${f.display}: ${warning}`);
+  }
+  return out;
+}
+
+/** Before-plan vs now, for every touched file, in the order they were first changed. */
+export async function combinedDiff(view: PlanView): Promise<string> {
+  const parts: string[] = [];
+  for (const t of view.touched()) {
+    const before = docOf(await view.before(t.real));
+    const after = docOf(await view.after(t.real));
+    if (!after) {
+      if (before) {
+        parts.push(
+          unifiedDiff(before.lines, [], {
+            path: t.display,
+            oldFinalNewline: hasFinalNewline(before),
+          }),
+        );
+      }
+      continue;
+    }
+    parts.push(documentDiff(t.display, before, after));
+  }
+  return parts.join("");
+}
+
+export interface Touch {
+  real: string;
+  rel: string;
+  display: string;
+  /** The backup session of the first write (the plan's, unless a tool kept its own). */
+  session: string;
+}
+
+/**
+ * Puts every touched file back as it was before the plan, from the backup
+ * sessions in history (a file the plan created is deleted). The restore is
+ * itself a backup session marked as undoing the plan's, so undo skips both.
+ */
+export async function rollback(
+  context: ToolContext,
+  touched: Touch[],
+): Promise<{ restored: string[]; failed: string[]; session: string }> {
+  const sessions = context.history.backups();
+  const session = newBackupId();
+  const restored: string[] = [];
+  const failed: string[] = [];
+  for (const t of [...touched].reverse()) {
+    const change = sessions.find((s) => s.id === t.session)?.changes.find((c) => c.path === t.rel);
+    if (!change) {
+      failed.push(t.display);
+      continue;
+    }
+    const note = `undo ${t.session}`;
+    try {
+      await serialized(context, t.real, async () => {
+        const file = context.guard.check(t.real, "write");
+        // Whatever is there now (text or not) is backed up and replaced.
+        const current = await loadReplaced(context, file);
+        if (!change.before) {
+          if (current) await settleDelete(context, file, current, { note, backup: session });
+          return;
+        }
+        const stored = context.history.getBlob(change.before.sha);
+        if (!stored) throw new Error("the original is no longer stored");
+        const doc = restorable(stored);
+        await settle(context, file, {
+          kind: "rollback",
+          before: current,
+          doc,
+          note,
+          action: "restore",
+          backup: session,
+          validate: false,
+        });
+      });
+      restored.push(t.display);
+    } catch {
+      failed.push(t.display);
+    }
+  }
+  return { restored: restored.reverse(), failed, session };
+}

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { loadTextFile } from "../../change/load.js";
+import { clip, isToolError, ToolError } from "../../errors.js";
+import { header, renderHashline } from "../../text/hashline.js";
+import { formatRange, parseRange } from "../../text/range.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, manual, pathList, READS } from "../define.js";
+import { type DefinitionInfo, readLine, readSymbol } from "./symbol.js";
+
+const lineRange = z
+  .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
+  .describe('Lines to show, 1-based inclusive: "40..80", "40-80", "40" or [40, 80].');
+
+const target = z.strictObject({
+  path: z.string().describe("File path, relative to the root (a folder only with symbol)."),
+  line_range: lineRange.optional(),
+  symbol: z
+    .string()
+    .optional()
+    .describe('A definition to show: "parseConfig", "Parser.parse" or "Parser::parse".'),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Show the innermost function, class or block around this line."),
+});
+
+/**
+ * One call shows at most this many per-file line caps in all (10,000 lines by
+ * default): enough for several whole files, while many targets cannot fill a
+ * model's context in one result.
+ */
+export const READ_TOTAL_FILES = 5;
+
+const input = z.strictObject({
+  targets: z.array(target).min(1).describe("Files to read, in order."),
+});
+
+export interface ReadResult {
+  path: string;
+  /** The 4-hex tag of the version shown; absent when nothing was read. */
+  file_hash?: string;
+  header?: string;
+  content: string;
+  total_lines?: number;
+  warnings: string[];
+  /** Set when this target could not be read; the batch still went on. */
+  error?: { code: string; message: string };
+  /** Symbol and line reads: the definitions shown or listed. */
+  definitions?: DefinitionInfo[];
+}
+
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
+  return typeof value === "string" ? parseRange(value) : value;
+}
+
+/** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
+async function readTarget(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  linesLeft: number,
+): Promise<ReadResult[]> {
+  const warnings: string[] = [];
+  if (t.symbol !== undefined) {
+    const ignored = [t.line_range !== undefined && "line_range", t.line !== undefined && "line"];
+    const names = ignored.filter(Boolean).join(" and ");
+    if (names) warnings.push(`symbol wins over ${names}; ${names} ignored.`);
+    return readSymbol(context, t.path, t.symbol, warnings);
+  }
+  if (t.line !== undefined && t.line_range === undefined) {
+    const file = context.guard.check(t.path, "read");
+    return [readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
+  }
+  if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
+  const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
+    if (!isToolError(error) || error.code !== "is_directory") throw error;
+    throw new ToolError(
+      "is_directory",
+      `${error.message} To search a folder for a definition, add a symbol: {"path": ${JSON.stringify(t.path)}, "symbol": "Name"}.`,
+      error.details,
+    );
+  });
+  result.warnings.unshift(...warnings);
+  return [result];
+}
+
+async function readOne(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  linesLeft: number,
+): Promise<ReadResult> {
+  const file = context.guard.check(t.path, "read");
+  const loaded = await loadTextFile(context, file);
+  const total = loaded.doc.lines.length;
+  const warnings: string[] = [];
+  let start: number | undefined;
+  let end: number | undefined;
+  if (t.line_range !== undefined) {
+    const range = toRange(t.line_range);
+    if (!range || range[0] < 1 || range[1] < range[0]) {
+      throw new ToolError(
+        "invalid_input",
+        `line_range ${clip(JSON.stringify(t.line_range))} is not a valid range; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
+      );
+    }
+    if (range[0] > Math.max(total, 1)) {
+      throw new ToolError(
+        "invalid_input",
+        `line_range ${formatRange(range)} starts past the end: ${file.display} has ${total} lines. Read "1..${Math.max(total, 1)}" or less.`,
+      );
+    }
+    if (range[1] > total) {
+      warnings.push(
+        `line_range ${formatRange(range)} ends past line ${total}; showing up to ${total}.`,
+      );
+    }
+    [start, end] = range;
+  }
+  const rendered = renderHashline(loaded.doc, file.display, loaded.tag, {
+    start,
+    end,
+    maxLines: Math.min(context.limits.maxLines, linesLeft),
+    maxLineLength: context.limits.maxLineLength,
+  });
+  const whole = rendered.shown[0] <= 1 && rendered.shown[1] >= total;
+  context.history.recordRead(
+    file.rel,
+    loaded.bytes,
+    loaded.tag,
+    whole ? undefined : rendered.shown,
+    loaded.sha,
+  );
+  return {
+    path: file.display,
+    file_hash: loaded.tag,
+    header: header(file.display, loaded.tag),
+    content: rendered.content,
+    total_lines: total,
+    warnings,
+  };
+}
+
+export const readTool = defineTool({
+  name: "read",
+  description: manual("read/read.md"),
+  example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
+  input,
+  annotations: READS,
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: args.targets.map((t) => t.path), writes: [] }),
+  summarize: (args) => {
+    const subject = pathList(args.targets.map((t) => t.path));
+    return { subject, summary: `read ${subject}` };
+  },
+  async call(context, args): Promise<{ results: ReadResult[]; not_shown?: string[] }> {
+    const results: ReadResult[] = [];
+    const budget = READ_TOTAL_FILES * context.limits.maxLines;
+    let linesLeft = budget;
+    let notShown: string[] = [];
+    for (const [i, t] of args.targets.entries()) {
+      if (linesLeft <= 0) {
+        notShown = args.targets.slice(i).map((u) => u.path);
+        break;
+      }
+      try {
+        const shown = await readTarget(context, t, linesLeft);
+        for (const r of shown) linesLeft -= lineCount(r.content);
+        results.push(...shown);
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        results.push({
+          path: t.path,
+          content: "",
+          warnings: [error.message],
+          error: { code: error.code, message: error.message },
+        });
+      }
+    }
+    context.events.emit({
+      type: "files_read",
+      paths: results.filter((r) => r.file_hash).map((r) => r.path),
+    });
+    if (notShown.length === 0) return { results };
+    results.push({
+      path: notShown[0]!,
+      content: "",
+      warnings: [
+        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files at a time or with line_range`,
+      ],
+    });
+    return { results, not_shown: notShown };
+  },
+});

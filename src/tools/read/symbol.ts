@@ -1,0 +1,253 @@
+/**
+ * The read tool's syntax targets: `symbol` (a definition by name, in a file
+ * or across a folder) and `line` (the innermost block around a line). Both
+ * show real line numbers in hashline form, with large nested blocks elided.
+ */
+
+import { type LoadedFile, loadTextFile } from "../../change/load.js";
+import { blockAt, definitionAt } from "../../code/blocks.js";
+import type { Section } from "../../code/elide.js";
+import { languageOf, parseCode, unsupportedFile } from "../../code/languages.js";
+import { nearNames } from "../../code/near.js";
+import {
+  type Definition,
+  extractDefinitions,
+  qualifiedName,
+  splitSymbol,
+} from "../../code/symbols.js";
+import {
+  collectCodeFiles,
+  containsAll,
+  filesContaining,
+  loadedFrom,
+  mapLimit,
+  readRaw,
+  reportProgress,
+} from "../../codebase/files.js";
+import { ToolError } from "../../errors.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { normalizedText } from "../../text/document.js";
+import type { ToolContext } from "../context.js";
+import type { ReadResult } from "./index.js";
+import {
+  type Analyzed,
+  analyze,
+  count,
+  elisionsFor,
+  info,
+  linesOf,
+  notFound,
+  present,
+  render,
+  SYMBOL_LIMITS,
+} from "./symbol-view.js";
+
+export { type DefinitionInfo, SYMBOL_LIMITS } from "./symbol-view.js";
+
+/**
+ * The name as a whole word, in text decoded as latin1: `parse` is not in
+ * `parseInt`. (A `$` before it may belong to the name: PHP's `$name`.)
+ */
+function wholeWord(name: string): RegExp {
+  const escaped = Buffer.from(name, "utf8")
+    .toString("latin1")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[^\\w\\x80-\\xff])${escaped}(?![\\w\\x80-\\xff])`);
+}
+
+/** Names close to `name` in the files a folder search covered: definitions first, then any identifier. */
+async function nearInFolder(
+  context: ToolContext,
+  name: string,
+  files: { file: GuardedPath }[],
+  defined: ReadonlySet<string>,
+): Promise<string[]> {
+  const fromDefs = nearNames(name, defined);
+  if (fromDefs.length > 0) return fromDefs;
+  const words = new Set<string>();
+  const lower = name.toLowerCase();
+  let budget = SYMBOL_LIMITS.nearScanBytes;
+  for (const { file } of files) {
+    if (budget <= 0) break;
+    const raw = await readRaw(context, { file });
+    if ("skipped" in raw) continue;
+    budget -= raw.bytes.length;
+    const text = Buffer.from(raw.bytes).toString("latin1");
+    for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+      const w = m[0];
+      if (Math.abs(w.length - name.length) > 3 && !w.toLowerCase().includes(lower)) continue;
+      words.add(w);
+    }
+  }
+  return nearNames(name, words);
+}
+
+async function searchFolder(
+  context: ToolContext,
+  folder: GuardedPath,
+  symbol: string,
+  parts: string[],
+): Promise<ReadResult[]> {
+  const collected = await collectCodeFiles(context, [folder.input], {
+    maxFiles: SYMBOL_LIMITS.maxFiles,
+  });
+  const warnings = [...collected.warnings];
+  const found: Analyzed[] = [];
+  // Only names are kept of files without a match: their trees would hold memory.
+  const defined = new Set<string>();
+  let parsed = 0;
+  let unparsed = 0;
+  let done = 0;
+  let definitions = 0;
+  const total = collected.files.length;
+  const words = parts.map(wholeWord);
+  // ripgrep finds the files that mention the name; only those are read here.
+  const hits = await filesContaining(context, collected.files, [parts.at(-1)!]);
+  const scan = hits ? collected.files.filter((f) => hits.has(f.file.real)) : collected.files;
+  if (hits) done = total - scan.length;
+  await mapLimit(scan, 16, async (cf) => {
+    // Once more definitions were found than a list shows, the rest is not needed.
+    if (definitions > SYMBOL_LIMITS.maxListed) return;
+    const raw = await readRaw(context, cf);
+    reportProgress(context, { phase: "searching", done: ++done, total });
+    if ("skipped" in raw || !containsAll(raw.bytes, parts)) return;
+    const latin1 = Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.length).toString(
+      "latin1",
+    );
+    if (!words.every((w) => w.test(latin1))) return;
+    if (parsed >= SYMBOL_LIMITS.maxParsed) {
+      unparsed++;
+      return;
+    }
+    parsed++;
+    const loaded = loadedFrom(raw.bytes);
+    if (!loaded || definitions > SYMBOL_LIMITS.maxListed) return;
+    const a = await analyze(cf.file, cf.language, loaded, parts, symbol);
+    definitions += a.matches.length;
+    if (a.matches.length > 0) found.push(a);
+    else if (found.length === 0) for (const d of a.defs) defined.add(d.name);
+  });
+  if (definitions > SYMBOL_LIMITS.maxListed) {
+    warnings.push(
+      `The search stopped after ${count(definitions)} definitions of "${symbol}" (the list shows ${SYMBOL_LIMITS.maxListed}); more files may define it. Name it more exactly, or search a smaller folder.`,
+    );
+  }
+  if (unparsed > 0) {
+    warnings.push(
+      `${count(unparsed)} more files mention "${parts.at(-1)}" but were not parsed (the cap is ${count(SYMBOL_LIMITS.maxParsed)}); search a smaller folder to cover them.`,
+    );
+  }
+  if (found.length === 0) {
+    const near = await nearInFolder(context, parts.at(-1)!, collected.files, defined);
+    const files = `${count(total)} file${total === 1 ? "" : "s"}`;
+    const where = `${files} under ${folder.display === "." ? "the root" : folder.display}`;
+    const extra = warnings.length > 0 ? ` (${warnings.join(" ")})` : "";
+    throw notFound(symbol, where, near, "folder", extra);
+  }
+  found.sort((x, y) => (x.file.display < y.file.display ? -1 : 1));
+  return present(context, folder.display, symbol, found, warnings);
+}
+
+/** Reads the definition(s) `symbol` names in a file, or in every supported file under a folder. */
+export async function readSymbol(
+  context: ToolContext,
+  path: string,
+  symbol: string,
+  warnings: string[],
+): Promise<ReadResult[]> {
+  const parts = splitSymbol(symbol);
+  if (parts.length === 0) {
+    throw new ToolError(
+      "invalid_input",
+      `symbol ${JSON.stringify(symbol)} names nothing: give a name such as "parseConfig" or "Parser.parse".`,
+    );
+  }
+  const file = context.guard.check(path, "read");
+  const stat = await context.workspace.stat(file.real);
+  if (stat?.kind === "directory") {
+    const results = await searchFolder(context, file, symbol, parts);
+    results[0]?.warnings.unshift(...warnings);
+    return results;
+  }
+  const language = languageOf(file.display);
+  const loaded = await loadTextFile(context, file);
+  if (!language) throw new ToolError("invalid_input", unsupportedFile(file.display));
+  const a = await analyze(file, language, loaded, parts, symbol);
+  if (a.matches.length === 0) {
+    const near = nearNames(
+      parts.at(-1)!,
+      a.defs.map((d) => d.name),
+    );
+    throw notFound(symbol, file.display, near, "file");
+  }
+  return present(context, file.display, symbol, [a], warnings);
+}
+
+const MEMBERISH = new Set(["variable", "constant", "field", "property", "key"]);
+
+/**
+ * The definition a `line` read shows: the innermost function, class or the
+ * like around the line (a field is shown by its class); else the innermost
+ * multi-line definition (a data key's object); else any.
+ */
+function blockDefinition(defs: readonly Definition[], line: number): Definition | undefined {
+  const around = defs.filter((d) => d.start <= line && d.end >= line);
+  return (
+    definitionAt(
+      around.filter((d) => !MEMBERISH.has(d.kind)),
+      line,
+    ) ??
+    definitionAt(
+      around.filter((d) => d.end > d.start),
+      line,
+    ) ??
+    definitionAt(around, line)
+  );
+}
+
+/** Reads the innermost definition (or block) around `line`. */
+export function readLine(
+  context: ToolContext,
+  file: GuardedPath,
+  loaded: LoadedFile,
+  line: number,
+  warnings: string[],
+): ReadResult {
+  const language = languageOf(file.display);
+  if (!language) throw new ToolError("invalid_input", unsupportedFile(file.display));
+  const lines = loaded.doc.lines;
+  if (line > lines.length) {
+    throw new ToolError(
+      "invalid_input",
+      `line ${line} is past the end: ${file.display} has ${lines.length} lines.`,
+    );
+  }
+  const root = parseCode(language, normalizedText(loaded.doc)).root();
+  const defs = extractDefinitions(root, language, lines);
+  const def = blockDefinition(defs, line);
+  const block = def
+    ? {
+        start: def.start,
+        end: def.end,
+        node: def.node,
+        label: `${def.kind} ${qualifiedName(def, language)}`,
+      }
+    : blockAt(root, lines, defs, line);
+  if (!block) {
+    const from = Math.max(1, line - 20);
+    const to = Math.min(lines.length, line + 20);
+    throw new ToolError(
+      "not_found",
+      `Line ${line} of ${file.display} is not inside a definition or block. Read the lines around it with line_range "${from}..${to}".`,
+    );
+  }
+  const a = { file, language, loaded, defs };
+  const section: Section = {
+    start: block.start,
+    end: block.end,
+    title: `${block.label}: ${linesOf(block.start, block.end)} of ${lines.length} (around line ${line})`,
+    elisions: elisionsFor(a, block, [line]),
+  };
+  const definitions = def ? [info({ ...a, matches: [] }, def)] : [];
+  return render(context, a, [section], definitions, warnings);
+}

@@ -1,0 +1,167 @@
+import { z } from "zod";
+import {
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+  validateSchema,
+} from "../../change/commit.js";
+import { loadReplaced, type Replaced, restorable } from "../../change/load.js";
+import { clip, ToolError } from "../../errors.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import type { VersionInfo, VersionRef } from "../../history/history.js";
+import { netChanges } from "../../history/undo-state.js";
+import type { EditValidation } from "../../lsp/verdict.js";
+import { parseTag } from "../../text/hashline.js";
+import type { ToolContext } from "../context.js";
+import { CHANGES, defineTool, manual } from "../define.js";
+
+const input = z.strictObject({
+  path: z.string().describe("File path, relative to the root."),
+  hash: z
+    .string()
+    .describe('Tag of the version to restore; "" for the version before the current one.'),
+  mode: modeSchema,
+  validate: validateSchema,
+});
+
+export interface RollbackResult {
+  path: string;
+  file_hash: string;
+  header: string;
+  replaced_hash: string | null;
+  applied: boolean;
+  changed: boolean;
+  backup_session?: string;
+  diff: string;
+  warnings: string[];
+  /** What the language server said about the restored version (see docs/tools.md). */
+  validation?: EditValidation;
+}
+
+function pickVersion(
+  context: ToolContext,
+  file: GuardedPath,
+  current: Replaced | undefined,
+  hash: string,
+): { version: VersionRef; warnings: string[] } {
+  const { history } = context;
+  if (hash.trim() === "") {
+    const version = current
+      ? history.versionBefore(file.rel, current.sha)
+      : history.versions(file.rel)[0];
+    if (!version) {
+      throw new ToolError(
+        "not_found",
+        `splice has no earlier version of ${file.display} to go back to. Call history with {"path": "${file.display}"} to see what it knows.`,
+        { path: file.display },
+      );
+    }
+    return { version, warnings: [] };
+  }
+  const tag = parseTag(hash);
+  if (!tag) {
+    throw new ToolError(
+      "invalid_input",
+      `hash "${clip(hash)}" is not a tag: use 4 hex characters such as "1A2B", or "" for the previous version.`,
+    );
+  }
+  const [version, ...others] = history.findByTag(file.rel, tag);
+  if (!version) {
+    throw new ToolError(
+      "not_found",
+      `splice's history has no version ${tag} of ${file.display}. Call history with {"path": "${file.display}"} to list the versions it has.`,
+      { path: file.display },
+    );
+  }
+  return { version, warnings: others.map((other) => sameTag(context, file, version, other)) };
+}
+
+/**
+ * A 4-hex tag can name two versions; the newest is restored, and this says how
+ * to reach the other: undo the backup session that replaced it, for this file.
+ */
+function sameTag(
+  context: ToolContext,
+  file: GuardedPath,
+  chosen: VersionInfo,
+  other: VersionInfo,
+): string {
+  const replacedBy = context.history
+    .backups()
+    .find((b) => netChanges(b).get(file.rel)?.first.before?.sha === other.sha);
+  const how = replacedBy
+    ? `call undo with {"backup_session": "${replacedBy.id}", "path": "${file.display}"}`
+    : "restore it by hand: no backup session holds it";
+  return `Tag ${chosen.tag} also names an older, different version of ${file.display} (${other.size} bytes, ${other.kind} at ${other.at}); this restored the newest (${chosen.size} bytes, ${chosen.kind} at ${chosen.at}). If you meant the older one, ${how}.`;
+}
+
+async function rollback(
+  context: ToolContext,
+  args: z.output<typeof input>,
+): Promise<RollbackResult> {
+  const file = context.guard.check(args.path, "write");
+  const current = await loadReplaced(context, file);
+  const { version, warnings } = pickVersion(context, file, current, args.hash);
+  const bytes = context.history.getBlob(version.sha);
+  if (!bytes) {
+    throw new ToolError(
+      "not_found",
+      `Version ${version.tag} of ${file.display} is no longer stored (history was trimmed to its size limit).`,
+      { path: file.display },
+    );
+  }
+  if (current && context.history.latestKnown(file.rel) !== current.sha) {
+    warnings.push(
+      `${file.display} was modified outside splice since splice last saw it; that content (${current.tag}) is backed up before the rollback replaces it.`,
+    );
+  }
+  if (!current) warnings.push(`${file.display} did not exist; the rollback recreates it.`);
+  const outcome = await settle(
+    context,
+    file,
+    {
+      kind: "rollback",
+      before: current,
+      doc: restorable(bytes),
+      note: `rollback to ${version.tag}`,
+      action: "rollback",
+      backup: context.backup ?? newBackupId(),
+      validate: args.validate,
+    },
+    args.mode,
+  );
+  if (!outcome.changed) {
+    warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
+  }
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  return {
+    path: file.display,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    replaced_hash: current?.tag ?? null,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
+}
+
+export const rollbackTool = defineTool({
+  name: "rollback",
+  description: manual("rollback/rollback.md"),
+  example: { path: "src/main.ts", hash: "" },
+  input,
+  annotations: CHANGES,
+  kind: "edit",
+  needsApproval: true,
+  footprint: (args) => ({ reads: [], writes: [args.path] }),
+  summarize: (args) => ({
+    subject: args.path,
+    summary: `rollback ${args.path} to ${args.hash || "the previous version"}`,
+  }),
+  preview: async (context, args) => (await rollback(context, { ...args, mode: "preview" })).diff,
+  call: (context, args) => serialized(context, args.path, () => rollback(context, args)),
+});

@@ -1,0 +1,325 @@
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { formatBytes } from "../../change/load.js";
+import { ToolError } from "../../errors.js";
+import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
+import { runInGroup } from "../../proc/process-group.js";
+import { EVERYTHING } from "../../toolkit/schedule.js";
+import { randomId } from "../../util/ids.js";
+import { defineTool, manual, RUNS } from "../define.js";
+
+export const RUN_LIMITS = {
+  defaultTimeoutMs: 120_000,
+  maxTimeoutMs: 3_600_000,
+  /** Between SIGTERM and SIGKILL to the process group. */
+  graceMs: 2_000,
+  /** After the shell exits, how long background processes may keep the output open. */
+  drainMs: 1_000,
+  defaultOutputBytes: 30_000,
+  minOutputBytes: 1_000,
+  maxOutputBytes: 1_000_000,
+  /** Share of the output budget kept from the start; the rest is kept from the end. */
+  headShare: 0.4,
+  /** A spilled log stops growing here. */
+  maxLogBytes: 256 * 1024 * 1024,
+  /** Newest spilled logs kept in .splice/runs. */
+  keptLogs: 20,
+} as const;
+
+const input = z.strictObject({
+  command: z
+    .string()
+    .refine((c) => c.trim() !== "", "must not be empty")
+    .describe("Shell command, run with sh -c."),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Folder to run in, relative to the root (default: the root)."),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(RUN_LIMITS.maxTimeoutMs)
+    .optional()
+    .describe(
+      `Stop the command after this many milliseconds (default ${RUN_LIMITS.defaultTimeoutMs}).`,
+    ),
+  max_output_bytes: z
+    .number()
+    .int()
+    .min(RUN_LIMITS.minOutputBytes)
+    .max(RUN_LIMITS.maxOutputBytes)
+    .optional()
+    .describe(`Output kept, start and end (default ${RUN_LIMITS.defaultOutputBytes}).`),
+});
+
+export interface RunResult {
+  command: string;
+  cwd: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number;
+  output: string;
+  truncated: boolean;
+  /** Root-relative path of the full output, when some of it was elided. */
+  output_file?: string;
+  /** What a model reads: the command, its output, and how it ended. */
+  content: string;
+}
+
+/** How a run ended, as the last line a model reads. */
+function statusLine(
+  o: { exitCode: number | null; signal: string | null; timedOut: boolean },
+  ms: number,
+): string {
+  const took = `${(ms / 1000).toFixed(1)} s`;
+  if (o.timedOut) return `[timed out after ${took}; the command and its children were killed]`;
+  if (o.signal) return `[killed by ${o.signal} after ${took}]`;
+  return `[exit ${o.exitCode} after ${took}]`;
+}
+
+const RUNS_DIR = ".splice/runs";
+
+/** The full output of one run, written as it streams (never held in memory). */
+class RunLog implements OutputSink {
+  readonly rel: string;
+  readonly #fd: number;
+  #written = 0;
+  capped = false;
+  /** Why writing stopped early (a full disk), if it did; the run itself goes on. */
+  failed: string | undefined;
+
+  constructor(root: string) {
+    const dir = path.join(root, RUNS_DIR);
+    mkdirSync(dir, { recursive: true });
+    const real = realpathSync(dir);
+    if (real !== path.join(root, RUNS_DIR)) {
+      throw new Error(`${RUNS_DIR} leads outside the project (${real})`);
+    }
+    try {
+      writeFileSync(path.join(real, ".gitignore"), "*\n", { flag: "wx" });
+    } catch {
+      // Already there.
+    }
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const name = `${stamp}-${randomId(3)}.log`;
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    this.#fd = openSync(path.join(real, name), flags, 0o600);
+    this.rel = `${RUNS_DIR}/${name}`;
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.failed) return;
+    const room = RUN_LIMITS.maxLogBytes - this.#written;
+    if (room <= 0) {
+      this.capped = true;
+      return;
+    }
+    const bytes = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+    } catch (error) {
+      this.failed = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    }
+    this.#written += bytes.length;
+  }
+
+  close(): void {
+    closeSync(this.#fd);
+  }
+
+  /** Old logs are removed so .splice/runs stays small; names sort by time. */
+  static prune(root: string): void {
+    const dir = path.join(root, RUNS_DIR);
+    try {
+      const logs = readdirSync(dir)
+        .filter((n) => n.endsWith(".log"))
+        .sort();
+      for (const name of logs.slice(0, Math.max(0, logs.length - RUN_LIMITS.keptLogs))) {
+        rmSync(path.join(dir, name), { force: true });
+      }
+    } catch {
+      // Pruning is housekeeping; a failure leaves old logs behind, nothing worse.
+    }
+  }
+}
+
+/** Colours and cursor moves cost tokens and mean nothing to a model. */
+const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+const plain = (s: string) => s.replace(ANSI, "");
+const count = (n: number) => n.toLocaleString("en-US");
+
+function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: string | undefined) {
+  const size = `${formatBytes(out.elidedBytes)}${out.elidedLines > 0 ? ` (${count(out.elidedLines)} lines)` : ""}`;
+  const errors = out.errorLines.length > 0 ? "; error-looking lines from that part:" : "";
+  const lines = [`[… ${size} elided from the middle${errors}]`];
+  for (const e of out.errorLines) lines.push(`${e.line}| ${plain(e.text)}`);
+  if (log) {
+    const capped = log.failed
+      ? ` (incomplete: writing it failed with ${log.failed})`
+      : log.capped
+        ? ` (it stops at ${formatBytes(RUN_LIMITS.maxLogBytes)})`
+        : "";
+    const from = Math.max(1, (out.errorLines[0]?.line ?? out.elidedFrom) - 10);
+    const view = out.elidedLines > 0 ? `"sed -n '${from},${from + 40}p' ${log.rel}" or ` : "";
+    lines.push(
+      `[full output in ${log.rel}${capped}; view parts of it with run, e.g. ${view}"grep -n -i error ${log.rel}"]`,
+    );
+  } else if (logError) {
+    lines.push(`[the full output could not be saved: ${logError}]`);
+  }
+  return lines.join("\n");
+}
+
+export const runTool = defineTool({
+  name: "run",
+  description: manual("run/run.md"),
+  example: { command: "npm test", cwd: ".", timeout_ms: 300000 },
+  input,
+  annotations: RUNS,
+  kind: "run",
+  needsApproval: true,
+  // A command can touch anything: it runs alone.
+  footprint: () => ({ reads: [EVERYTHING], writes: [EVERYTHING] }),
+  summarize: (args) => ({
+    subject: args.command,
+    summary: `run ${oneLine(args.command)}${args.cwd && args.cwd !== "." ? ` in ${args.cwd}` : ""}`,
+  }),
+  preview: async (_context, args) =>
+    `$ ${args.command}\n(in ${args.cwd || "."}, timeout ${formatSeconds(args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs)})`,
+  async call(context, args): Promise<RunResult> {
+    const cwd = context.guard.check(args.cwd || ".", "read");
+    const stat = await context.workspace.stat(cwd.real);
+    if (!stat) {
+      throw new ToolError(
+        "not_found",
+        `Folder ${cwd.display} does not exist. Pass an existing folder as cwd, or create it first (for example with run "mkdir -p ${cwd.display}").`,
+        { path: cwd.display },
+      );
+    }
+    if (stat.kind !== "directory") {
+      throw new ToolError(
+        "invalid_input",
+        `cwd ${cwd.display} is a file, not a folder. Pass the folder that holds it, such as "${path.posix.dirname(cwd.display)}".`,
+        { path: cwd.display },
+      );
+    }
+
+    const root = context.guard.root;
+    const spill: { log?: RunLog; error?: string } = {};
+    const limiter = new OutputLimiter(
+      args.max_output_bytes ?? RUN_LIMITS.defaultOutputBytes,
+      () => {
+        try {
+          spill.log = new RunLog(root);
+          return spill.log;
+        } catch (error) {
+          spill.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+          return undefined;
+        }
+      },
+      RUN_LIMITS.headShare,
+    );
+
+    const timeoutMs = args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs;
+    const started = performance.now();
+    let outcome: Awaited<ReturnType<typeof runInGroup>>;
+    try {
+      outcome = await runInGroup({
+        command: args.command,
+        cwd: cwd.real,
+        timeoutMs,
+        graceMs: RUN_LIMITS.graceMs,
+        drainMs: RUN_LIMITS.drainMs,
+        onOutput: (chunk) => limiter.push(chunk),
+        signal: context.signal,
+        ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
+      });
+    } finally {
+      spill.log?.close();
+    }
+    const durationMs = Math.round(performance.now() - started);
+    if (spill.log) RunLog.prune(root);
+
+    const out = limiter.finish();
+    let output = plain(out.head);
+    if (out.truncated) {
+      const sep = output.endsWith("\n") || output === "" ? "" : "\n";
+      output = `${output}${sep}${elisionNotice(out, spill.log, spill.error)}\n${plain(out.tail)}`;
+    }
+    const notices: string[] = [];
+    if (outcome.timedOut) {
+      notices.push(
+        `[timed out after ${formatSeconds(timeoutMs)}; the command and every process it started were stopped. Pass a larger timeout_ms (at most ${RUN_LIMITS.maxTimeoutMs}) or run something shorter]`,
+      );
+    }
+    if (outcome.stoppedLeftovers) {
+      notices.push(
+        "[background processes still held the output after the command ended and were stopped; to keep one running, redirect its output, e.g. `server > server.log 2>&1 &`]",
+      );
+    }
+    if (outcome.heldOutside) {
+      notices.push(
+        "[a process outside the command's process group (started with setsid or as a daemon) still held the output after the command ended; it was not stopped and may still be running. Find it with `ps -ef` and stop it with kill if it should not run]",
+      );
+    }
+    if (output === "" && notices.length === 0) notices.push("[no output]");
+    if (notices.length > 0) {
+      output = `${output}${output === "" || output.endsWith("\n") ? "" : "\n"}${notices.join("\n")}`;
+    }
+
+    context.events.emit({
+      type: "exit_status",
+      command: args.command,
+      cwd: cwd.display,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      timedOut: outcome.timedOut,
+      durationMs,
+    });
+    const result: RunResult = {
+      command: args.command,
+      cwd: cwd.display,
+      exit_code: outcome.exitCode,
+      signal: outcome.signal,
+      timed_out: outcome.timedOut,
+      duration_ms: durationMs,
+      output,
+      truncated: out.truncated,
+      content: `$ ${oneLine(args.command)}\n${output}\n${statusLine(outcome, durationMs)}`,
+    };
+    if (spill.log) result.output_file = spill.log.rel;
+    return result;
+  },
+});
+
+/** A summary is one line: a multi-line script shows its first line. */
+function oneLine(command: string): string {
+  const lines = command.trim().split("\n");
+  const first = lines[0]!.length > 120 ? `${lines[0]!.slice(0, 120)}…` : lines[0]!;
+  return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** `env` without the named variables (an agent's API key, say). */
+function withoutVars(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of names) delete out[name];
+  return out;
+}

@@ -1,0 +1,335 @@
+import path from "node:path";
+import { z } from "zod";
+import { clip, escapeControls, isToolError, ToolError } from "../../errors.js";
+import type { PathGuard } from "../../guard/path-guard.js";
+import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, manual, READS } from "../define.js";
+import {
+  type Collected,
+  collectHits,
+  type FileHits,
+  hasNulByte,
+  MAX_LINE_CHARS,
+  type SearchHit,
+} from "./collect.js";
+import { type SearchGlobs, searchGlobs } from "./globs.js";
+
+export type { SearchHit };
+
+export const SEARCH_LIMITS = {
+  /** Matches shown when no limit is given. */
+  defaultLimit: 200,
+  maxLimit: 2000,
+  maxContext: 10,
+  /** A shown line longer than this is cut to a window around its first match. */
+  maxLineChars: MAX_LINE_CHARS,
+  /** rg warnings (unreadable files) kept in `warnings`. */
+  maxWarnings: 5,
+} as const;
+
+/** Four bytes a character at most: well inside one argument's 128 KiB. */
+const MAX_PATTERN_CHARS = 16_384;
+
+const input = z.strictObject({
+  pattern: z
+    .string()
+    .min(1)
+    // ripgrep takes it as one argument, and Linux caps one argument at 128 KiB.
+    .max(MAX_PATTERN_CHARS, {
+      error: `a pattern may have at most ${MAX_PATTERN_CHARS.toLocaleString("en-US")} characters; search for a distinctive part of it`,
+    })
+    .describe("Text to find (literal unless regex is true)."),
+  path: z
+    .string()
+    .optional()
+    .describe("Folder or file to search, relative to the root (default: the root)."),
+  glob: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe('Only files matching these globs, e.g. "*.ts" or ["src/**", "!*.test.ts"].'),
+  regex: z.boolean().optional().describe("Treat pattern as a regular expression (default false)."),
+  ignore_case: z.boolean().optional().describe("Match regardless of case (default false)."),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(SEARCH_LIMITS.maxContext)
+    .optional()
+    .describe("Lines to show before and after each match (default 0)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMITS.maxLimit)
+    .optional()
+    .describe(`Most matches to show (default ${SEARCH_LIMITS.defaultLimit}).`),
+});
+
+export interface SearchResult {
+  pattern: string;
+  content: string;
+  matches: number;
+  files: number;
+  truncated: boolean;
+  hits: SearchHit[];
+  warnings: string[];
+}
+
+/**
+ * Secret-file exclusions handed to rg so it never even reads those files, each
+ * with a probe name: an exclusion is used only when this guard refuses the
+ * probe, so a project that unblocks `*.pem` still finds its .pem files. The
+ * per-file guard check after rg stays the authority.
+ */
+const SECRET_EXCLUSIONS: readonly (readonly [string, string])[] = [
+  ["!.env", ".env"],
+  ["!.envrc", ".envrc"],
+  ["!*.pem", "probe.pem"],
+  ["!*.key", "probe.key"],
+  ["!id_rsa*", "id_rsa"],
+  ["!id_dsa*", "id_dsa"],
+  ["!id_ecdsa*", "id_ecdsa"],
+  ["!id_ed25519*", "id_ed25519"],
+];
+/** Matches an empty search looks for in ignored files, to say where the pattern is. */
+const IGNORED_PROBE = 3;
+const PROBE_DIR = "splice-search-probe-5d1c";
+const exclusionCache = new WeakMap<PathGuard, string[]>();
+
+function exclusions(guard: PathGuard): string[] {
+  let globs = exclusionCache.get(guard);
+  if (globs) return globs;
+  // The folders list does not enter (.git and .splice among them); naming one as path still searches it.
+  globs = [...SKIPPED_FOLDERS].map((name) => `!${name}`);
+  for (const [glob, probe] of SECRET_EXCLUSIONS) {
+    try {
+      guard.check(path.join(guard.base, PROBE_DIR, probe), "read");
+    } catch (error) {
+      if (isToolError(error) && error.details.reason === "blocked") globs.push(glob);
+    }
+  }
+  exclusionCache.set(guard, globs);
+  return globs;
+}
+
+function rgArgs(
+  args: z.output<typeof input>,
+  guard: PathGuard,
+  globs: SearchGlobs,
+  target: string,
+): string[] {
+  const out = ["--json", "--no-config", "--hidden", "--no-require-git"];
+  out.push(args.regex ? "--engine=auto" : "--fixed-strings");
+  if (args.ignore_case) out.push("--ignore-case");
+  if (args.context) out.push(`--context=${args.context}`);
+  out.push(...globs.rgArgs);
+  for (const g of exclusions(guard)) out.push(`--iglob=${g}`);
+  out.push("--", args.pattern, target);
+  return out;
+}
+
+function rgError(stderr: string, args: z.output<typeof input>): ToolError {
+  const section = /default regex engine error:\s*~+\s*([\s\S]*?)~{5,}/.exec(stderr);
+  const raw = (section?.[1] ?? stderr).replace(/^rg: /gm, "");
+  const message = raw.replace(/\s+/g, " ").trim().slice(0, 600);
+  if (/glob/i.test(message)) {
+    return new ToolError(
+      "invalid_input",
+      `A glob is not valid: ${message}. Fix the glob (for example "*.ts" or "src/**/*.py").`,
+      { glob: args.glob },
+    );
+  }
+  if (/regex|pattern|literal|escape/i.test(message)) {
+    const fix = args.regex
+      ? "Fix the regular expression, or pass regex: false to search the text literally."
+      : "Rephrase the pattern.";
+    return new ToolError(
+      "invalid_input",
+      `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}. ${fix}`,
+      { pattern: args.pattern },
+    );
+  }
+  return new ToolError(
+    "io",
+    `ripgrep failed: ${message}. Check the path and arguments, or try a narrower path.`,
+  );
+}
+
+function render(files: FileHits[], context: number): string {
+  return files
+    .map((file) => {
+      const out: string[] = [];
+      let previous = 0;
+      for (const l of file.lines) {
+        if (!l.match && l.line > file.lastMatch + context) break;
+        if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
+        const sep = l.match ? ":" : "-";
+        out.push(`${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`);
+        previous = l.line;
+      }
+      return out.join("\n");
+    })
+    .join("\n\n");
+}
+
+/**
+ * For an empty result only: the same search again with ignore files off and
+ * binary files searched (rg skips a binary file before its first match when
+ * the NUL comes early), stopping after a few matches, to tell which files
+ * match but are not shown.
+ */
+async function whyEmpty(
+  binaryFound: readonly string[],
+  probe: (extra: string[]) => Promise<Collected>,
+  root: string,
+): Promise<{ binary: string[]; ignored: string[] }> {
+  const found = await probe(["--no-ignore", "--binary"]);
+  const binary = new Set([...binaryFound, ...found.binary]);
+  const ignored: string[] = [];
+  for (const file of found.files) {
+    if (await hasNulByte(path.join(root, file.path))) binary.add(file.path);
+    else ignored.push(file.path);
+  }
+  return { binary: [...binary], ignored };
+}
+
+/** Names a few paths: `a, b and 3 more`. */
+function some(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
+/**
+ * Why nothing was found. Files that matched but are binary, or that .gitignore
+ * excludes, explain it better than any guess about the pattern.
+ */
+function emptyNotice(
+  args: z.output<typeof input>,
+  where: string,
+  binary: readonly string[],
+  ignored: readonly string[],
+): string {
+  let hint = "";
+  if (ignored.length > 0) {
+    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as path to search it, or read it`;
+  } else if (binary.length > 0) {
+    hint =
+      binary.length === 1 && binary[0] === where
+        ? `; ${where} is a binary file (it has a NUL byte), and search never shows binary files`
+        : `; it matches only in binary files, which search never shows: ${some(binary)}`;
+  } else if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
+    hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
+  } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
+    hint = "; try ignore_case: true or a shorter pattern";
+  }
+  return `[no matches for ${JSON.stringify(clip(args.pattern))} in ${where}${hint}]`;
+}
+
+export const searchTool = defineTool({
+  name: "search",
+  description: manual("search/search.md"),
+  example: { pattern: "createServer", path: "src", glob: "*.ts" },
+  input,
+  annotations: READS,
+  kind: "read",
+  needsApproval: false,
+  footprint: (args) => ({ reads: [args.path || "."], writes: [] }),
+  summarize: (args) => ({
+    subject: args.pattern,
+    summary: `search ${JSON.stringify(args.pattern)}${args.path ? ` in ${args.path}` : ""}`,
+  }),
+  async call(context: ToolContext, args): Promise<SearchResult> {
+    const guard = context.guard;
+    const where = guard.check(args.path || ".", "read");
+    if (!where.exists) {
+      throw new ToolError(
+        "not_found",
+        `${where.display} does not exist. Check the path with the list tool, or search the whole project by leaving path out.`,
+        { path: where.display },
+      );
+    }
+    const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
+    const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
+    const contextLines = args.context ?? 0;
+
+    // Paths come back as rg printed them: relative to the root, "./" for a root search.
+    const rootSearch = where.rel === "";
+    const accept = (printed: string) => {
+      const rel = rootSearch ? printed.replace(/^\.\//, "") : printed;
+      if (!globs.matches(rel)) return undefined;
+      try {
+        guard.check(path.join(guard.root, rel), "read");
+        return rel;
+      } catch {
+        return undefined; // a secret or blocked file: its lines are never shown
+      }
+    };
+    const argv = rgArgs(args, guard, globs, rootSearch ? "./" : where.rel);
+    const run = (extra: string[], most: number) =>
+      collectHits({
+        argv: [...extra, ...argv],
+        cwd: guard.root,
+        limit: most,
+        accept,
+        signal: context.signal,
+      });
+    const found = await run([], limit);
+    const namedFile = found.files.length === 1 && found.files[0]!.path === where.rel;
+    if (namedFile && (await hasNulByte(where.real))) {
+      found.binary.push(where.rel);
+      found.files.length = 0;
+      found.hits.length = 0;
+      found.truncated = false;
+    }
+    const { files, hits, truncated, outcome } = found;
+
+    const warnings: string[] = [];
+    if (outcome.code === 2) {
+      if (hits.length === 0) throw rgError(outcome.stderr, args);
+      for (const line of outcome.stderr.split("\n").filter((l) => l.trim() !== "")) {
+        if (warnings.length >= SEARCH_LIMITS.maxWarnings) break;
+        warnings.push(line.replace(/^rg: /, ""));
+      }
+    }
+
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const order = new Map(files.map((f, i) => [f.path, i]));
+    hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
+
+    let content = render(files, contextLines);
+    if (hits.length === 0) {
+      const { binary, ignored } = await whyEmpty(
+        found.binary,
+        (extra) => run(extra, IGNORED_PROBE),
+        guard.root,
+      );
+      content = emptyNotice(args, where.display, binary, ignored);
+    }
+    // Not "the first": taking the first by path would mean a second, single-threaded rg run.
+    if (truncated) {
+      const raise =
+        limit < SEARCH_LIMITS.maxLimit
+          ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
+          : "";
+      content += `\n\n[showing ${hits.length} matches in ${files.length} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
+    }
+
+    context.events.emit({
+      type: "search_hits",
+      pattern: args.pattern,
+      path: where.display,
+      matches: hits.length,
+      files: files.map((f) => f.path),
+    });
+    return {
+      pattern: args.pattern,
+      content,
+      matches: hits.length,
+      files: files.length,
+      truncated,
+      hits,
+      warnings,
+    };
+  },
+});

@@ -1,0 +1,241 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { modeSchema } from "../../change/commit.js";
+import { ToolError } from "../../errors.js";
+import type { BackupSession, History } from "../../history/history.js";
+import {
+  changesNothing,
+  netChanges,
+  openPaths,
+  type UndoneFiles,
+  undoneFiles,
+  undoTarget,
+} from "../../history/undo-state.js";
+import { unifiedDiff } from "../../text/diff.js";
+import { type Document, documentFromBytes } from "../../text/document.js";
+import type { ToolContext } from "../context.js";
+import { CHANGES, defineTool, manual } from "../define.js";
+import { argPath, restoreSession, type UndoFile } from "./restore.js";
+
+const input = z.strictObject({
+  backup_session: z.string().optional().describe("The session to undo; default: your newest."),
+  path: z.string().optional().describe("Restore only this file from the session."),
+  list: z.boolean().optional().describe("List backup sessions instead of undoing."),
+  limit: z.number().int().min(1).max(200).optional().describe("Sessions to list (default 10)."),
+  all_sessions: z
+    .boolean()
+    .optional()
+    .describe("Include changes made by other agents and processes on this root."),
+  mode: modeSchema,
+});
+
+export type { UndoFile } from "./restore.js";
+
+export interface UndoResult {
+  undone: string;
+  backup_session?: string;
+  applied: boolean;
+  files: UndoFile[];
+}
+
+export interface SessionSummary {
+  backup_session: string;
+  at: string;
+  session: string;
+  /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
+  undone: boolean;
+  /** This session undoes another (undoing it redoes that); a redo is a change again. */
+  is_undo: boolean;
+  /** The session this one undid (for an undo or a redo). */
+  undoes?: string;
+  files: {
+    path: string;
+    action: "created" | "modified" | "deleted";
+    diff: string;
+    undone: boolean;
+  }[];
+  /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
+  hidden_files?: number;
+}
+
+/**
+ * Whether undoing the session redoes something: true for an undo of a change,
+ * false for a change and for a redo (an undo of an undo), and so on down the chain.
+ */
+function isUndo(session: BackupSession, byId: Map<string, BackupSession>): boolean {
+  let undoing = false;
+  const seen = new Set<string>();
+  for (let s: BackupSession | undefined = session; s && !seen.has(s.id); ) {
+    seen.add(s.id);
+    const target = undoTarget(s);
+    if (target === undefined) break;
+    undoing = !undoing;
+    s = byId.get(target);
+  }
+  return undoing;
+}
+
+/** Every backup session with what is undone of it; `sessions` are the ones this call may see. */
+interface State {
+  sessions: BackupSession[];
+  byId: Map<string, BackupSession>;
+  undone: UndoneFiles;
+}
+
+function state(context: ToolContext, all: boolean | undefined): State {
+  const backups = context.history.backups();
+  return {
+    sessions: all ? backups : backups.filter((b) => b.session === context.history.session),
+    byId: new Map(backups.map((b) => [b.id, b])),
+    // Undos by other agents count too: the files are shared.
+    undone: undoneFiles(backups),
+  };
+}
+
+function docOf(history: History, sha: string | undefined): Document | undefined {
+  const bytes = sha === undefined ? undefined : history.getBlob(sha);
+  const doc = bytes && documentFromBytes(bytes);
+  return doc && !("kind" in doc) ? doc : undefined;
+}
+
+/** Whether the guard lets this call read the file: the list shows no more than a read would. */
+function readable(context: ToolContext, rel: string): boolean {
+  try {
+    context.guard.check(join(context.guard.root, rel), "read");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The session's files as `path` arguments, those this call may read. */
+function changedPaths(context: ToolContext, session: BackupSession): string {
+  const paths = [...netChanges(session).keys()].filter((rel) => readable(context, rel));
+  return paths.map((rel) => argPath(context, rel)).join(", ") || "only files you may not read";
+}
+
+function summarize(context: ToolContext, b: BackupSession, st: State): SessionSummary {
+  const closed = st.undone.get(b.id);
+  const changes = [...netChanges(b)];
+  const shown = changes.filter(([path]) => readable(context, path));
+  const files = shown.map(([path, { first, last }]) => {
+    const before = docOf(context.history, first.before?.sha);
+    const after = docOf(context.history, last.after?.sha);
+    const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
+    const diff = unifiedDiff(before?.lines ?? [], after?.lines ?? [], { path });
+    return { path, action, diff, undone: closed?.has(path) ?? false } as const;
+  });
+  const undoes = undoTarget(b);
+  return {
+    backup_session: b.id,
+    at: b.at,
+    session: b.session,
+    undone: changes.every(([path]) => closed?.has(path)),
+    is_undo: isUndo(b, st.byId),
+    ...(undoes !== undefined ? { undoes } : {}),
+    files,
+    ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
+  };
+}
+
+/**
+ * The named session, or the newest one that made a change (a change or a
+ * redo, not an undo) and still has files in effect.
+ */
+function pickSession(st: State, args: z.output<typeof input>): BackupSession {
+  if (args.backup_session !== undefined) {
+    const found = st.byId.get(args.backup_session);
+    if (found) return found;
+    throw new ToolError(
+      "not_found",
+      `There is no backup session "${args.backup_session}". Call undo with {"list": true} to see the sessions you can undo.`,
+    );
+  }
+  const newest = st.sessions.find(
+    (b) => !isUndo(b, st.byId) && !changesNothing(b) && openPaths(b, st.undone).length > 0,
+  );
+  if (newest) return newest;
+  throw new ToolError(
+    "not_found",
+    'There is nothing left to undo in this session. Call undo with {"list": true, "all_sessions": true} to see changes made by others.',
+  );
+}
+
+function alreadyUndone(session: BackupSession, st: State): ToolError {
+  const by = [...new Set(st.undone.get(session.id)?.values())];
+  const redo = by.map((id) => `{"backup_session": "${id}"}`).join(" and ");
+  return new ToolError(
+    "not_found",
+    `Session ${session.id} is already undone (by ${by.join(", ")}). To redo it, call undo with ${redo}; to restore one of its files again anyway, add its "path".`,
+    { backup_session: session.id, undone_by: by },
+  );
+}
+
+async function undo(
+  context: ToolContext,
+  args: z.output<typeof input>,
+): Promise<UndoResult | { sessions: SessionSummary[] }> {
+  if (args.list) {
+    const st = state(context, args.all_sessions);
+    return {
+      sessions: st.sessions.slice(0, args.limit ?? 10).map((b) => summarize(context, b, st)),
+    };
+  }
+  const st = state(context, args.all_sessions);
+  const session = pickSession(st, args);
+  let changes = [...netChanges(session)];
+  if (args.path === undefined) {
+    const open = new Set(openPaths(session, st.undone));
+    if (open.size === 0) throw alreadyUndone(session, st);
+    changes = changes.filter(([path]) => open.has(path));
+  } else {
+    const rel = context.guard.check(args.path, "write").rel;
+    changes = changes.filter(([path]) => path === rel);
+    if (changes.length === 0) {
+      throw new ToolError(
+        "not_found",
+        `Session ${session.id} did not change ${args.path}; it changed: ${changedPaths(context, session)}.`,
+      );
+    }
+  }
+  // Restored newest change first, as the journal made them; reported in journal order.
+  const { files, backup } = await restoreSession(
+    context,
+    session.id,
+    changes.reverse(),
+    args.mode ?? "apply",
+  );
+  const applied = (args.mode ?? "apply") === "apply";
+  const wrote = applied && files.some((f) => f.action !== "unchanged");
+  return {
+    undone: session.id,
+    ...(wrote ? { backup_session: backup } : {}),
+    applied,
+    files: files.reverse(),
+  };
+}
+
+export const undoTool = defineTool({
+  name: "undo",
+  description: manual("undo/undo.md"),
+  example: { backup_session: "20261130-091650-a1b2c3" },
+  input,
+  annotations: CHANGES,
+  kind: "edit",
+  needsApproval: (args) => !args.list,
+  footprint: (args) => ({ reads: [], writes: args.list ? [] : args.path ? [args.path] : ["*"] }),
+  summarize: (args) => {
+    const what = args.list
+      ? "list backup sessions"
+      : `undo ${args.backup_session ?? "the newest change"}`;
+    return {
+      subject: args.backup_session ?? "",
+      summary: args.path ? `${what} for ${args.path}` : what,
+    };
+  },
+  preview: async (context, args) => {
+    const result = await undo(context, { ...args, mode: "preview" });
+    return "files" in result ? result.files.map((f) => f.diff).join("") : "";
+  },
+  call: undo,
+});

@@ -1,0 +1,228 @@
+/**
+ * Putting a backup session's files back. Every file is checked before any is
+ * written — the guard, its stored original, what is there now — so a refusal
+ * changes nothing; a write that still fails midway is reported with exactly
+ * which files were restored and which were not.
+ */
+import { join, relative, sep } from "node:path";
+import {
+  exclusiveAll,
+  type Mode,
+  newBackupId,
+  retryRaces,
+  settle,
+  settleDelete,
+} from "../../change/commit.js";
+import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
+import { ToolError } from "../../errors.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { type NetChange, UNDO_NOTE } from "../../history/undo-state.js";
+import type { EditValidation } from "../../lsp/verdict.js";
+import type { Document } from "../../text/document.js";
+import type { ToolContext } from "../context.js";
+
+export interface UndoFile {
+  path: string;
+  action: "restore" | "delete" | "unchanged";
+  file_hash: string | null;
+  diff: string;
+  warnings: string[];
+  /** What the language server says about the restored content, as for any write. */
+  validation?: EditValidation;
+}
+
+interface Step {
+  rel: string;
+  file: GuardedPath;
+  change: NetChange;
+  current: Replaced | undefined;
+  /** What to write back; absent when the session created the file, which is then deleted. */
+  content?: Document | OpaqueContent;
+}
+
+/** A root-relative path as a call's `path` names it (those resolve from `base`). */
+export function argPath(context: ToolContext, rel: string): string {
+  const path = relative(context.guard.base, join(context.guard.root, rel)).split(sep).join("/");
+  return path === "" ? "." : path;
+}
+
+/**
+ * A guard refusal said for undo: the guard's own advice (use another path)
+ * means nothing when the path is the one the session changed.
+ */
+function refusedHere(error: ToolError, rel: string): ToolError {
+  const { reason, boundary } = error.details;
+  const fence = boundary === "base" ? "the working folder this session is confined to" : "the root";
+  const why =
+    reason === "outside_root"
+      ? `it lies outside ${fence}; ask the user to undo it from a session that is not confined there`
+      : reason === "symlink_escape"
+        ? `it is now a symbolic link, or lies under one, that leads out of ${fence}; remove the link if the file should come back`
+        : reason === "link_loop"
+          ? "it lies under symbolic links that form a loop; ask the user to fix them"
+          : "the guard's rules do not let splice write it (see the allow and block lists)";
+  return new ToolError("guard", `${rel} cannot be restored: ${why}.`, {
+    ...error.details,
+    path: rel,
+  });
+}
+
+function guarded(context: ToolContext, rel: string): GuardedPath {
+  try {
+    // History keys files by root-relative path; resolve from the root, not from `base`.
+    return context.guard.check(join(context.guard.root, rel), "write");
+  } catch (error) {
+    throw error instanceof ToolError && error.code === "guard" ? refusedHere(error, rel) : error;
+  }
+}
+
+async function planStep(
+  context: ToolContext,
+  sessionId: string,
+  rel: string,
+  change: NetChange,
+): Promise<Step> {
+  const file = guarded(context, rel);
+  const before = change.first.before;
+  const bytes = before && context.history.getBlob(before.sha);
+  if (before && !bytes) {
+    throw new ToolError(
+      "not_found",
+      `The original of ${rel} from session ${sessionId} is no longer stored (history was trimmed to its size limit), so it cannot be restored.`,
+      { path: rel },
+    );
+  }
+  const current = await loadReplaced(context, file);
+  return { rel, file, change, current, ...(bytes ? { content: restorable(bytes) } : {}) };
+}
+
+function asToolError(error: unknown, rel: string): ToolError {
+  if (error instanceof ToolError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolError("io", `${rel} cannot be read: ${reason}.`, { path: rel });
+}
+
+/** Checks every file; throws, naming each file that cannot be restored, before anything is written. */
+async function planSteps(
+  context: ToolContext,
+  sessionId: string,
+  entries: [string, NetChange][],
+): Promise<Step[]> {
+  const steps: Step[] = [];
+  const problems: ToolError[] = [];
+  for (const [rel, change] of entries) {
+    try {
+      steps.push(await planStep(context, sessionId, rel, change));
+    } catch (error) {
+      problems.push(asToolError(error, rel));
+    }
+  }
+  if (problems.length === 0) return steps;
+  const others = steps.map(
+    (s) => `{"backup_session": "${sessionId}", "path": "${argPath(context, s.rel)}"}`,
+  );
+  const next =
+    others.length === 0
+      ? ""
+      : ` To undo the session's other ${others.length === 1 ? "file" : `${others.length} files`}, undo ${others.length === 1 ? "it" : "each"} on its own: ${others.join(", ")}.`;
+  throw new ToolError(
+    problems[0]!.code,
+    `Nothing was undone: ${problems.map((p) => p.message).join(" ")}${next}`,
+    { backup_session: sessionId, refused: problems.map((p) => ({ code: p.code, ...p.details })) },
+  );
+}
+
+async function applyStep(
+  context: ToolContext,
+  step: Step,
+  sessionId: string,
+  backup: string,
+  mode: Mode,
+): Promise<UndoFile> {
+  const { file, current, change } = step;
+  const warnings: string[] = [];
+  if ((current?.sha ?? undefined) !== change.last.after?.sha) {
+    warnings.push(
+      current
+        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${backup} before it is replaced.`
+        : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
+    );
+  }
+  const note = `${UNDO_NOTE}${sessionId}`;
+  if (!step.content) {
+    if (!current)
+      return { path: file.display, action: "unchanged", file_hash: null, diff: "", warnings };
+    const outcome = await settleDelete(context, file, current, { note, backup }, mode);
+    return { path: file.display, action: "delete", file_hash: null, diff: outcome.diff, warnings };
+  }
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "rollback", before: current, doc: step.content, note, action: "undo", backup },
+    mode,
+  );
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  return {
+    path: file.display,
+    action: outcome.changed ? "restore" : "unchanged",
+    file_hash: outcome.tag,
+    diff: outcome.diff,
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
+}
+
+/** The error for a write that failed after other files were already restored. */
+function stoppedMidway(
+  context: ToolContext,
+  cause: ToolError,
+  sessionId: string,
+  backup: string,
+  done: UndoFile[],
+  rest: Step[],
+): ToolError {
+  const restored = done.filter((f) => f.action !== "unchanged").map((f) => f.path);
+  const left = rest.map((s) => s.file.display);
+  return new ToolError(
+    cause.code,
+    `${cause.message} The undo of session ${sessionId} stopped at ${left[0]}: ${restored.join(", ")} ${restored.length === 1 ? "was" : "were"} already restored (backup session ${backup}; undo it to put ${restored.length === 1 ? "that file" : "them"} back), and ${left.join(", ")} ${left.length === 1 ? "was" : "were"} not. Once the cause is fixed, call undo with {"backup_session": "${sessionId}"} to restore the rest.`,
+    {
+      ...cause.details,
+      backup_session: backup,
+      restored,
+      not_restored: left.map((_, i) => argPath(context, rest[i]!.rel)),
+    },
+  );
+}
+
+/**
+ * Restores `entries` (root-relative path -> its net change) under the writer
+ * locks of all of them. Runs again when a program outside splice changed a
+ * file before anything was written.
+ */
+export async function restoreSession(
+  context: ToolContext,
+  sessionId: string,
+  entries: [string, NetChange][],
+  mode: Mode,
+): Promise<{ files: UndoFile[]; backup: string }> {
+  const paths = entries.map(([rel]) => join(context.guard.root, rel));
+  return retryRaces(() => {
+    const backup = newBackupId();
+    return exclusiveAll(context, paths, async () => {
+      const steps = await planSteps(context, sessionId, entries);
+      const files: UndoFile[] = [];
+      for (const [i, step] of steps.entries()) {
+        try {
+          files.push(await applyStep(context, step, sessionId, backup, mode));
+        } catch (error) {
+          const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
+          if (!wrote) throw error;
+          const cause = asToolError(error, step.rel);
+          throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
+        }
+      }
+      return { files, backup };
+    });
+  });
+}

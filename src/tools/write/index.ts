@@ -1,0 +1,160 @@
+import { basename } from "node:path";
+import { z } from "zod";
+import { runBatch } from "../../change/batch.js";
+import {
+  type Mode,
+  modeSchema,
+  newBackupId,
+  serialized,
+  settle,
+  validateSchema,
+} from "../../change/commit.js";
+import { type LoadedFile, loadIfExists } from "../../change/load.js";
+import { ToolError } from "../../errors.js";
+import type { EditValidation } from "../../lsp/verdict.js";
+import { normalizedText, parseDocument } from "../../text/document.js";
+import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, manual, pathList } from "../define.js";
+
+const target = z.strictObject({
+  path: z.string().describe("File path, relative to the root."),
+  text: z.string().describe("The complete new content of the file."),
+  force: z
+    .boolean()
+    .optional()
+    .describe("Write the text exactly as given, even to a lockfile or a generated file."),
+});
+
+const input = z.strictObject({
+  targets: z.array(target).min(1).describe("Files to write, in order."),
+  mode: modeSchema,
+  validate: validateSchema,
+});
+
+export interface WriteResult {
+  path: string;
+  file_hash: string;
+  header: string;
+  action: "create" | "overwrite";
+  applied: boolean;
+  changed: boolean;
+  /** The backup session holding the original (undo restores it); set when written. */
+  backup_session?: string;
+  diff: string;
+  warnings: string[];
+  /** What the language server said about the new content (see docs/tools.md). */
+  validation?: EditValidation;
+}
+
+/** CRLF and a BOM are the file's style, not the model's choice: keep them. */
+function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: string[]) {
+  const doc = parseDocument(text);
+  if (!existing) return doc;
+  const kept: string[] = [];
+  const bom = existing.doc.bom && !doc.bom;
+  if (bom) kept.push("BOM");
+  const crlf = existing.doc.eol === "\r\n" && !doc.eols.includes("\r\n");
+  if (crlf) kept.push("CRLF line endings");
+  if (kept.length === 0) return doc;
+  warnings.push(`Kept the existing file's ${kept.join(" and ")}.`);
+  return {
+    ...doc,
+    bom: doc.bom || bom,
+    ...(crlf && { eols: doc.eols.map((e) => (e === "\n" ? "\r\n" : e)), eol: "\r\n" as const }),
+  };
+}
+
+async function writeOne(
+  context: ToolContext,
+  t: z.output<typeof target>,
+  mode: Mode | undefined,
+  backup: string,
+  validate?: boolean,
+): Promise<WriteResult> {
+  const file = context.guard.check(t.path, "write");
+  const warnings: string[] = [];
+  if (looksLikeHashline(t.text) && !t.force) {
+    throw new ToolError(
+      "invalid_input",
+      `The text for ${file.display} looks like splice read output (a "¶path#TAG" header and "N| " line prefixes); splice does not strip those. Send the file's plain text without the header and prefixes.`,
+      { path: file.display },
+    );
+  }
+  let text = t.text;
+  const stripped = t.force ? undefined : stripReadPrefixes(text);
+  if (stripped !== undefined) {
+    text = stripped;
+    warnings.push(
+      'Removed the "N| " line numbers copied from read output (every line had one, counting from 1). If they are part of the file, write again with "force": true.',
+    );
+  }
+  const existing = await loadIfExists(context, file);
+  const generated = generatedReason(basename(file.real), existing && normalizedText(existing.doc));
+  if (generated && !t.force) {
+    throw new ToolError(
+      "generated",
+      `Refusing to write ${file.display}: ${generated}. Regenerate it with its tool instead, or pass "force": true if you must.`,
+      { path: file.display },
+    );
+  }
+  const doc = adoptStyle(text, existing, warnings);
+  if (text === "") warnings.push(`${file.display} is now empty.`);
+  const baseMode = existing?.mode ?? 0o644;
+  const fileMode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
+  if (fileMode !== baseMode) warnings.push(`Made ${file.display} executable (it starts with #!).`);
+  const action = existing ? "overwrite" : "create";
+  const outcome = await settle(
+    context,
+    file,
+    { kind: "write", before: existing, doc, fileMode, note: "write", action, backup, validate },
+    mode,
+  );
+  if (!outcome.changed)
+    warnings.push(`${file.display} already had this content; nothing was written.`);
+  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  return {
+    path: file.display,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    action,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
+}
+
+function write(context: ToolContext, args: z.output<typeof input>) {
+  const backup = context.backup ?? newBackupId();
+  return runBatch(args.targets, (t) =>
+    serialized(context, t.path, () => writeOne(context, t, args.mode, backup, args.validate)),
+  );
+}
+
+export const writeTool = defineTool({
+  name: "write",
+  description: manual("write/write.md"),
+  example: { targets: [{ path: "src/hello.ts", text: 'export const hello = "world";\n' }] },
+  input,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  kind: "edit",
+  needsApproval: true,
+  footprint: (args) => ({ reads: [], writes: args.targets.map((t) => t.path) }),
+  summarize: (args) => {
+    const subject = pathList(args.targets.map((t) => t.path));
+    return { subject, summary: `write ${subject}` };
+  },
+  preview: async (context, args) => {
+    const { results } = await write(context, { ...args, mode: "preview" });
+    return results.map((r) => r.diff).join("");
+  },
+  call: write,
+});
