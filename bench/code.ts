@@ -13,7 +13,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { CodeEditResult } from "../src/codebase/rewrite.js";
-import { createToolkit } from "../src/toolkit/toolkit.js";
+import { createToolkit } from "../src/toolkit/index.js";
 import type { OutlineResult } from "../src/tools/outline/index.js";
 import type { ReadResult } from "../src/tools/read/index.js";
 import { SKIPPED_FOLDERS } from "../src/workspace/walk.js";

@@ -14,7 +14,7 @@ import {
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createToolkit } from "../src/toolkit/toolkit.js";
+import { createToolkit } from "../src/toolkit/index.js";
 import {
   defineBenchmark,
   environment,

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { rgPath } from "@vscode/ripgrep";
-import { createToolkit } from "../src/toolkit/toolkit.js";
+import { createToolkit } from "../src/toolkit/index.js";
 import {
   defineBenchmark,
   environment,

@@ -1,5 +1,6 @@
 export { BatchError } from "./change/batch.js";
-export type { ChangeResult } from "./change/commit.js";
+export type { ChangeResult } from "./change/change.js";
+export type { Limits } from "./change/context.js";
 export type { CodeEditResult } from "./codebase/rewrite.js";
 export { type ErrorCode, isToolError, ToolError } from "./errors.js";
 export { EventBus, type FileChange, type SpliceEvent } from "./events.js";
@@ -15,18 +16,24 @@ export {
   type ToolArgs,
   type ToolResult,
 } from "./splice.js";
-export { scheduleWaves } from "./toolkit/schedule.js";
 export {
   type CallInfo,
   createToolkit,
   fullTools,
   minimalTools,
+  scheduleWaves,
   type ToolCall,
   type Toolkit,
   type ToolkitOptions,
-} from "./toolkit/toolkit.js";
-export type { Limits, ToolContext } from "./tools/context.js";
-export type { CallSummary, Footprint, Tool, ToolAnnotations } from "./tools/define.js";
+} from "./toolkit/index.js";
+export type {
+  CallSummary,
+  Footprint,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolRegistry,
+} from "./tools/define.js";
 export type { DocResult } from "./tools/doc/index.js";
 export type { EditResult } from "./tools/edit/index.js";
 export type { FileOpResult } from "./tools/file/index.js";

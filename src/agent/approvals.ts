@@ -4,7 +4,7 @@
  * reason the model is told) or always (for every call of that kind for the
  * rest of this session). `--yes` approves everything without asking.
  */
-import type { CallInfo } from "../toolkit/toolkit.js";
+import type { CallInfo } from "../toolkit/index.js";
 import { printable, type Terminal } from "./terminal.js";
 
 export type Decision =

@@ -6,7 +6,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
-import { createToolkit } from "../toolkit/toolkit.js";
+import { createToolkit } from "../toolkit/index.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,

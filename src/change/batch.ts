@@ -10,12 +10,13 @@ export class BatchError extends ToolError {
     override readonly cause: ToolError,
     readonly applied: { path: string; file_hash?: string }[],
     readonly skipped: string[],
-    atomic = false,
+    /** Set for an atomic batch: the sentence on what was put back (see restore.ts). */
+    atomic?: string,
   ) {
     const done = applied.map((r) => `${r.path}#${r.file_hash}`).join(", ");
     const parts = [`${failedPath} failed: ${cause.message}`];
     if (applied.length > 0) parts.push(`Already applied (fresh tags): ${done}.`);
-    if (atomic) parts.push("Atomic batch: no file was changed.");
+    if (atomic) parts.push(atomic);
     else if (skipped.length > 0) parts.push(`Not attempted: ${skipped.join(", ")}.`);
     super("batch_failed", parts.join(" "), {
       failed_path: failedPath,

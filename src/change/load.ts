@@ -2,15 +2,15 @@
  * Loading a guarded path as a text Document with its tag and hash, or the
  * ToolError a model can act on when it is not a text file we may edit.
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { nearNames } from "../code/near.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
 import { bytesTag } from "../text/hashline.js";
-import type { ToolContext } from "../tools/context.js";
+import { sha256 } from "../util/hash.js";
 import { WorkspaceError } from "../workspace/workspace.js";
+import type { ChangeContext } from "./context.js";
 import { decodedFiles } from "./decoded-cache.js";
 
 export interface LoadedFile {
@@ -19,10 +19,6 @@ export interface LoadedFile {
   tag: string;
   sha: string;
   mode: number;
-}
-
-export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /**
@@ -58,7 +54,7 @@ export function notTextError(display: string, reason: string, bytes: Uint8Array)
 }
 
 /** Up to 3 names in the missing file's folder close to its name, that this guard lets be read. */
-async function nearFiles(context: ToolContext, file: GuardedPath): Promise<string[]> {
+async function nearFiles(context: ChangeContext, file: GuardedPath): Promise<string[]> {
   const folder = path.dirname(file.real);
   let names: string[];
   try {
@@ -79,7 +75,7 @@ async function nearFiles(context: ToolContext, file: GuardedPath): Promise<strin
 }
 
 /** Loads a text file or throws the ToolError a model can act on. */
-export async function loadTextFile(context: ToolContext, file: GuardedPath): Promise<LoadedFile> {
+export async function loadTextFile(context: ChangeContext, file: GuardedPath): Promise<LoadedFile> {
   const stat = await context.workspace.stat(file.real);
   if (!stat) {
     const near = await nearFiles(context, file);
@@ -117,7 +113,7 @@ export async function loadTextFile(context: ToolContext, file: GuardedPath): Pro
   return { ...decoded, mode: stat.mode };
 }
 
-async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8Array> {
+async function readBytes(context: ChangeContext, file: GuardedPath): Promise<Uint8Array> {
   try {
     return await context.workspace.readFile(file.real);
   } catch (error) {
@@ -130,7 +126,7 @@ async function readBytes(context: ToolContext, file: GuardedPath): Promise<Uint8
 
 /** Loads the file, or undefined when nothing is there yet. */
 export async function loadIfExists(
-  context: ToolContext,
+  context: ChangeContext,
   file: GuardedPath,
 ): Promise<LoadedFile | undefined> {
   if (!(await context.workspace.stat(file.real))) return undefined;
@@ -154,7 +150,7 @@ export interface Replaced {
 
 /** Loads whatever the file holds now for a restore, or undefined when nothing is there. */
 export async function loadReplaced(
-  context: ToolContext,
+  context: ChangeContext,
   file: GuardedPath,
 ): Promise<Replaced | undefined> {
   const stat = await context.workspace.stat(file.real);

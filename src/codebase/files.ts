@@ -9,6 +9,7 @@ import path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import picomatch from "picomatch";
 import { z } from "zod";
+import type { ChangeContext } from "../change/context.js";
 import { formatBytes, identify, type LoadedFile } from "../change/load.js";
 import {
   type Language,
@@ -18,9 +19,9 @@ import {
   UnknownLanguageError,
 } from "../code/languages.js";
 import { ToolError } from "../errors.js";
+import type { EventBus } from "../events.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes } from "../text/document.js";
-import type { ToolContext } from "../tools/context.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 
 /** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
@@ -85,7 +86,7 @@ export function globBase(glob: string): string {
   return fixed.join("/") || ".";
 }
 
-function walkedFile(context: ToolContext, rel: string): GuardedPath {
+function walkedFile(context: ChangeContext, rel: string): GuardedPath {
   // The walker ran the guard (read scope) on every entry it returns, and
   // never follows links, so a file's path is its real path.
   const abs = path.join(context.guard.root, rel);
@@ -93,7 +94,7 @@ function walkedFile(context: ToolContext, rel: string): GuardedPath {
 }
 
 async function walkFolder(
-  context: ToolContext,
+  context: ChangeContext,
   start: string,
   maxScanned: number,
   warnings: string[],
@@ -125,7 +126,7 @@ async function walkFolder(
 
 /** Collects the files `inputs` name, in sorted order, capped at `maxFiles`. */
 export async function collectCodeFiles(
-  context: ToolContext,
+  context: ChangeContext,
   inputs: readonly string[],
   options: CollectOptions,
 ): Promise<CodeFiles> {
@@ -242,7 +243,7 @@ function ripgrepChunk(paths: string[], words: string[]): Promise<string[] | unde
  * them itself: few files, no words, or a workspace that is not the local disk.
  */
 export async function filesContaining(
-  context: ToolContext,
+  context: ChangeContext,
   files: readonly CodeFile[],
   words: readonly string[],
 ): Promise<Set<string> | undefined> {
@@ -268,7 +269,7 @@ export type RawRead = { bytes: Uint8Array } | { skipped: string };
 
 /** Reads a file's bytes for a bulk scan; too large or unreadable files are skipped, not fatal. */
 export async function readRaw(
-  context: ToolContext,
+  context: ChangeContext,
   code: { file: GuardedPath; size?: number },
 ): Promise<RawRead> {
   const limit = context.limits.maxFileBytes;
@@ -308,17 +309,18 @@ export interface Progress {
   total: number;
 }
 
-const progressListeners = new WeakMap<ToolContext, (progress: Progress) => void>();
+/** Keyed by the toolkit's event bus, which every call's context shares. */
+const progressListeners = new WeakMap<EventBus, (progress: Progress) => void>();
 
-/** Lets a host show progress of long syntax operations on this context (the CLI draws a bar). */
+/** Lets a host show progress of long syntax operations of a toolkit (the CLI draws a bar). */
 export function onCodeProgress(
-  context: ToolContext,
+  toolkit: { events: EventBus },
   listener: ((progress: Progress) => void) | undefined,
 ): void {
-  if (listener) progressListeners.set(context, listener);
-  else progressListeners.delete(context);
+  if (listener) progressListeners.set(toolkit.events, listener);
+  else progressListeners.delete(toolkit.events);
 }
 
-export function reportProgress(context: ToolContext, progress: Progress): void {
-  progressListeners.get(context)?.(progress);
+export function reportProgress(context: ChangeContext, progress: Progress): void {
+  progressListeners.get(context.events)?.(progress);
 }

@@ -7,15 +7,17 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import { BatchError } from "../change/batch.js";
-import { type Mode, newBackupId, serialized, settle } from "../change/commit.js";
-import { type Plan, restore } from "../change/edit-plan.js";
+import type { Mode } from "../change/change.js";
+import { asToolError } from "../change/changeset.js";
+import { commit } from "../change/commit.js";
+import type { ChangeContext } from "../change/context.js";
 import { type LoadedFile, loadTextFile } from "../change/load.js";
+import { exclusiveAll, serialized } from "../change/lock.js";
+import { atomicNote, putBack, type Written } from "../change/restore.js";
 import type { Language } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
-import { isToolError, ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
-import type { ToolContext } from "../tools/context.js";
 import type { CodeFile, CodeFiles } from "./files.js";
 import { filesContaining, loadedFrom, mapLimit, readRaw, reportProgress } from "./files.js";
 
@@ -116,7 +118,7 @@ async function plan(
 }
 
 async function planAll(
-  context: ToolContext,
+  context: ChangeContext,
   files: CodeFile[],
   transform: Transform,
 ): Promise<{ planned: Planned[]; reports: CodeEditFile[]; warnings: string[] }> {
@@ -174,12 +176,11 @@ async function planAll(
 
 /** Writes one planned file under its lock; a file changed since planning is rewritten from its new text. */
 async function writeOne(
-  context: ToolContext,
+  context: ChangeContext,
   p: Planned,
   transform: Transform,
-  backup: string,
   action: string,
-): Promise<{ result: CodeEditFile; written?: Plan }> {
+): Promise<{ result: CodeEditFile; written?: Written }> {
   return serialized(context, p.code.file.real, async () => {
     const file: GuardedPath = context.guard.check(p.code.file.real, "write");
     const current = await loadTextFile(context, file);
@@ -207,12 +208,15 @@ async function writeOne(
         "The file changed while this call ran; the rewrite was applied to its new version.",
       );
     }
-    const outcome = await settle(
-      context,
+    const change = {
+      kind: "write",
       file,
-      { kind: "write", before: current, doc: next, note: action, action, backup },
-      "apply",
-    );
+      before: current,
+      doc: next,
+      note: action,
+      action,
+    } as const;
+    const outcome = await commit(context, change);
     return {
       result: {
         path: file.display,
@@ -224,24 +228,27 @@ async function writeOne(
         diff: outcome.diff,
         warnings,
       },
-      written: { file, current, next, action: "replace", warnings: [] },
+      written: { change, outcome },
     };
   });
 }
 
 async function preview(
-  context: ToolContext,
+  context: ChangeContext,
   p: Planned,
   mode: Mode,
   action: string,
 ): Promise<CodeEditFile> {
   const file = p.code.file;
-  const outcome = await settle(
-    context,
+  const change = {
+    kind: "write",
     file,
-    { kind: "write", before: p.loaded, doc: p.next, note: action, action, backup: "" },
-    mode,
-  );
+    before: p.loaded,
+    doc: p.next,
+    note: action,
+    action,
+  } as const;
+  const outcome = await commit(context, change, { mode });
   const warnings = [...p.warnings];
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
@@ -256,11 +263,6 @@ async function preview(
   };
 }
 
-function asToolError(error: unknown): ToolError {
-  if (isToolError(error)) return error;
-  return new ToolError("io", error instanceof Error ? error.message : String(error));
-}
-
 export interface CodeEditRequest {
   /** "ast_edit": names the writes in history and events. */
   action: string;
@@ -271,7 +273,7 @@ export interface CodeEditRequest {
 
 /** Plans every file, then previews, checks or writes the changed ones. */
 export async function runCodeEdit(
-  context: ToolContext,
+  context: ChangeContext,
   collected: CodeFiles,
   transform: Transform,
   request: CodeEditRequest,
@@ -280,26 +282,23 @@ export async function runCodeEdit(
 ): Promise<CodeEditResult> {
   const { planned, reports, warnings } = await planAll(context, collected.files, transform);
   const results: CodeEditFile[] = [...reports];
-  let backup: string | undefined;
+  const backup = request.mode === "apply" ? context.backup : undefined;
   if (request.mode === "apply") {
-    backup = context.backup ?? newBackupId();
-    const written: Plan[] = [];
+    const written: Written[] = [];
     for (const [i, p] of planned.entries()) {
       reportProgress(context, { phase: "writing", done: i + 1, total: planned.length });
       try {
-        const { result, written: w } = await writeOne(
-          context,
-          p,
-          transform,
-          backup,
-          request.action,
-        );
+        const { result, written: w } = await writeOne(context, p, transform, request.action);
         results.push(result);
         if (w) written.push(w);
       } catch (error) {
-        await restore(context, written, backup);
+        const paths = written.map((w) => w.change.file.real);
+        const back = await exclusiveAll(context, paths, () =>
+          putBack(context, written, "atomic batch failed"),
+        );
         const others = planned.filter((o) => o !== p).map((o) => o.code.file.display);
-        throw new BatchError(p.code.file.display, asToolError(error), [], others, true);
+        const note = atomicNote(back, context.backup);
+        throw new BatchError(p.code.file.display, asToolError(error), [], others, note);
       }
     }
   } else {

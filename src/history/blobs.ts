@@ -3,10 +3,10 @@
  * SHA-256 of the raw bytes. Writes go through a temp file and a rename, so a
  * blob file is either absent or complete.
  */
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
+import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
 
@@ -14,10 +14,6 @@ const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
 const FANOUT_PATTERN = /^[0-9a-f]{2}$/;
 const ASIDE_PATTERN = /^[0-9a-f]{62}\.del-/;
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
 
 export function isSha(value: string): boolean {
   return SHA_PATTERN.test(value);
@@ -59,7 +55,7 @@ export class BlobStore {
    * else before returning.
    */
   put(bytes: Uint8Array, backup = false, knownSha?: string, barrier?: SyncBarrier): string {
-    const sha = knownSha ?? sha256Hex(bytes);
+    const sha = knownSha ?? sha256(bytes);
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
     if (!this.touch(path)) {
@@ -82,7 +78,7 @@ export class BlobStore {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
       throw error;
     }
-    if (sha256Hex(bytes) !== sha) return undefined;
+    if (sha256(bytes) !== sha) return undefined;
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

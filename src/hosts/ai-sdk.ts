@@ -11,8 +11,7 @@
  * reach a tool; the SDK answers those itself.)
  */
 import { type JSONSchema7, jsonSchema, type Tool as SdkTool, tool } from "ai";
-import type { Toolkit } from "../toolkit/toolkit.js";
-import type { Tool } from "../tools/define.js";
+import type { Tool, Toolkit } from "../toolkit/index.js";
 import { dispatch } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 

@@ -4,8 +4,7 @@
  * come from `@anthropic-ai/sdk`; nothing here loads it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Toolkit } from "../toolkit/toolkit.js";
-import type { Tool } from "../tools/define.js";
+import type { Tool, Toolkit } from "../toolkit/index.js";
 import { dispatch, dispatchAll, type ModelCall, type ModelReply } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 

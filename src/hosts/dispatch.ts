@@ -5,8 +5,8 @@
  * one malformed call cannot end an agent's turn.
  */
 import type { ToolError } from "../errors.js";
-import { renderError, renderResult } from "../toolkit/render-result.js";
-import type { Toolkit } from "../toolkit/toolkit.js";
+import type { Toolkit } from "../toolkit/index.js";
+import { renderError, renderResult } from "../toolkit/index.js";
 
 export interface ModelCall {
   name: string;

@@ -5,7 +5,7 @@
  * a `$schema` they do not know, and none needs it.
  */
 import { z } from "zod";
-import type { Tool } from "../tools/define.js";
+import type { Tool } from "../toolkit/index.js";
 
 /** zod's `.int()` bounds: true of every JSON number a model writes, so only noise in a prompt. */
 const SAFE = Number.MAX_SAFE_INTEGER;

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isToolError } from "../errors.js";
-import { renderError, renderResult } from "../toolkit/render-result.js";
+import { renderError, renderResult } from "../toolkit/index.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -25,9 +25,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError, z } from "zod";
 import { isToolError } from "../errors.js";
-import { RootSet } from "../toolkit/roots.js";
-import type { ToolkitOptions } from "../toolkit/toolkit.js";
-import type { Tool } from "../tools/define.js";
+import type { Tool, ToolkitOptions } from "../toolkit/index.js";
+import { RootSet } from "../toolkit/index.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { errorResult, successResult } from "./mcp-result.js";
 import { ClientRoots } from "./mcp-roots.js";

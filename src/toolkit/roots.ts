@@ -7,9 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, resolve, sep } from "node:path";
 import { ToolError } from "../errors.js";
-import { parseArgs } from "../tools/define.js";
-import { EVERYTHING } from "./schedule.js";
-import { createToolkit, type Toolkit, type ToolkitOptions } from "./toolkit.js";
+import { EVERYTHING, parseArgs } from "../tools/define.js";
+import type { ToolkitOptions } from "./options.js";
+import { createToolkit, type Toolkit } from "./toolkit.js";
 
 export type RootSetOptions = Omit<ToolkitOptions, "root">;
 

@@ -5,13 +5,13 @@
  * conflicts with.
  */
 
+import { EVERYTHING } from "../tools/define.js";
+
 /** Root-relative "/" paths; "*" means anything (a shell command). */
 export interface ResolvedFootprint {
   reads: string[];
   writes: string[];
 }
-
-export const EVERYTHING = "*";
 
 function overlaps(a: string, b: string): boolean {
   if (a === EVERYTHING || b === EVERYTHING || a === "" || b === "") return true;

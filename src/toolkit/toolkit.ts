@@ -1,123 +1,18 @@
 /**
- * A toolkit binds every tool to one root, guard, history and event bus.
- * Hosts (CLI, MCP, model SDKs) only translate between their wire format and
- * these calls.
+ * A toolkit binds every tool to one root, guard, history and event bus, and
+ * is the one wrapper every call goes through: it validates the arguments,
+ * opens the call's backup session, and turns a history failure into an error
+ * a model can act on. Hosts (CLI, MCP, model SDKs) only translate between
+ * their wire format and these calls.
  */
-import { randomUUID } from "node:crypto";
-import { join, resolve } from "node:path";
-import { clip, ToolError } from "../errors.js";
-import { EventBus } from "../events.js";
-import { PathGuard } from "../guard/path-guard.js";
+import { resolve } from "node:path";
+import type { EventBus } from "../events.js";
 import { historyFailure } from "../history/failure.js";
-import { History } from "../history/history.js";
-import { type LspOptions, Validator } from "../lsp/validate.js";
-import { astEditTool } from "../tools/ast-edit/index.js";
-import { astRenameTool } from "../tools/ast-rename/index.js";
-import { DEFAULT_LIMITS, type ToolContext } from "../tools/context.js";
-import { type CallSummary, parseArgs, type Tool } from "../tools/define.js";
-import { docTool } from "../tools/doc/index.js";
-import { editTool } from "../tools/edit/index.js";
-import { simpleEditTool } from "../tools/edit/simple.js";
-import { fileTool } from "../tools/file/index.js";
-import { historyTool } from "../tools/history/index.js";
-import { listTool } from "../tools/list/index.js";
-import { lspHealthTool } from "../tools/lsp-health/index.js";
-import { mdTool } from "../tools/md/index.js";
-import { outlineTool } from "../tools/outline/index.js";
-import { patchTool } from "../tools/patch/index.js";
-import { planTool } from "../tools/plan/index.js";
-import { readTool } from "../tools/read/index.js";
-import { rollbackTool } from "../tools/rollback/index.js";
-import { runTool } from "../tools/run/index.js";
-import { searchTool } from "../tools/search/index.js";
-import { tidyTool } from "../tools/tidy/index.js";
-import { undoTool } from "../tools/undo/index.js";
-import { writeTool } from "../tools/write/index.js";
-import { LocalWorkspace } from "../workspace/local.js";
-import type { Workspace } from "../workspace/workspace.js";
-import { EVERYTHING, type ResolvedFootprint, scheduleWaves } from "./schedule.js";
-
-export interface ToolkitOptions {
-  /** The project root: every path must resolve inside it. */
-  root: string;
-  /** Working folder inside the root; relative paths resolve against it. */
-  base?: string;
-  /** Keep every path inside `base`, not only inside `root`. */
-  confine?: boolean;
-  /** Globs (root-relative) a write must match. */
-  allowlist?: string[];
-  /** Globs a write must not match (added to the defaults). */
-  blocklist?: string[];
-  read_allowlist?: string[];
-  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*). */
-  read_blocklist?: string[];
-  history?: {
-    /** Where history lives; default `<root>/.splice`. */
-    dir?: string;
-    /** Whose reads vouch for edits; default a fresh id per toolkit. */
-    session?: string;
-    max_bytes?: number;
-    max_entries?: number;
-  };
-  max_file_bytes?: number;
-  max_lines?: number;
-  max_line_length?: number;
-  /** Where bytes live; default the local disk. */
-  workspace?: Workspace;
-  /**
-   * fsync every file written, and the history kept for undo, before a call
-   * returns, so a power loss cannot take them (default true; false when the
-   * environment says SPLICE_DURABLE=0). Without it, writes are still atomic
-   * and survive the process being killed at any moment, and an edit of a
-   * small file takes about half the time.
-   */
-  durable?: boolean;
-  /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
-  hidden_env?: string[];
-  /** "full" (default) or "minimal": the five tools small models handle best. */
-  tools?: "full" | "minimal";
-  /**
-   * Validate edits with language servers when a call does not say (default
-   * true). A server starts only for a file whose language has one and whose
-   * project file (tsconfig.json, package.json, pyproject.toml, go.mod, ...)
-   * sits between it and the root.
-   */
-  validate?: boolean;
-  /** Language server options, or false for no validation at all (not even on request). */
-  lsp?: LspOptions | false;
-}
-
-/** Every tool splice offers, in the order hosts list them. */
-export const fullTools: readonly Tool[] = [
-  readTool,
-  listTool,
-  searchTool,
-  outlineTool,
-  writeTool,
-  editTool,
-  patchTool,
-  fileTool,
-  docTool,
-  mdTool,
-  astEditTool,
-  astRenameTool,
-  runTool,
-  tidyTool,
-  planTool,
-  rollbackTool,
-  historyTool,
-  undoTool,
-  lspHealthTool,
-] as unknown as readonly Tool[];
-
-/** For small models and simple hosts: read, list, search, edit, run. */
-export const minimalTools: readonly Tool[] = [
-  readTool,
-  listTool,
-  searchTool,
-  simpleEditTool,
-  runTool,
-] as unknown as readonly Tool[];
+import { type CallSummary, EVERYTHING, parseArgs, type Tool } from "../tools/define.js";
+import { newBackupId } from "../util/ids.js";
+import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
+import { fullTools, minimalTools, registryOf } from "./registry.js";
+import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 
 export interface CallInfo extends CallSummary {
   name: string;
@@ -133,7 +28,8 @@ export interface ToolCall {
 export interface Toolkit {
   readonly root: string;
   readonly session: string;
-  readonly context: ToolContext;
+  /** What every call's context starts from (each call adds its backup session). */
+  readonly context: BaseContext;
   readonly events: EventBus;
   readonly tools: readonly Tool[];
   /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
@@ -148,67 +44,24 @@ export interface Toolkit {
   schedule(calls: ToolCall[]): number[][];
 }
 
-export function createContext(options: ToolkitOptions): { context: ToolContext; session: string } {
-  const guard = new PathGuard({
-    root: resolve(options.root),
-    historyDir: options.history?.dir,
-    base: options.base,
-    confine: options.confine,
-    allowlist: options.allowlist,
-    blocklist: options.blocklist,
-    readAllowlist: options.read_allowlist,
-    readBlocklist: options.read_blocklist,
-  });
-  const session = options.history?.session ?? `lib-${randomUUID()}`;
-  const historyDir = options.history?.dir ?? join(guard.root, ".splice");
-  const durable = options.durable ?? process.env.SPLICE_DURABLE !== "0";
-  const history = History.open({
-    dir: historyDir,
-    session,
-    maxBytes: options.history?.max_bytes,
-    maxEntries: options.history?.max_entries,
-    fsync: durable,
-  });
-  const context: ToolContext = {
-    guard,
-    workspace:
-      options.workspace ??
-      new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
-    history,
-    events: new EventBus(),
-    ...(options.hidden_env?.length ? { hiddenEnv: [...options.hidden_env] } : {}),
-    limits: {
-      maxFileBytes: options.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
-      maxLines: options.max_lines ?? DEFAULT_LIMITS.maxLines,
-      maxLineLength: options.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
-    },
-  };
-  // Servers read the disk, so validation needs the files to be there. No server starts here.
-  const onDisk = !options.workspace || options.workspace instanceof LocalWorkspace;
-  if (onDisk && options.lsp !== false) {
-    context.validator = new Validator(guard.root, options.validate ?? true, options.lsp);
-  }
-  return { context, session };
-}
-
 export function createToolkit(options: ToolkitOptions): Toolkit {
-  const { context, session } = createContext(options);
-  const tools = options.tools === "minimal" ? minimalTools : fullTools;
-  const find = (name: string): Tool => {
-    const tool = tools.find((t) => t.name === name);
-    if (tool) return tool;
-    throw new ToolError(
-      "unknown_tool",
-      `There is no tool named "${clip(name)}". The tools are: ${tools.map((t) => t.name).join(", ")}.`,
-    );
-  };
+  const { context: base, session } = createContext(options);
+  const registry = registryOf(options.tools === "minimal" ? minimalTools : fullTools);
+  const { find } = registry;
+  /** Every call gets a backup session of its own: all its writes undo as one. */
+  const callContext = (signal?: AbortSignal) => ({
+    ...base,
+    registry,
+    backup: newBackupId(),
+    ...(signal ? { signal } : {}),
+  });
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
     try {
       const tool = find(call.name);
       const footprint = tool.footprint(parseArgs(tool, call.args));
       const norm = (p: string) => {
         if (p === EVERYTHING) return p;
-        const rel = context.guard.relative(resolve(context.guard.base, p));
+        const rel = base.guard.relative(resolve(base.guard.base, p));
         return rel === "." ? "" : rel;
       };
       return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
@@ -218,19 +71,19 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     }
   };
   return {
-    root: context.guard.root,
+    root: base.guard.root,
     session,
-    context,
-    events: context.events,
-    tools,
+    context: base,
+    events: base.events,
+    tools: registry.tools,
     find,
-    call: async (name, args, options) => {
+    call: async (name, args, callOptions) => {
       const tool = find(name);
-      const scoped = options?.signal ? { ...context, signal: options.signal } : context;
+      const parsed = parseArgs(tool, args);
       try {
-        return await tool.call(scoped, parseArgs(tool, args));
+        return await tool.call(callContext(callOptions?.signal), parsed);
       } catch (error) {
-        throw historyFailure(error, context.history.dir) ?? error;
+        throw historyFailure(error, base.history.dir) ?? error;
       }
     },
     describe: (name, args) => {
@@ -243,7 +96,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     preview: async (name, args) => {
       const tool = find(name);
       const parsed = parseArgs(tool, args);
-      return tool.preview ? tool.preview(context, parsed) : tool.summarize(parsed).summary;
+      return tool.preview ? tool.preview(callContext(), parsed) : tool.summarize(parsed).summary;
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
   };

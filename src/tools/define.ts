@@ -1,7 +1,23 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
+import type { ChangeContext } from "../change/context.js";
 import { clip, ToolError } from "../errors.js";
-import type { ToolContext } from "./context.js";
+
+/** Everything a tool may touch; tools reach the world only through this. */
+export interface ToolContext extends ChangeContext {
+  signal?: AbortSignal;
+  /** Environment variables the run tool's commands do not get (an agent's API key). */
+  hiddenEnv?: readonly string[];
+  /** The tools a call may run on its own behalf (a plan's steps); the toolkit sets it. */
+  registry?: ToolRegistry;
+}
+
+/** The tools of a toolkit, by name. */
+export interface ToolRegistry {
+  readonly tools: readonly Tool[];
+  /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
+  find(name: string): Tool;
+}
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -29,6 +45,9 @@ export const CHANGES: ToolAnnotations = {
 /** Runs commands: anything may change, on this machine or beyond it. */
 export const RUNS: ToolAnnotations = { ...CHANGES, openWorldHint: true };
 
+/** A footprint path that means anything (a shell command may touch any file). */
+export const EVERYTHING = "*";
+
 export interface Footprint {
   reads: string[];
   writes: string[];
@@ -42,8 +61,8 @@ export interface CallSummary {
   summary: string;
 }
 
-export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
-  name: string;
+export interface Tool<I extends z.ZodType = z.ZodType, O = unknown, N extends string = string> {
+  name: N;
   /** The approval class: "always allow this kind" applies to every tool of a kind. */
   kind: "read" | "edit" | "run";
   /** Whether a person must approve a call before it runs. */
@@ -62,7 +81,9 @@ export interface Tool<I extends z.ZodType = z.ZodType, O = unknown> {
 }
 
 /** Identity: exists so each tool's argument and result types are inferred. */
-export function defineTool<I extends z.ZodType, O>(tool: Tool<I, O>): Tool<I, O> {
+export function defineTool<I extends z.ZodType, O, const N extends string>(
+  tool: Tool<I, O, N>,
+): Tool<I, O, N> {
   return tool;
 }
 
@@ -141,16 +162,4 @@ export function parseArgs<I extends z.ZodType>(tool: Tool<I, unknown>, raw: unkn
 export function pathList(paths: string[]): string {
   const shown = paths.slice(0, 3).join(", ");
   return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
-}
-
-/**
- * Validates raw arguments and runs the tool. A schema failure becomes one
- * ToolError whose message lists every problem and shows a valid call.
- */
-export async function invokeTool<I extends z.ZodType, O>(
-  tool: Tool<I, O>,
-  context: ToolContext,
-  raw: unknown,
-): Promise<O> {
-  return tool.call(context, parseArgs(tool, raw));
 }

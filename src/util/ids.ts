@@ -17,3 +17,9 @@ export function randomId(bytes = 8): string {
   while (hex.length < bytes * 2) hex += uuidHex();
   return hex.slice(0, bytes * 2);
 }
+
+/** A backup session id: sortable by time, unique across processes. */
+export function newBackupId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomId(3)}`;
+}

@@ -3,9 +3,9 @@
  * O_EXCL. Waiters in the same process queue on a promise instead of polling.
  * A lock older than STALE_MS is from a crashed writer and is broken.
  */
-import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { sha256 } from "../util/hash.js";
 import { KeyedQueue } from "./workspace.js";
 
 const STALE_MS = 10_000;
@@ -15,7 +15,7 @@ const GIVE_UP_MS = 30_000;
 const waiters = new KeyedQueue();
 
 function lockName(dir: string, path: string): string {
-  return join(dir, `${createHash("sha256").update(path).digest("hex").slice(0, 32)}.lock`);
+  return join(dir, `${sha256(path).slice(0, 32)}.lock`);
 }
 
 async function acquire(lock: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256 } from "../util/hash.js";
 
 /**
  * The one seam every byte passes through. Tools never import `fs`; they ask
@@ -99,7 +99,7 @@ export async function holds(
     if (error instanceof WorkspaceError && error.kind === "missing") return null;
     throw error;
   });
-  const actual = current && createHash("sha256").update(current).digest("hex");
+  const actual = current && sha256(current);
   return actual === expected;
 }
 

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fullTools } from "../../src/toolkit/toolkit.js";
+import { fullTools } from "../../src/toolkit/index.js";
 import { Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");

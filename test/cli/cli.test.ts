@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fullTools } from "../../src/toolkit/toolkit.js";
+import { fullTools } from "../../src/toolkit/index.js";
 import { numbered, Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");

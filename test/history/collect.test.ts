@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/history/blobs.js";
 import { selectKept } from "../../src/history/collect.js";
 import { History } from "../../src/history/history.js";
 import type { StoredEvent } from "../../src/history/journal.js";
+import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { ageBlobs, blobFiles, bytes, journalLines, openHistory } from "./helpers.js";
 
 const sha = (text: string) => sha256Hex(bytes(text));

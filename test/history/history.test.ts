@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/history/blobs.js";
 import { History } from "../../src/history/history.js";
+import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { bytes, journalLines, openHistory, tempDir } from "./helpers.js";
 
 const sha = (text: string) => sha256Hex(bytes(text));

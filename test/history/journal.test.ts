@@ -1,7 +1,6 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/history/blobs.js";
 import { History } from "../../src/history/history.js";
 import {
   appendLines,
@@ -10,6 +9,7 @@ import {
   parseEvent,
   serializeEvent,
 } from "../../src/history/journal.js";
+import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { ageBlobs, bytes, journalLines, openHistory, tempDir } from "./helpers.js";
 
 const sha = (text: string) => sha256Hex(bytes(text));

@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/history/blobs.js";
 import { History } from "../../src/history/history.js";
+import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { journalLines, tempDir } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -14,7 +14,7 @@ import {
   openaiChatTools,
   openaiResponsesTools,
 } from "../../src/hosts/openai.js";
-import { createToolkit, type Toolkit } from "../../src/toolkit/toolkit.js";
+import { createToolkit, type Toolkit } from "../../src/toolkit/index.js";
 import type { Tool } from "../../src/tools/define.js";
 import { LocalWorkspace } from "../../src/workspace/local.js";
 import { Project } from "../helpers/project.js";

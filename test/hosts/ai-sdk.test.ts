@@ -8,7 +8,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { ToolError } from "../../src/errors.js";
 import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
-import { createToolkit, fullTools } from "../../src/toolkit/toolkit.js";
+import { createToolkit, fullTools } from "../../src/toolkit/index.js";
 import { Project } from "../helpers/project.js";
 
 const usage = {

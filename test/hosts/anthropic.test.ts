@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { anthropicTools, dispatchAnthropicAll } from "../../src/hosts/anthropic.js";
 import { toolJsonSchema } from "../../src/hosts/json-schema.js";
-import { createToolkit } from "../../src/toolkit/toolkit.js";
+import { createToolkit } from "../../src/toolkit/index.js";
 import { Project } from "../helpers/project.js";
 
 describe("the Anthropic adapter", () => {

@@ -21,7 +21,7 @@ import {
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../src/hosts/mcp-http.js";
-import { fullTools, minimalTools } from "../../src/toolkit/toolkit.js";
+import { fullTools, minimalTools } from "../../src/toolkit/index.js";
 import { readTool } from "../../src/tools/read/index.js";
 import { alive, sleep } from "../helpers/processes.js";
 import { numbered, Project } from "../helpers/project.js";

@@ -11,7 +11,7 @@ import {
   openaiResponsesTools,
   strictSchema,
 } from "../../src/hosts/openai.js";
-import { createToolkit } from "../../src/toolkit/toolkit.js";
+import { createToolkit } from "../../src/toolkit/index.js";
 import { defineTool, type Tool } from "../../src/tools/define.js";
 import { readTool } from "../../src/tools/read/index.js";
 import { Project } from "../helpers/project.js";

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolkit } from "../../src/toolkit/toolkit.js";
+import { createToolkit } from "../../src/toolkit/index.js";
 import type { FileOpResult } from "../../src/tools/file/index.js";
 import { fileTool } from "../../src/tools/file/index.js";
 import type { UndoResult } from "../../src/tools/undo/index.js";

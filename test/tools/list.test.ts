@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SpliceEvent } from "../../src/events.js";
-import { invokeTool } from "../../src/tools/define.js";
+import type { ListResult, Toolkit } from "../../src/index.js";
 import { listTool } from "../../src/tools/list/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const list = (p: Project, args: unknown, options = {}) =>
-  invokeTool(listTool, p.splice(options).context, args);
+  callAs<ListResult>(p.splice(options), "list", args);
 
 function sample(): Project {
   const p = new Project();
@@ -19,6 +19,9 @@ function sample(): Project {
   p.write("package.json", "{}\n");
   return p;
 }
+
+const callAs = <T>(toolkit: Toolkit, name: string, args: unknown) =>
+  toolkit.call(name, args) as Promise<T>;
 
 describe("list", () => {
   it("shows a folder's names at depth 1, folders first with a slash", async () => {
@@ -232,7 +235,7 @@ describe("list", () => {
     const splice = p.splice();
     const events: SpliceEvent[] = [];
     splice.events.on((e) => events.push(e));
-    await invokeTool(listTool, splice.context, { path: "src", limit: 1 });
+    await callAs<ListResult>(splice, "list", { path: "src", limit: 1 });
     expect(events).toEqual([{ type: "files_listed", path: "src", entries: 1, truncated: true }]);
   });
 

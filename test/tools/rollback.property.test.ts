@@ -48,8 +48,12 @@ describe("rollback (property)", () => {
             }
             lines = (await s.read({ targets: [{ path: "f.txt" }] })).results[0]!.total_lines!;
           }
-          await s.rollback({ path: "f.txt", hash: first.file_hash! });
-          expect(p.bytes("f.txt").equals(Buffer.from(original))).toBe(true);
+          const back = await s.rollback({ path: "f.txt", hash: first.file_hash! });
+          // A tag names normalized text, so "" and a lone BOM share one: then the
+          // newest version with that tag is restored, and the result must say so.
+          const shared = back.warnings.some((w) => w.includes("also names an older"));
+          if (shared) expect(back.warnings.join(" ")).toContain("call undo with");
+          else expect(p.bytes("f.txt").equals(Buffer.from(original))).toBe(true);
         },
       ),
       { numRuns: 40 },

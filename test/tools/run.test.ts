@@ -3,13 +3,16 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SpliceEvent } from "../../src/events.js";
+import type { RunResult, Toolkit } from "../../src/index.js";
 import { OutputLimiter } from "../../src/proc/output-limit.js";
-import { invokeTool } from "../../src/tools/define.js";
 import { runTool } from "../../src/tools/run/index.js";
 import { alive } from "../helpers/processes.js";
 import { Project, rejection } from "../helpers/project.js";
 
-const run = (p: Project, args: unknown) => invokeTool(runTool, p.splice().context, args);
+const run = (p: Project, args: unknown) => callAs<RunResult>(p.splice(), "run", args);
+
+const callAs = <T>(toolkit: Toolkit, name: string, args: unknown) =>
+  toolkit.call(name, args) as Promise<T>;
 
 describe("run", () => {
   it("keeps hidden_env variables from the command, and passes the rest", async () => {
@@ -17,8 +20,8 @@ describe("run", () => {
     process.env.SPLICE_TEST_SECRET = "s3cret-value";
     process.env.SPLICE_TEST_PLAIN = "plain-value";
     try {
-      const context = p.splice({ hidden_env: ["SPLICE_TEST_SECRET"] }).context;
-      const result = await invokeTool(runTool, context, {
+      const toolkit = p.splice({ hiddenEnv: ["SPLICE_TEST_SECRET"] });
+      const result = await callAs<RunResult>(toolkit, "run", {
         command: 'echo "${SPLICE_TEST_SECRET:-unset} ${SPLICE_TEST_PLAIN:-unset}"',
       });
       expect(result.output).toBe("unset plain-value\n");
@@ -53,7 +56,7 @@ describe("run", () => {
     const p = new Project();
     p.write("sub/dir/file.txt", "x");
     const splice = p.splice();
-    const result = await invokeTool(runTool, splice.context, { command: "pwd", cwd: "sub/dir" });
+    const result = await callAs<RunResult>(splice, "run", { command: "pwd", cwd: "sub/dir" });
     expect(result.output).toBe(`${realpathSync(join(splice.root, "sub/dir"))}\n`);
     expect(result.cwd).toBe("sub/dir");
     expect((await rejection(run(p, { command: "pwd", cwd: "../" }))).code).toBe("guard");
@@ -179,11 +182,11 @@ describe("run", () => {
     const splice = p.splice();
     const controller = new AbortController();
     const started = Date.now();
-    const call = invokeTool(
-      runTool,
-      { ...splice.context, signal: controller.signal },
+    const call = splice.call(
+      "run",
       { command: "sleep 60 & echo $! > sleeper.pid; wait" },
-    );
+      { signal: controller.signal },
+    ) as Promise<RunResult>;
     setTimeout(() => controller.abort(), 300);
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -195,7 +198,7 @@ describe("run", () => {
     const splice = p.splice();
     const events: SpliceEvent[] = [];
     splice.events.on((e) => events.push(e));
-    await invokeTool(runTool, splice.context, { command: "exit 2" });
+    await callAs<RunResult>(splice, "run", { command: "exit 2" });
     expect(events).toEqual([
       {
         type: "exit_status",

@@ -3,12 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SpliceEvent } from "../../src/events.js";
-import { invokeTool } from "../../src/tools/define.js";
+import type { SearchResult, Toolkit } from "../../src/index.js";
 import { searchTool } from "../../src/tools/search/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 const search = (p: Project, args: unknown, options = {}) =>
-  invokeTool(searchTool, p.splice(options).context, args);
+  callAs<SearchResult>(p.splice(options), "search", args);
+
+const callAs = <T>(toolkit: Toolkit, name: string, args: unknown) =>
+  toolkit.call(name, args) as Promise<T>;
 
 describe("search", () => {
   it("searches literally by default, so regex characters match themselves", async () => {
@@ -262,17 +265,17 @@ describe("search", () => {
     const splice = p.splice();
     const events: SpliceEvent[] = [];
     splice.events.on((e) => events.push(e));
-    await invokeTool(searchTool, splice.context, { pattern: "needle" });
+    await callAs<SearchResult>(splice, "search", { pattern: "needle" });
     expect(events).toEqual([
       { type: "search_hits", pattern: "needle", path: ".", matches: 1, files: ["a.txt"] },
     ]);
     const controller = new AbortController();
     controller.abort();
-    const aborted = invokeTool(
-      searchTool,
-      { ...splice.context, signal: controller.signal },
+    const aborted = splice.call(
+      "search",
       { pattern: "needle" },
-    );
+      { signal: controller.signal },
+    ) as Promise<SearchResult>;
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
   });
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolkit } from "../../src/toolkit/toolkit.js";
+import { createToolkit } from "../../src/toolkit/index.js";
 import { Project, rejection } from "../helpers/project.js";
 
 /** The template literal in the file under edit: `${greeting}, ${name}` (kept out of test-code templates). */

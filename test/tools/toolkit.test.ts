@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { clip, QUOTE_MAX } from "../../src/errors.js";
+import { createToolkit } from "../../src/toolkit/index.js";
 import { renderResult } from "../../src/toolkit/render-result.js";
-import { createToolkit } from "../../src/toolkit/toolkit.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 describe("createToolkit", () => {

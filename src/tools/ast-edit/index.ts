@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { modeSchema } from "../../change/commit.js";
 import type { Language } from "../../code/languages.js";
 import {
   type FileRewrite,
@@ -19,8 +18,9 @@ import {
 } from "../../codebase/files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { modeSchema } from "../schemas.js";
 
 export const AST_EDIT_DEFAULT_MAX_FILES = 1000;
 

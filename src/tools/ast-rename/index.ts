@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { modeSchema } from "../../change/commit.js";
 import { parseCodeAsync } from "../../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../../code/rename.js";
 import { applyReplacements } from "../../code/rewrite.js";
@@ -13,8 +12,9 @@ import {
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
 import { AST_EDIT_DEFAULT_MAX_FILES, LANG, noFiles } from "../ast-edit/index.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { modeSchema } from "../schemas.js";
 
 const input = z.strictObject({
   name: z.string().describe("The identifier to rename."),

@@ -4,14 +4,10 @@
  * docs/; this file loads, writes through history, and shapes the result.
  */
 import { z } from "zod";
-import {
-  type ChangeResult,
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-} from "../../change/commit.js";
+import type { ChangeResult } from "../../change/change.js";
+import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadTextFile } from "../../change/load.js";
+import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import { runDocAction } from "../../formats/actions.js";
 import { DocError } from "../../formats/errors.js";
@@ -20,8 +16,9 @@ import type { Json } from "../../formats/values.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { hasFinalNewline, normalizedText, parseDocument, restyle } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
+import { modeSchema } from "../schemas.js";
 
 const ACTIONS = ["get", "set", "delete", "delete_where", "append", "merge", "ensure"] as const;
 
@@ -99,7 +96,7 @@ async function get(
   };
 }
 
-async function change(context: ToolContext, args: Args, backup: string): Promise<DocResult> {
+async function change(context: ToolContext, args: Args): Promise<DocResult> {
   const file = context.guard.check(args.path, "write");
   const loaded = await loadTextFile(context, file);
   const format = requireFormat(file.display, args.format);
@@ -121,11 +118,10 @@ async function change(context: ToolContext, args: Args, backup: string): Promise
     lines,
     hasFinalNewline(loaded.doc) || loaded.doc.lines.length === 0,
   );
-  const result = await settle(
+  const result = await commit(
     context,
-    file,
-    { kind: "write", before: loaded, doc, note: action, action, backup },
-    args.mode,
+    { kind: "write", file, before: loaded, doc, note: action, action },
+    { mode: args.mode },
   );
   const warnings = outcome.warnings;
   if (result.validationNotice) warnings.push(result.validationNotice);
@@ -158,8 +154,7 @@ async function doc(context: ToolContext, args: Args): Promise<DocResult> {
       const file = context.guard.check(args.path, "read");
       return get(context, file, await loadTextFile(context, file), args);
     }
-    const backup = context.backup ?? newBackupId();
-    return await serialized(context, args.path, () => change(context, args, backup));
+    return await serialized(context, args.path, () => change(context, args));
   } catch (error) {
     throw asToolError(error, args.path);
   }

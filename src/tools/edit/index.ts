@@ -1,28 +1,19 @@
 import { z } from "zod";
 import { BatchError, runBatch } from "../../change/batch.js";
-import {
-  exclusiveAll,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  serialized,
-  validateSchema,
-} from "../../change/commit.js";
-import {
-  commitPlan,
-  type EditResult,
-  type Plan,
-  plannedFile,
-  restore,
-} from "../../change/edit-plan.js";
+import type { Mode } from "../../change/change.js";
+import { asToolError } from "../../change/changeset.js";
 import type { LoadedFile } from "../../change/load.js";
-import { isToolError, ToolError } from "../../errors.js";
-import type { ToolContext } from "../context.js";
+import { exclusiveAll, serialized } from "../../change/lock.js";
+import { atomicNote, putBack, type Written } from "../../change/restore.js";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { modeSchema, validateSchema } from "../schemas.js";
 import { planLineEdit } from "./line-edit.js";
+import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
-export type { EditResult } from "../../change/edit-plan.js";
+export type { EditResult } from "./plan.js";
 
 const textEdit = z.strictObject({
   old_text: z.string().describe("The exact text to replace (whole lines are safest)."),
@@ -81,15 +72,14 @@ function formOf(t: Target): "lines" | "text" {
   throw new ToolError("invalid_input", `Target ${t.path} has neither "ops" nor "edits". ${SHAPES}`);
 }
 
-function plan(context: ToolContext, t: Target, pending: Map<string, LoadedFile>): Promise<Plan> {
+function plan(
+  context: ToolContext,
+  t: Target,
+  pending: Map<string, LoadedFile>,
+): Promise<EditPlan> {
   return formOf(t) === "lines"
     ? planLineEdit(context, { path: t.path, file_hash: t.file_hash!, ops: t.ops! }, pending)
     : planTextEdit(context, { path: t.path, edits: t.edits! }, pending);
-}
-
-function asToolError(error: unknown): ToolError {
-  if (isToolError(error)) return error;
-  return new ToolError("io", error instanceof Error ? error.message : String(error));
 }
 
 /** Plans every target first, so most failures happen before any write. */
@@ -99,9 +89,8 @@ async function editAtomically(
   mode: Mode | undefined,
   validate: boolean | undefined,
 ): Promise<{ results: EditResult[] }> {
-  const backup = context.backup ?? newBackupId();
   const pending = new Map<string, LoadedFile>();
-  const plans: Plan[] = [];
+  const plans: EditPlan[] = [];
   const others = (t: Target) => targets.filter((x) => x !== t).map((x) => x.path);
   for (const t of targets) {
     try {
@@ -109,16 +98,21 @@ async function editAtomically(
       plans.push(p);
       pending.set(p.file.rel, plannedFile(p));
     } catch (error) {
-      throw new BatchError(t.path, asToolError(error), [], others(t), true);
+      const note = "Atomic batch: no file was changed.";
+      throw new BatchError(t.path, asToolError(error), [], others(t), note);
     }
   }
   const results: EditResult[] = [];
+  const written: Written[] = [];
   for (const [i, p] of plans.entries()) {
     try {
-      results.push(await commitPlan(context, p, mode, backup, validate));
+      const { result, outcome } = await commitEdit(context, p, { mode, validate });
+      results.push(result);
+      written.push({ change: p, outcome });
     } catch (error) {
-      await restore(context, plans.slice(0, results.length), backup);
-      throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), true);
+      const back = await putBack(context, written, "atomic batch failed");
+      const note = atomicNote(back, context.backup);
+      throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), note);
     }
   }
   return { results };
@@ -134,11 +128,12 @@ function edit(
       editAtomically(context, args.targets, args.mode, args.validate),
     );
   }
-  const backup = context.backup ?? newBackupId();
+  const options = { mode: args.mode, validate: args.validate };
   return runBatch(args.targets, (t) =>
-    serialized(context, t.path, async () =>
-      commitPlan(context, await plan(context, t, new Map()), args.mode, backup, args.validate),
-    ),
+    serialized(context, t.path, async () => {
+      const { result } = await commitEdit(context, await plan(context, t, new Map()), options);
+      return result;
+    }),
   );
 }
 

@@ -5,7 +5,6 @@
  */
 
 import { decodedFiles } from "../../change/decoded-cache.js";
-import type { Plan } from "../../change/edit-plan.js";
 import { type LoadedFile, loadTextFile } from "../../change/load.js";
 import { blockResolver } from "../../code/blocks.js";
 import { languageOf, unsupportedFile } from "../../code/languages.js";
@@ -21,7 +20,8 @@ import {
 } from "../../text/document.js";
 import { header, parseTag } from "../../text/hashline.js";
 import { applyOps, OpsError, parseOps } from "../../text/ops.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
+import { type EditPlan, editPlan } from "./plan.js";
 
 const CONFLICT_CONTEXT = 3;
 
@@ -93,7 +93,7 @@ export async function planLineEdit(
   context: ToolContext,
   t: { path: string; file_hash: string; ops: string },
   pending: Map<string, LoadedFile>,
-): Promise<Plan> {
+): Promise<EditPlan> {
   const file = context.guard.check(t.path, "write");
   const tag = parseTag(t.file_hash);
   if (!tag) {
@@ -106,8 +106,7 @@ export async function planLineEdit(
   const base = seenVersion(context, file, current, tag);
   const warnings: string[] = [];
   const ours = applyDsl(file.display, base, t.ops, warnings);
-  const plan = { file, current, action: "line_edit" as const, warnings };
-  if (base === current.doc) return { ...plan, next: ours };
+  if (base === current.doc) return editPlan(file, current, ours, "line_edit", warnings);
 
   const merged = merge3(base.lines, ours.lines, current.doc.lines);
   if (!merged.clean) {
@@ -126,5 +125,5 @@ export async function planLineEdit(
       ? `${file.display}'s ${style} changed since you read it at ${tag} (its text did not); your edit was applied to the current version${where}.`
       : `${file.display} changed since you read it at ${tag} (now ${current.tag}); your edit was merged into the current version${where}. Check the diff.`,
   );
-  return { ...plan, next };
+  return editPlan(file, current, next, "line_edit", warnings);
 }

@@ -3,9 +3,11 @@
  * models handle a flat shape best; the engine is the full edit tool's.
  */
 import { z } from "zod";
-import { modeSchema, newBackupId, serialized, validateSchema } from "../../change/commit.js";
-import { commitPlan, type EditResult } from "../../change/edit-plan.js";
+import { serialized } from "../../change/lock.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
+import { modeSchema, validateSchema } from "../schemas.js";
+import { commitEdit, type EditResult } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
 const input = z.strictObject({
@@ -31,19 +33,15 @@ export const simpleEditTool = defineTool({
   call: simpleEdit,
 });
 
-function simpleEdit(
-  context: Parameters<typeof commitPlan>[0],
-  args: z.output<typeof input>,
-): Promise<EditResult> {
+function simpleEdit(context: ToolContext, args: z.output<typeof input>): Promise<EditResult> {
   const { path, old_text, new_text, replace_all } = args;
   const edits = [{ old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) }];
-  return serialized(context, path, async () =>
-    commitPlan(
-      context,
-      await planTextEdit(context, { path, edits }, new Map()),
-      args.mode,
-      context.backup ?? newBackupId(),
-      args.validate,
-    ),
-  );
+  return serialized(context, path, async () => {
+    const plan = await planTextEdit(context, { path, edits }, new Map());
+    const { result } = await commitEdit(context, plan, {
+      mode: args.mode,
+      validate: args.validate,
+    });
+    return result;
+  });
 }

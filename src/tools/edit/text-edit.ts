@@ -5,7 +5,6 @@
  * refused with what the model needs to fix it in one step.
  */
 
-import type { MatchReport, Plan } from "../../change/edit-plan.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
@@ -20,8 +19,9 @@ import {
   styleChange,
 } from "../../text/document.js";
 import { type MatchMode, type ReplaceOutcome, replaceText } from "../../text/replace.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { conflictError } from "./line-edit.js";
+import { type EditPlan, editPlan, type MatchReport } from "./plan.js";
 
 export interface TextEditArgs {
   old_text: string;
@@ -58,7 +58,7 @@ function refusal(
   });
 }
 
-function createPlan(file: GuardedPath, edits: TextEditArgs[]): Plan {
+function createPlan(file: GuardedPath, edits: TextEditArgs[]): EditPlan {
   if (edits.length !== 1) {
     throw new ToolError(
       "not_found",
@@ -67,21 +67,18 @@ function createPlan(file: GuardedPath, edits: TextEditArgs[]): Plan {
     );
   }
   // A new file has no style of its own to keep: its line endings and BOM are the text's, as with write.
-  return {
-    file,
-    current: undefined,
-    next: parseDocument(edits[0]!.new_text),
-    action: "create",
-    warnings: [],
-    match: { match_count: 0, match_mode: "exact", matched_text: "" },
-  };
+  return editPlan(file, undefined, parseDocument(edits[0]!.new_text), "create", [], {
+    match_count: 0,
+    match_mode: "exact",
+    matched_text: "",
+  });
 }
 
 export async function planTextEdit(
   context: ToolContext,
   t: { path: string; edits: TextEditArgs[] },
   pending: Map<string, LoadedFile>,
-): Promise<Plan> {
+): Promise<EditPlan> {
   const file = context.guard.check(t.path, "write");
   const current = pending.get(file.rel) ?? (await loadIfExists(context, file));
   const creates = t.edits.some((e) => e.old_text === "");
@@ -113,14 +110,7 @@ export async function planTextEdit(
     throw refusal(context, file, current, outcome, index, t.edits.length);
   }
   const next = restyle(current.doc, linesOf(applied.text), applied.text.endsWith("\n"));
-  return {
-    file,
-    current,
-    next,
-    action: "replace",
-    warnings: applied.warnings,
-    match: applied.match,
-  };
+  return editPlan(file, current, next, "replace", applied.warnings, applied.match);
 }
 
 interface Applied {
@@ -188,7 +178,7 @@ function mergePlan(
   current: LoadedFile,
   seen: { doc: Document; tag: string },
   applied: Applied,
-): Plan {
+): EditPlan {
   const merged = merge3(seen.doc.lines, linesOf(applied.text), current.doc.lines);
   if (!merged.clean) {
     // A text edit carries no tag: it is redone by quoting what the file says now.
@@ -208,5 +198,5 @@ function mergePlan(
       ? `${file.display}'s ${style} changed since you last saw it (its text did not); your edit was applied to the current version${where}.`
       : `${file.display} changed since you last saw it (now ${current.tag}); your edit was made on the version you saw and merged into the current one${where}. Check the diff.`,
   ];
-  return { file, current, next, action: "replace", warnings, match: applied.match };
+  return editPlan(file, current, next, "replace", warnings, applied.match);
 }

@@ -6,24 +6,19 @@
  */
 import { posix } from "node:path";
 import { z } from "zod";
-import { type Change, commitChanges, documentFrom, documentOf } from "../../change/changeset.js";
-import {
-  type ChangeResult,
-  documentDiff,
-  exclusiveAll,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  type Outcome,
-  refuseLinkRemoval,
-} from "../../change/commit.js";
+import type { Change, ChangeResult, Mode, Outcome } from "../../change/change.js";
+import { commitChanges } from "../../change/changeset.js";
+import { documentDiff, refuseLinkRemoval } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
+import { exclusiveAll } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
+import { documentFrom, documentOf } from "../../text/compose.js";
 import { hasFinalNewline, parseDocument } from "../../text/document.js";
 import { looksLikeHashline } from "../../text/hashline.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
+import { modeSchema } from "../schemas.js";
 
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
 
@@ -99,7 +94,7 @@ async function existing(
 }
 
 async function one(context: ToolContext, change: Change, mode: Mode): Promise<Outcome> {
-  const [outcome] = await commitChanges(context, [change], mode, context.backup ?? newBackupId());
+  const [outcome] = await commitChanges(context, [change], { mode });
   return outcome!;
 }
 
@@ -247,7 +242,6 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
         { path: src.display, dest_path: dest.display },
       );
     }
-    const backup = context.backup ?? newBackupId();
     const changes: Change[] = [
       {
         kind: "write",
@@ -266,7 +260,7 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
         note: `file.${args.action} to ${dest.rel}`,
       },
     ];
-    const [written] = await commitChanges(context, changes, mode, backup);
+    const [written] = await commitChanges(context, changes, { mode });
     const renameHeader = `diff --git a/${src.display} b/${dest.display}\nrename from ${src.display}\nrename to ${dest.display}\n`;
     const diff =
       renameHeader + (replaced ? documentDiff(dest.display, replaced.doc, current.doc) : "");

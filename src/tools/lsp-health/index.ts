@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import type { ServerHealth } from "../../lsp/validate.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 
 const input = z.strictObject({

@@ -4,25 +4,19 @@
  * locks, all or nothing.
  */
 import { z } from "zod";
-import {
-  type ChangeResult,
-  exclusiveAll,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  type Outcome,
-  serialized,
-  settle,
-} from "../../change/commit.js";
-import { restore } from "../../change/edit-plan.js";
+import type { ChangeResult, Mode, Outcome } from "../../change/change.js";
+import { failedBatch } from "../../change/changeset.js";
+import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
+import { exclusiveAll, serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import type { MdEdit } from "../../formats/markdown-edit.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { asToolError } from "../doc/index.js";
+import { modeSchema } from "../schemas.js";
 
 const ACTIONS = [
   "replace_section",
@@ -147,17 +141,16 @@ function result(
   };
 }
 
-async function inOneFile(context: ToolContext, args: Args, backup: string): Promise<MdResult> {
+async function inOneFile(context: ToolContext, args: Args): Promise<MdResult> {
   const file = context.guard.check(args.path, "write");
   const loaded = await loadTextFile(context, file);
   const change = await edit(args, loaded.doc.lines, file.display);
   const action = `md.${args.action}`;
   const doc = docWith(loaded, change.lines);
-  const outcome = await settle(
+  const outcome = await commit(
     context,
-    file,
-    { kind: "write", before: loaded, doc, note: action, action, backup },
-    args.mode,
+    { kind: "write", file, before: loaded, doc, note: action, action },
+    { mode: args.mode },
   );
   return result(args, file, outcome, change.warnings);
 }
@@ -168,7 +161,6 @@ async function toOtherFile(
   args: Args,
   source: GuardedPath,
   dest: GuardedPath,
-  backup: string,
 ): Promise<MdResult> {
   const from = await loadTextFile(context, source);
   const into = await loadIfExists(context, dest);
@@ -184,12 +176,14 @@ async function toOtherFile(
   const mode: Mode = args.mode ?? "apply";
   const destDoc = docWith(into, moved.dest!);
   const sourceDoc = docWith(from, moved.source);
-  const request = (before: LoadedFile | undefined, doc: Document) =>
-    ({ kind: "write", before, doc, note: action, action, backup }) as const;
+  const change = (file: GuardedPath, before: LoadedFile | undefined, doc: Document) =>
+    ({ kind: "write", file, before, doc, note: action, action }) as const;
+  const destChange = change(dest, into, destDoc);
+  const sourceChange = change(source, from, sourceDoc);
   if (mode === "check") {
     // Report both files' diffs, not only the first one's.
-    const a = await settle(context, dest, request(into, destDoc), "preview");
-    const b = await settle(context, source, request(from, sourceDoc), "preview");
+    const a = await commit(context, destChange, { mode: "preview" });
+    const b = await commit(context, sourceChange, { mode: "preview" });
     if (a.changed || b.changed) {
       throw new ToolError(
         "check_failed",
@@ -198,19 +192,12 @@ async function toOtherFile(
       );
     }
   }
-  const destOutcome = await settle(context, dest, request(into, destDoc), mode);
+  const destOutcome = await commit(context, destChange, { mode });
   let sourceOutcome: Outcome;
   try {
-    sourceOutcome = await settle(context, source, request(from, sourceDoc), mode);
+    sourceOutcome = await commit(context, sourceChange, { mode });
   } catch (error) {
-    if (destOutcome.applied && destOutcome.changed) {
-      await restore(
-        context,
-        [{ file: dest, current: into, next: destDoc, action: "replace", warnings: [] }],
-        backup,
-      );
-    }
-    throw error;
+    throw await failedBatch(context, error, [{ change: destChange, outcome: destOutcome }]);
   }
   return result(args, source, sourceOutcome, moved.warnings, {
     dest_path: dest.display,
@@ -221,18 +208,17 @@ async function toOtherFile(
 }
 
 async function md(context: ToolContext, args: Args): Promise<MdResult> {
-  const backup = context.backup ?? newBackupId();
   try {
     if (args.action === "move_section" && args.to_path !== undefined) {
       const source = context.guard.check(args.path, "write");
       const dest = context.guard.check(args.to_path, "write");
       if (dest.real !== source.real) {
         return await exclusiveAll(context, [args.path, args.to_path], () =>
-          toOtherFile(context, args, source, dest, backup),
+          toOtherFile(context, args, source, dest),
         );
       }
     }
-    return await serialized(context, args.path, () => inOneFile(context, args, backup));
+    return await serialized(context, args.path, () => inOneFile(context, args));
   } catch (error) {
     throw asToolError(error, args.path);
   }

@@ -19,7 +19,7 @@ import {
 import { ToolError } from "../../errors.js";
 import { documentFromBytes, normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 
 export const OUTLINE_DEFAULT_MAX_FILES = 1000;

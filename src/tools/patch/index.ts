@@ -6,15 +6,9 @@
  * are put back if a later write fails.
  */
 import { z } from "zod";
+import type { ChangeResult, Mode, Outcome } from "../../change/change.js";
 import { commitChanges } from "../../change/changeset.js";
-import {
-  type ChangeResult,
-  exclusiveAll,
-  type Mode,
-  modeSchema,
-  newBackupId,
-  type Outcome,
-} from "../../change/commit.js";
+import { exclusiveAll } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import {
   HunkError,
@@ -23,8 +17,9 @@ import {
   PatchParseError,
   parsePatch,
 } from "../../patch/parse.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { modeSchema } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 
 const input = z.strictObject({
@@ -89,7 +84,6 @@ function opPaths(parsed: ParsedPatch): string[] {
 async function applyPatch(context: ToolContext, args: Args): Promise<PatchResult> {
   const parsed = parse(args);
   const mode: Mode = args.mode ?? "apply";
-  const backup = context.backup ?? newBackupId();
   return exclusiveAll(context, opPaths(parsed), async () => {
     const planner = new PatchPlanner(context, args.allow_overwrite === true);
     for (const op of parsed.files) {
@@ -109,7 +103,7 @@ async function applyPatch(context: ToolContext, args: Args): Promise<PatchResult
     }
     planner.checkOverwrites();
     const changes = planner.changes();
-    const outcomes = await commitChanges(context, changes, mode, backup);
+    const outcomes = await commitChanges(context, changes, { mode });
     const byRel = new Map<string, Outcome>();
     for (const [i, c] of changes.entries()) byRel.set(c.file.rel, outcomes[i]!);
     const results = planner.planned.map((p) => finish(p, byRel.get(p.target.file.rel)));
@@ -121,7 +115,7 @@ async function applyPatch(context: ToolContext, args: Args): Promise<PatchResult
       applied: mode === "apply",
       changed: results.some((r) => r.changed),
       diff: results.map((r) => r.diff).join(""),
-      ...(wrote ? { backup_session: backup } : {}),
+      ...(wrote ? { backup_session: context.backup } : {}),
       results,
       warnings: parsed.warnings,
     };

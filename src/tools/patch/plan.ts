@@ -6,15 +6,16 @@
  * on that (two sections for one file). Pure planning: nothing is written here.
  */
 
-import { type Change, documentFrom, documentOf } from "../../change/changeset.js";
+import type { Change } from "../../change/change.js";
 import { documentDiff } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { applyHunks, type FileOp, type HunkPlacement } from "../../patch/parse.js";
+import { documentFrom, documentOf } from "../../text/compose.js";
 import { unifiedDiff } from "../../text/diff.js";
 import { type Document, hasFinalNewline } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 
 /** One path: what was on disk before the patch, and which sections read, take and write it. */
 export interface Entry {

@@ -7,12 +7,9 @@
  * combined diff.
  */
 import { z } from "zod";
-import { modeSchema, newBackupId } from "../../change/commit.js";
 import { ToolError } from "../../errors.js";
-import type { BackupSession } from "../../history/history.js";
-import { EVERYTHING } from "../../toolkit/schedule.js";
-import type { ToolContext } from "../context.js";
-import { defineTool, manual, RUNS } from "../define.js";
+import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
+import { modeSchema } from "../schemas.js";
 import { dryRunContext } from "./preview.js";
 import {
   combinedDiff,
@@ -80,73 +77,43 @@ export interface PlanResult {
   /** Before the plan vs after it, every file. */
   diff: string;
   backup_session?: string;
-  /** Every backup session holding the plan's writes, when a tool kept its own. */
-  backup_sessions?: string[];
   steps: StepReport[];
   warnings: string[];
 }
 
 interface Run {
   view: PlanView;
-  /** Call after each step with its result: notes a tool that kept its own backup session. */
-  afterStep(result: unknown): void;
   stop(): void;
   touches(): Touch[];
 }
 
-function sessionsIn(result: unknown): string[] {
-  const out: string[] = [];
-  const visit = (v: unknown) => {
-    if (typeof v !== "object" || v === null) return;
-    const o = v as Record<string, unknown>;
-    if (typeof o.backup_session === "string") out.push(o.backup_session);
-    if (Array.isArray(o.results)) for (const r of o.results) visit(r);
-  };
-  visit(result);
-  return out;
-}
-
-/** Steps on the disk: writes join the plan's backup session; changed files are noted from events. */
+/** Steps on the disk: every write joins the plan's backup session; changed files are noted from events. */
 function onDisk(context: ToolContext, planId: string): Run {
   const touched = new Map<string, Touch>();
-  let fresh: Touch[] = [];
   const stop = context.events.on((e) => {
     if (e.type !== "files_changed") return;
     for (const c of e.changes) {
       if (touched.has(c.resolved)) continue;
-      const rel = context.guard.relative(c.resolved);
-      const t: Touch = { real: c.resolved, rel, display: c.path, session: planId };
-      touched.set(c.resolved, t);
-      fresh.push(t);
+      touched.set(c.resolved, {
+        real: c.resolved,
+        rel: context.guard.relative(c.resolved),
+        display: c.path,
+      });
     }
   });
-  // Backup sessions, read once per step (history lists every session of the root).
-  let sessions: Map<string, BackupSession> | undefined;
-  const firstChange = (t: Touch) => {
-    sessions ??= new Map(context.history.backups().map((b) => [b.id, b]));
-    return sessions.get(t.session)?.changes.find((c) => c.path === t.rel);
-  };
   const view: PlanView = {
     context: { ...context, backup: planId },
     touched: () => [...touched.values()],
     before: async (real) => {
       const t = touched.get(real);
-      const before = t ? firstChange(t)?.before : undefined;
-      return before ? context.history.getBlob(before.sha) : t ? undefined : read(context, real);
+      if (!t) return read(context, real);
+      const plan = context.history.backups().find((b) => b.id === planId);
+      const before = plan?.changes.find((c) => c.path === t.rel)?.before;
+      return before ? context.history.getBlob(before.sha) : undefined;
     },
     after: (real) => read(context, real),
   };
-  return {
-    view,
-    afterStep(result) {
-      const own = sessionsIn(result).find((s) => s !== planId);
-      if (own) for (const t of fresh) t.session = own;
-      fresh = [];
-      sessions = undefined;
-    },
-    stop,
-    touches: () => [...touched.values()],
-  };
+  return { view, stop, touches: () => [...touched.values()] };
 }
 
 function read(context: ToolContext, real: string): Promise<Uint8Array | undefined> {
@@ -163,7 +130,7 @@ function dryRun(context: ToolContext): Run {
     before: (real) => read(context, real),
     after: (real) => overlay.readFile(real).catch(() => undefined),
   };
-  return { view, afterStep() {}, stop() {}, touches: () => [] };
+  return { view, stop() {}, touches: () => [] };
 }
 
 const stepList = (reports: StepReport[]) => reports.map((r) => r.step).join(", ");
@@ -213,8 +180,8 @@ async function failure(
       `(Preview: nothing was written. Applied, the plan would stop here${policy === "strict" ? " and restore every file" : ""}.)`,
     );
   } else if (policy === "strict") {
-    const back = await rollback(context, touches);
     const commands = commandsRan(args, reports);
+    const back = await rollback(context, planId, touches, commands.length > 0 ? "replace" : "keep");
     details.rolled_back = true;
     details.restored = back.restored;
     if (commands.length > 0) details.commands_ran = commands.map((r) => r.step);
@@ -224,15 +191,26 @@ async function failure(
           ? "No tool step had changed a file; there was nothing to restore."
           : "The plan had changed nothing; nothing was written.",
       );
-    } else if (back.failed.length === 0) {
-      lines.push(
-        `The plan was rolled back: ${back.restored.join(", ")} ${back.restored.length === 1 ? "is" : "are"} as before it.`,
-      );
     } else {
-      details.backup_session = planId;
-      lines.push(
-        `Rolling back failed for ${back.failed.join(", ")}; undo backup session ${planId} to restore ${back.failed.length === 1 ? "it" : "them"}.`,
-      );
+      if (back.restored.length > 0) {
+        lines.push(
+          `The plan was rolled back: ${back.restored.join(", ")} ${back.restored.length === 1 ? "is" : "are"} as before it.`,
+        );
+      }
+      if (back.kept.length > 0) {
+        details.kept = back.kept;
+        details.backup_session = planId;
+        const one = back.kept.length === 1;
+        lines.push(
+          `${back.kept.join(", ")} changed after the plan wrote ${one ? "it" : "them"} (by another program), so ${one ? "it was" : "they were"} kept as ${one ? "it is" : "they are"}; undo backup session ${planId} to restore ${one ? "it" : "them"} to before the plan.`,
+        );
+      }
+      if (back.failed.length > 0) {
+        details.backup_session = planId;
+        lines.push(
+          `Rolling back failed for ${back.failed.join(", ")}; undo backup session ${planId} to restore ${back.failed.length === 1 ? "it" : "them"}.`,
+        );
+      }
     }
     if (commands.length > 0) lines.push(commandNote(commands));
   } else {
@@ -264,8 +242,9 @@ function describe(result: Omit<PlanResult, "content">, preview: boolean): string
 async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
   const mode = args.mode ?? "apply";
   const preview = mode !== "apply";
-  const steps: Prepared[] = await prepareSteps(args.steps as StepInput[]);
-  const planId = newBackupId();
+  const steps: Prepared[] = prepareSteps(context, args.steps as StepInput[]);
+  // The call's backup session is the plan's: every step's writes join it.
+  const planId = context.backup;
   const run = preview ? dryRun(context) : onDisk(context, planId);
   const reports: StepReport[] = steps.map((s, i) => ({
     step: i + 1,
@@ -276,9 +255,7 @@ async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
     for (const [i, step] of steps.entries()) {
       try {
         reports[i] = await runStep(run.view, step, i + 1, preview);
-        run.afterStep(reports[i]!.result);
       } catch (error) {
-        run.afterStep(undefined);
         const report: StepReport =
           error instanceof StepFailure
             ? error.report
@@ -311,13 +288,6 @@ async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
     );
   }
   const warnings = reports.flatMap((r) => (r.status === "skipped" ? [] : (r.warnings ?? [])));
-  // A tool that does not join the plan's session leaves its writes in its own.
-  const sessions = [...new Set(run.touches().map((t) => t.session))];
-  if (sessions.length > 1) {
-    warnings.push(
-      `Some steps kept their own backup sessions; undo each of ${sessions.join(", ")} to restore everything.`,
-    );
-  }
   const result: Omit<PlanResult, "content"> = {
     action: "plan",
     policy: args.policy ?? "strict",
@@ -325,10 +295,7 @@ async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
     changed: diff !== "",
     files,
     diff,
-    ...(sessions.length > 0
-      ? { backup_session: sessions.includes(planId) ? planId : sessions[0]! }
-      : {}),
-    ...(sessions.length > 1 ? { backup_sessions: sessions } : {}),
+    ...(run.touches().length > 0 ? { backup_session: planId } : {}),
     steps: reports,
     warnings,
   };

@@ -8,7 +8,7 @@ import { EventBus } from "../../events.js";
 import type { History } from "../../history/history.js";
 import type { VersionRef, WriteRecord } from "../../history/types.js";
 import { OverlayWorkspace } from "../../workspace/overlay.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -4,20 +4,17 @@
  * by command or by parsing, the combined diff, and the rollback that puts
  * every touched file back as it was before the plan.
  */
-
-import {
-  documentDiff,
-  newBackupId,
-  serialized,
-  settle,
-  settleDelete,
-} from "../../change/commit.js";
-import { loadReplaced, restorable } from "../../change/load.js";
+import { documentDiff } from "../../change/commit.js";
+import { restorable } from "../../change/load.js";
+import { serialized } from "../../change/lock.js";
+import { restoreFile } from "../../change/restore.js";
 import { checkEdit } from "../../code/syntax-check.js";
 import { clip, ToolError } from "../../errors.js";
+import { type NetChange, netChanges, UNDO_NOTE } from "../../history/undo-state.js";
 import { unifiedDiff } from "../../text/diff.js";
 import { type Document, documentFromBytes, hasFinalNewline } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import { newBackupId } from "../../util/ids.js";
+import type { ToolContext } from "../define.js";
 import { parseArgs, type Tool } from "../define.js";
 import type { RunResult } from "../run/index.js";
 
@@ -51,10 +48,10 @@ export interface StepReport {
 const NOT_IN_PLANS = new Set(["plan", "undo"]);
 const OUTPUT_TAIL = 2000;
 
-/** Every tool, loaded on first use (the toolkit imports this module, so not at load time). */
-async function allTools(): Promise<readonly Tool[]> {
-  const { fullTools } = await import("../../toolkit/toolkit.js");
-  return fullTools;
+/** The tools a plan's steps may name: the toolkit's own (a plan cannot reach past its host). */
+function allTools(context: ToolContext): readonly Tool[] {
+  if (!context.registry) throw new Error("A plan runs inside a toolkit, which gives it the tools.");
+  return context.registry.tools;
 }
 
 /**
@@ -71,8 +68,8 @@ function refuseOwnMode(n: number, tool: string, mode: unknown): void {
 }
 
 /** Checks every step before any runs, so a typo fails the plan with nothing done. */
-export async function prepareSteps(steps: StepInput[]): Promise<Prepared[]> {
-  const tools = await allTools();
+export function prepareSteps(context: ToolContext, steps: StepInput[]): Prepared[] {
+  const tools = allTools(context);
   const runTool = tools.find((t) => t.name === "run")!;
   return steps.map((step, i): Prepared => {
     const n = i + 1;
@@ -160,8 +157,7 @@ export async function runStep(
   if (step.kind === "run") {
     if (dryRun)
       return { ...report, status: "skipped", warnings: ["Commands do not run in a preview."] };
-    const tools = await allTools();
-    const run = tools.find((t) => t.name === "run")!;
+    const run = allTools(view.context).find((t) => t.name === "run")!;
     const result = (await run.call(view.context, step.args)) as RunResult;
     const output =
       result.output.length > OUTPUT_TAIL ? `…${result.output.slice(-OUTPUT_TAIL)}` : result.output;
@@ -268,56 +264,52 @@ export interface Touch {
   real: string;
   rel: string;
   display: string;
-  /** The backup session of the first write (the plan's, unless a tool kept its own). */
-  session: string;
 }
 
 /**
- * Puts every touched file back as it was before the plan, from the backup
- * sessions in history (a file the plan created is deleted). The restore is
- * itself a backup session marked as undoing the plan's, so undo skips both.
+ * Puts every touched file back as it was before the plan, from the plan's
+ * backup session (a file the plan created is deleted), through the one
+ * restore path. A file that changed since the plan wrote it is kept as it is
+ * ("keep"), unless a command of the plan ran: then the change is likely the
+ * plan's own, and it is replaced after being backed up ("replace"). The
+ * restore is itself a backup session marked as undoing the plan's, so undo
+ * skips both.
  */
 export async function rollback(
   context: ToolContext,
+  planId: string,
   touched: Touch[],
-): Promise<{ restored: string[]; failed: string[]; session: string }> {
-  const sessions = context.history.backups();
+  ifChanged: "keep" | "replace",
+): Promise<{ restored: string[]; kept: string[]; failed: string[]; session: string }> {
+  const plan = context.history.backups().find((s) => s.id === planId);
+  const net = plan ? netChanges(plan) : new Map<string, NetChange>();
   const session = newBackupId();
-  const restored: string[] = [];
-  const failed: string[] = [];
+  const own = { ...context, backup: session };
+  const out = { restored: [] as string[], kept: [] as string[], failed: [] as string[] };
   for (const t of [...touched].reverse()) {
-    const change = sessions.find((s) => s.id === t.session)?.changes.find((c) => c.path === t.rel);
-    if (!change) {
-      failed.push(t.display);
+    const change = net.get(t.rel);
+    const original = change?.first.before;
+    const stored = original && context.history.getBlob(original.sha);
+    if (!change || (original && !stored)) {
+      out.failed.push(t.display);
       continue;
     }
-    const note = `undo ${t.session}`;
     try {
-      await serialized(context, t.real, async () => {
-        const file = context.guard.check(t.real, "write");
-        // Whatever is there now (text or not) is backed up and replaced.
-        const current = await loadReplaced(context, file);
-        if (!change.before) {
-          if (current) await settleDelete(context, file, current, { note, backup: session });
-          return;
-        }
-        const stored = context.history.getBlob(change.before.sha);
-        if (!stored) throw new Error("the original is no longer stored");
-        const doc = restorable(stored);
-        await settle(context, file, {
-          kind: "rollback",
-          before: current,
-          doc,
-          note,
-          action: "restore",
-          backup: session,
-          validate: false,
-        });
-      });
-      restored.push(t.display);
+      const restored = await serialized(own, t.real, () =>
+        restoreFile(
+          own,
+          {
+            file: own.guard.check(t.real, "write"),
+            content: stored ? restorable(stored) : undefined,
+            expected: change.last.after?.sha ?? null,
+          },
+          { note: `${UNDO_NOTE}${planId}`, action: "restore", ifChanged, validate: false },
+        ),
+      );
+      (restored.action === "kept" ? out.kept : out.restored).push(t.display);
     } catch {
-      failed.push(t.display);
+      out.failed.push(t.display);
     }
   }
-  return { restored: restored.reverse(), failed, session };
+  return { ...out, restored: out.restored.reverse(), session };
 }

@@ -3,7 +3,7 @@ import { loadTextFile } from "../../change/load.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import { header, renderHashline } from "../../text/hashline.js";
 import { formatRange, parseRange } from "../../text/range.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, pathList, READS } from "../define.js";
 import { type DefinitionInfo, readLine, readSymbol } from "./symbol.js";
 

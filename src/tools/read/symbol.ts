@@ -27,7 +27,7 @@ import {
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import type { ReadResult } from "./index.js";
 import {
   type Analyzed,

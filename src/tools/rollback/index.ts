@@ -1,20 +1,16 @@
 import { z } from "zod";
-import {
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-  validateSchema,
-} from "../../change/commit.js";
+import { commit } from "../../change/commit.js";
 import { loadReplaced, type Replaced, restorable } from "../../change/load.js";
+import { serialized } from "../../change/lock.js";
 import { clip, ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import type { VersionInfo, VersionRef } from "../../history/history.js";
 import { netChanges } from "../../history/undo-state.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import { parseTag } from "../../text/hashline.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
+import { modeSchema, validateSchema } from "../schemas.js";
 
 const input = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -117,19 +113,18 @@ async function rollback(
     );
   }
   if (!current) warnings.push(`${file.display} did not exist; the rollback recreates it.`);
-  const outcome = await settle(
+  const outcome = await commit(
     context,
-    file,
     {
-      kind: "rollback",
+      kind: "write",
+      file,
       before: current,
       doc: restorable(bytes),
       note: `rollback to ${version.tag}`,
       action: "rollback",
-      backup: context.backup ?? newBackupId(),
-      validate: args.validate,
+      restores: true,
     },
-    args.mode,
+    { mode: args.mode, validate: args.validate },
   );
   if (!outcome.changed) {
     warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);

@@ -15,9 +15,8 @@ import { formatBytes } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
-import { EVERYTHING } from "../../toolkit/schedule.js";
 import { randomId } from "../../util/ids.js";
-import { defineTool, manual, RUNS } from "../define.js";
+import { defineTool, EVERYTHING, manual, RUNS } from "../define.js";
 
 export const RUN_LIMITS = {
   defaultTimeoutMs: 120_000,

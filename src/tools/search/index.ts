@@ -3,7 +3,7 @@ import { z } from "zod";
 import { clip, escapeControls, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 import {
   type Collected,

@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { type ECFile, type Props, parseFromFilesSync } from "editorconfig";
 import type { TidyOptions } from "../../text/tidy.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 
 const CONFIG = ".editorconfig";
 

@@ -6,16 +6,19 @@
  */
 import { posix } from "node:path";
 import { z } from "zod";
-import { type Mode, modeSchema, newBackupId, serialized, settle } from "../../change/commit.js";
+import type { Mode } from "../../change/change.js";
+import { commit } from "../../change/commit.js";
 import { formatBytes, identify } from "../../change/load.js";
+import { serialized } from "../../change/lock.js";
 import { literalLines } from "../../code/literal-lines.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { documentFromBytes } from "../../text/document.js";
 import { type TidyFix, tidyDocument } from "../../text/tidy.js";
 import { Walker } from "../../workspace/walk.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, pathList } from "../define.js";
+import { modeSchema } from "../schemas.js";
 import type { EditorConfigs } from "./editorconfig.js";
 
 /** A folder is tidied file by file, up to this many. */
@@ -123,7 +126,6 @@ async function tidyOne(
   file: GuardedPath,
   configs: EditorConfigs,
   mode: Mode,
-  backup: string,
   skipped: TidyResult["skipped"],
 ): Promise<TidyFileResult | undefined> {
   const stat = await context.workspace.stat(file.real);
@@ -163,20 +165,11 @@ async function tidyOne(
   }
   if (tidied.fixes.length === 0) return undefined;
   const before = { bytes, doc, ...identify(bytes), mode: stat.mode };
-  const outcome = await settle(
+  const outcome = await commit(
     context,
-    file,
-    {
-      kind: "write",
-      before,
-      doc: tidied.doc,
-      note: "tidy",
-      action: "tidy",
-      backup,
-      // Whitespace changes are not worth a language server's time.
-      validate: false,
-    },
-    mode === "check" ? "preview" : mode,
+    { kind: "write", file, before, doc: tidied.doc, note: "tidy", action: "tidy" },
+    // Whitespace changes are not worth a language server's time.
+    { mode: mode === "check" ? "preview" : mode, validate: false },
   );
   if (!outcome.changed) return undefined;
   return {
@@ -209,11 +202,10 @@ async function tidy(context: ToolContext, args: Args): Promise<TidyResult> {
   // editorconfig (and the semver it brings) loads with the first tidy call, not with splice.
   const { EditorConfigs } = await import("./editorconfig.js");
   const configs = new EditorConfigs(context);
-  const backup = context.backup ?? newBackupId();
   const results: TidyFileResult[] = [];
   const skipped: TidyResult["skipped"] = [];
   for (const file of files) {
-    const step = () => tidyOne(context, file, configs, mode, backup, skipped);
+    const step = () => tidyOne(context, file, configs, mode, skipped);
     const r = mode === "apply" ? await serialized(context, file.real, step) : await step();
     if (r) results.push(r);
   }
@@ -243,7 +235,7 @@ async function tidy(context: ToolContext, args: Args): Promise<TidyResult> {
     changed: results.length > 0,
     checked: files.length,
     diff,
-    ...(wrote ? { backup_session: backup } : {}),
+    ...(wrote ? { backup_session: context.backup } : {}),
     results,
     skipped,
     warnings,

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { modeSchema } from "../../change/commit.js";
 import { ToolError } from "../../errors.js";
 import type { BackupSession, History } from "../../history/history.js";
 import {
@@ -13,8 +12,9 @@ import {
 } from "../../history/undo-state.js";
 import { unifiedDiff } from "../../text/diff.js";
 import { type Document, documentFromBytes } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
+import { modeSchema } from "../schemas.js";
 import { argPath, restoreSession, type UndoFile } from "./restore.js";
 
 const input = z.strictObject({

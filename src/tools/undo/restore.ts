@@ -5,21 +5,17 @@
  * which files were restored and which were not.
  */
 import { join, relative, sep } from "node:path";
-import {
-  exclusiveAll,
-  type Mode,
-  newBackupId,
-  retryRaces,
-  settle,
-  settleDelete,
-} from "../../change/commit.js";
+import type { Mode } from "../../change/change.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
+import { exclusiveAll, retryRaces } from "../../change/lock.js";
+import { restoreFile } from "../../change/restore.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type NetChange, UNDO_NOTE } from "../../history/undo-state.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import type { Document } from "../../text/document.js";
-import type { ToolContext } from "../context.js";
+import { newBackupId } from "../../util/ids.js";
+import type { ToolContext } from "../define.js";
 
 export interface UndoFile {
   path: string;
@@ -136,7 +132,6 @@ async function applyStep(
   context: ToolContext,
   step: Step,
   sessionId: string,
-  backup: string,
   mode: Mode,
 ): Promise<UndoFile> {
   const { file, current, change } = step;
@@ -144,31 +139,30 @@ async function applyStep(
   if ((current?.sha ?? undefined) !== change.last.after?.sha) {
     warnings.push(
       current
-        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${backup} before it is replaced.`
+        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${context.backup} before it is replaced.`
         : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
     );
   }
-  const note = `${UNDO_NOTE}${sessionId}`;
-  if (!step.content) {
-    if (!current)
-      return { path: file.display, action: "unchanged", file_hash: null, diff: "", warnings };
-    const outcome = await settleDelete(context, file, current, { note, backup }, mode);
-    return { path: file.display, action: "delete", file_hash: null, diff: outcome.diff, warnings };
-  }
-  const outcome = await settle(
+  const restored = await restoreFile(
     context,
-    file,
-    { kind: "rollback", before: current, doc: step.content, note, action: "undo", backup },
-    mode,
+    {
+      file,
+      content: step.content,
+      expected: change.last.after?.sha ?? null,
+      current: current ?? null,
+    },
+    { note: `${UNDO_NOTE}${sessionId}`, action: "undo", ifChanged: "replace", mode },
   );
-  if (outcome.validationNotice) warnings.push(outcome.validationNotice);
+  const { outcome } = restored;
+  if (outcome?.validationNotice) warnings.push(outcome.validationNotice);
+  const deleted = restored.action === "delete";
   return {
     path: file.display,
-    action: outcome.changed ? "restore" : "unchanged",
-    file_hash: outcome.tag,
-    diff: outcome.diff,
+    action: restored.action === "kept" ? "unchanged" : restored.action,
+    file_hash: deleted || !outcome ? null : outcome.tag,
+    diff: outcome?.diff ?? "",
     warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
+    ...(outcome?.validation ? { validation: outcome.validation } : {}),
   };
 }
 
@@ -208,13 +202,15 @@ export async function restoreSession(
 ): Promise<{ files: UndoFile[]; backup: string }> {
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
   return retryRaces(() => {
+    // Undo opens its own backup session for what it restores, so it can be undone in turn.
     const backup = newBackupId();
-    return exclusiveAll(context, paths, async () => {
-      const steps = await planSteps(context, sessionId, entries);
+    const own = { ...context, backup };
+    return exclusiveAll(own, paths, async () => {
+      const steps = await planSteps(own, sessionId, entries);
       const files: UndoFile[] = [];
       for (const [i, step] of steps.entries()) {
         try {
-          files.push(await applyStep(context, step, sessionId, backup, mode));
+          files.push(await applyStep(own, step, sessionId, mode));
         } catch (error) {
           const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
           if (!wrote) throw error;

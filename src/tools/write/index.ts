@@ -1,21 +1,17 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
-import {
-  type Mode,
-  modeSchema,
-  newBackupId,
-  serialized,
-  settle,
-  validateSchema,
-} from "../../change/commit.js";
+import type { Mode } from "../../change/change.js";
+import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
+import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import { normalizedText, parseDocument } from "../../text/document.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
-import type { ToolContext } from "../context.js";
+import type { ToolContext } from "../define.js";
 import { defineTool, manual, pathList } from "../define.js";
+import { modeSchema, validateSchema } from "../schemas.js";
 
 const target = z.strictObject({
   path: z.string().describe("File path, relative to the root."),
@@ -69,7 +65,6 @@ async function writeOne(
   context: ToolContext,
   t: z.output<typeof target>,
   mode: Mode | undefined,
-  backup: string,
   validate?: boolean,
 ): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
@@ -104,11 +99,10 @@ async function writeOne(
   const fileMode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
   if (fileMode !== baseMode) warnings.push(`Made ${file.display} executable (it starts with #!).`);
   const action = existing ? "overwrite" : "create";
-  const outcome = await settle(
+  const outcome = await commit(
     context,
-    file,
-    { kind: "write", before: existing, doc, fileMode, note: "write", action, backup, validate },
-    mode,
+    { kind: "write", file, before: existing, doc, fileMode, note: "write", action },
+    { mode, validate },
   );
   if (!outcome.changed)
     warnings.push(`${file.display} already had this content; nothing was written.`);
@@ -128,9 +122,8 @@ async function writeOne(
 }
 
 function write(context: ToolContext, args: z.output<typeof input>) {
-  const backup = context.backup ?? newBackupId();
   return runBatch(args.targets, (t) =>
-    serialized(context, t.path, () => writeOne(context, t, args.mode, backup, args.validate)),
+    serialized(context, t.path, () => writeOne(context, t, args.mode, args.validate)),
   );
 }
 

@@ -3,15 +3,16 @@
  * was found) and committed second, so an atomic batch can plan every target
  * before writing any, and a plain batch can plan and commit one at a time.
  */
-import { checkEditAsync } from "../code/syntax-check.js";
-import type { GuardedPath } from "../guard/path-guard.js";
-import type { EditValidation } from "../lsp/verdict.js";
-import { firstChangedLine } from "../text/diff.js";
-import { type Document, documentToBytes } from "../text/document.js";
-import type { MatchMode } from "../text/replace.js";
-import type { ToolContext } from "../tools/context.js";
-import { type Mode, settle } from "./commit.js";
-import { identify, type LoadedFile } from "./load.js";
+import type { CommitOptions, Outcome } from "../../change/change.js";
+import { commit } from "../../change/commit.js";
+import { identify, type LoadedFile } from "../../change/load.js";
+import { checkEditAsync } from "../../code/syntax-check.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import type { EditValidation } from "../../lsp/verdict.js";
+import { firstChangedLine } from "../../text/diff.js";
+import { type Document, documentToBytes } from "../../text/document.js";
+import type { MatchMode } from "../../text/replace.js";
+import type { ToolContext } from "../define.js";
 
 /** How a text edit found its target: the honest part of the result. */
 export interface MatchReport {
@@ -30,19 +31,35 @@ export interface MatchReport {
   }[];
 }
 
-export interface Plan {
+/** An edit planned: the write it makes (one Change of the pipeline) and how it found its target. */
+export interface EditPlan {
+  kind: "write";
   file: GuardedPath;
   /** The file as it is now; undefined when the edit creates it. */
-  current: LoadedFile | undefined;
-  next: Document;
+  before: LoadedFile | undefined;
+  doc: Document;
   action: "line_edit" | "replace" | "create";
+  note: string;
   warnings: string[];
   match?: MatchReport;
 }
 
+/** The plan of an edit that turns `before` into `doc`. */
+export function editPlan(
+  file: GuardedPath,
+  before: LoadedFile | undefined,
+  doc: Document,
+  action: EditPlan["action"],
+  warnings: string[] = [],
+  match?: MatchReport,
+): EditPlan {
+  const note = action === "line_edit" ? "edit" : action;
+  return { kind: "write", file, before, doc, action, note, warnings, ...(match ? { match } : {}) };
+}
+
 export interface EditResult extends Partial<MatchReport> {
   path: string;
-  action: Plan["action"];
+  action: EditPlan["action"];
   file_hash: string;
   header: string;
   applied: boolean;
@@ -57,38 +74,26 @@ export interface EditResult extends Partial<MatchReport> {
 }
 
 /** What the file will be once an earlier target of an atomic batch is written. */
-export function plannedFile(plan: Plan): LoadedFile {
-  const bytes = documentToBytes(plan.next);
-  return {
-    mode: plan.current?.mode ?? 0o644,
-    bytes,
-    doc: plan.next,
-    ...identify(bytes),
-  };
+export function plannedFile(plan: EditPlan): LoadedFile {
+  const bytes = documentToBytes(plan.doc);
+  return { mode: plan.before?.mode ?? 0o644, bytes, doc: plan.doc, ...identify(bytes) };
 }
 
-export async function commitPlan(
+/** Commits an edit and reports it; `outcome` is what a failed batch needs to put it back. */
+export async function commitEdit(
   context: ToolContext,
-  plan: Plan,
-  mode: Mode | undefined,
-  backup: string,
-  validate?: boolean,
-): Promise<EditResult> {
-  const { file, current, next, warnings } = plan;
-  const note = plan.action === "line_edit" ? "edit" : plan.action;
+  plan: EditPlan,
+  options: CommitOptions,
+): Promise<{ result: EditResult; outcome: Outcome }> {
+  const { file, before, doc, warnings } = plan;
   // The syntax check parses on the thread pool while the file is written and validated.
-  const syntax = checkEditAsync(file.display, current?.doc, next).catch(() => undefined);
-  const outcome = await settle(
-    context,
-    file,
-    { kind: "write", before: current, doc: next, note, action: plan.action, backup, validate },
-    mode,
-  );
+  const syntax = checkEditAsync(file.display, before?.doc, doc).catch(() => undefined);
+  const outcome = await commit(context, plan, options);
   if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
   const syntaxWarning = outcome.changed ? await syntax : undefined;
   if (syntaxWarning) warnings.push(syntaxWarning);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
+  const result: EditResult = {
     path: file.display,
     action: plan.action,
     file_hash: outcome.tag,
@@ -96,35 +101,11 @@ export async function commitPlan(
     applied: outcome.applied,
     changed: outcome.changed,
     ...plan.match,
-    first_changed_line: outcome.changed
-      ? firstChangedLine(current?.doc.lines ?? [], next.lines)
-      : 0,
+    first_changed_line: outcome.changed ? firstChangedLine(before?.doc.lines ?? [], doc.lines) : 0,
     diff: outcome.diff,
     ...(outcome.backup ? { backup_session: outcome.backup } : {}),
     warnings,
     ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
-}
-
-/** Puts back what atomic targets already wrote, newest first (a created file is removed). */
-export async function restore(
-  context: ToolContext,
-  written: Plan[],
-  backup: string,
-): Promise<void> {
-  for (const plan of [...written].reverse()) {
-    const now = plannedFile(plan);
-    const { current, file } = plan;
-    context.history.recordWrite({
-      kind: current ? "rollback" : "delete",
-      path: file.rel,
-      before: { bytes: now.bytes, tag: now.tag, sha: now.sha },
-      ...(current ? { after: { bytes: current.bytes, tag: current.tag, sha: current.sha } } : {}),
-      note: "atomic batch failed",
-      backup,
-    });
-    if (current)
-      await context.workspace.writeFile(file.real, current.bytes, { mode: current.mode });
-    else await context.workspace.remove(file.real);
-  }
+  return { result, outcome };
 }

@@ -1,3 +1,4 @@
+/** What the write pipeline works with: the root's guard, its bytes, its history and its events. */
 import type { EventBus } from "../events.js";
 import type { PathGuard } from "../guard/path-guard.js";
 import type { History } from "../history/history.js";
@@ -19,21 +20,18 @@ export const DEFAULT_LIMITS: Limits = {
   maxLineLength: 2000,
 };
 
-/** Everything a tool may touch; tools reach the world only through this. */
-export interface ToolContext {
+export interface ChangeContext {
   guard: PathGuard;
   workspace: Workspace;
   history: History;
   limits: Limits;
   events: EventBus;
-  signal?: AbortSignal;
-  /** Environment variables the run tool's commands do not get (an agent's API key). */
-  hiddenEnv?: readonly string[];
   /** Checks edits with language servers; absent, nothing is validated. */
   validator?: Validator;
   /**
-   * A backup session every write joins instead of starting its own: a plan
-   * sets it so all of its steps undo as one unit.
+   * The backup session every write of this call joins. The toolkit opens one
+   * per call; a plan passes its own to all of its steps, so they undo as one
+   * unit; undo opens its own for the files it restores.
    */
-  backup?: string;
+  backup: string;
 }

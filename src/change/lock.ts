@@ -1,0 +1,53 @@
+/**
+ * Keeping other splice writers out while a change is read, planned and
+ * written: one path (serialized) or several (exclusiveAll, in a fixed order
+ * so two batches cannot deadlock).
+ */
+
+import { RaceError } from "./commit.js";
+import type { ChangeContext } from "./context.js";
+
+/**
+ * Runs one read-compute-write step for a path with other splice writers kept
+ * out, and runs it again when a program outside splice changed the file in
+ * the middle of it.
+ */
+export function serialized<T>(
+  context: ChangeContext,
+  input: string,
+  step: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  const file = context.guard.check(input, "write");
+  return retryRaces(() => context.workspace.exclusive(file.real, step), attempts);
+}
+
+/** Runs `attempt` again when a writer outside splice raced it (a RaceError), `attempts` times in all. */
+export async function retryRaces<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof RaceError) || i >= attempts) throw error;
+    }
+  }
+}
+
+/** Holds the writer locks of several paths while `fn` runs. */
+export function exclusiveAll<T>(
+  context: ChangeContext,
+  inputs: string[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const real = (p: string) => {
+    try {
+      return [context.guard.check(p, "write").real];
+    } catch {
+      return []; // refused paths fail later, inside the batch, with their own error
+    }
+  };
+  const reals = [...new Set(inputs.flatMap(real))].sort();
+  const run = (i: number): Promise<T> =>
+    i === reals.length ? fn() : context.workspace.exclusive(reals[i]!, () => run(i + 1));
+  return run(0);
+}

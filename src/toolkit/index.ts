@@ -1,0 +1,18 @@
+/**
+ * What hosts (MCP, the model SDK adapters, the agent, the CLI) use of the
+ * toolkit: they import this face, never a tool's own module.
+ */
+export {
+  argumentsObject,
+  type CallSummary,
+  EVERYTHING,
+  type Footprint,
+  type Tool,
+  type ToolAnnotations,
+} from "../tools/define.js";
+export type { BaseContext, ToolkitOptions } from "./options.js";
+export { fullTools, minimalTools } from "./registry.js";
+export { renderError, renderResult } from "./render-result.js";
+export { RootSet, type RootSetOptions } from "./roots.js";
+export { scheduleWaves } from "./schedule.js";
+export { type CallInfo, createToolkit, type ToolCall, type Toolkit } from "./toolkit.js";

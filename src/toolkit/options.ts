@@ -1,0 +1,133 @@
+/**
+ * What a toolkit is made of: the options a library user passes (camelCase;
+ * the snake_case names of earlier releases still work, deprecated) and the
+ * context they become.
+ */
+import { randomUUID } from "node:crypto";
+import { join, resolve } from "node:path";
+import { DEFAULT_LIMITS } from "../change/context.js";
+import { EventBus } from "../events.js";
+import { PathGuard } from "../guard/path-guard.js";
+import { History } from "../history/history.js";
+import { type LspOptions, Validator } from "../lsp/validate.js";
+import type { ToolContext } from "../tools/define.js";
+import { LocalWorkspace } from "../workspace/local.js";
+import type { Workspace } from "../workspace/workspace.js";
+
+export interface ToolkitOptions {
+  /** The project root: every path must resolve inside it. */
+  root: string;
+  /** Working folder inside the root; relative paths resolve against it. */
+  base?: string;
+  /** Keep every path inside `base`, not only inside `root`. */
+  confine?: boolean;
+  /** Globs (root-relative) a write must match. */
+  allowlist?: string[];
+  /** Globs a write must not match (added to the defaults). */
+  blocklist?: string[];
+  /** Globs (root-relative) a read must match. */
+  readAllowlist?: string[];
+  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*). */
+  readBlocklist?: string[];
+  history?: {
+    /** Where history lives; default `<root>/.splice`. */
+    dir?: string;
+    /** Whose reads vouch for edits; default a fresh id per toolkit. */
+    session?: string;
+    maxBytes?: number;
+    maxEntries?: number;
+    /** @deprecated since 0.2: use `maxBytes`. */
+    max_bytes?: number;
+    /** @deprecated since 0.2: use `maxEntries`. */
+    max_entries?: number;
+  };
+  /** Files larger than this are refused for text operations (default 32 MiB). */
+  maxFileBytes?: number;
+  /** A read shows at most this many lines (default 2,000). */
+  maxLines?: number;
+  /** Longer lines are cut in read output (default 2,000 characters). */
+  maxLineLength?: number;
+  /** Where bytes live; default the local disk. */
+  workspace?: Workspace;
+  /**
+   * fsync every file written, and the history kept for undo, before a call
+   * returns, so a power loss cannot take them (default true; false when the
+   * environment says SPLICE_DURABLE=0). Without it, writes are still atomic
+   * and survive the process being killed at any moment, and an edit of a
+   * small file takes about half the time.
+   */
+  durable?: boolean;
+  /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
+  hiddenEnv?: string[];
+  /** "full" (default) or "minimal": the five tools small models handle best. */
+  tools?: "full" | "minimal";
+  /**
+   * Validate edits with language servers when a call does not say (default
+   * true). A server starts only for a file whose language has one and whose
+   * project file (tsconfig.json, package.json, pyproject.toml, go.mod, ...)
+   * sits between it and the root.
+   */
+  validate?: boolean;
+  /** Language server options, or false for no validation at all (not even on request). */
+  lsp?: LspOptions | false;
+  /** @deprecated since 0.2: use `readAllowlist`. */
+  read_allowlist?: string[];
+  /** @deprecated since 0.2: use `readBlocklist`. */
+  read_blocklist?: string[];
+  /** @deprecated since 0.2: use `maxFileBytes`. */
+  max_file_bytes?: number;
+  /** @deprecated since 0.2: use `maxLines`. */
+  max_lines?: number;
+  /** @deprecated since 0.2: use `maxLineLength`. */
+  max_line_length?: number;
+  /** @deprecated since 0.2: use `hiddenEnv`. */
+  hidden_env?: string[];
+}
+
+/** A toolkit's context before a call: each call adds its own backup session (and signal). */
+export type BaseContext = Omit<ToolContext, "backup">;
+
+export function createContext(options: ToolkitOptions): { context: BaseContext; session: string } {
+  const o = options;
+  const guard = new PathGuard({
+    root: resolve(o.root),
+    historyDir: o.history?.dir,
+    base: o.base,
+    confine: o.confine,
+    allowlist: o.allowlist,
+    blocklist: o.blocklist,
+    readAllowlist: o.readAllowlist ?? o.read_allowlist,
+    readBlocklist: o.readBlocklist ?? o.read_blocklist,
+  });
+  const session = o.history?.session ?? `lib-${randomUUID()}`;
+  const historyDir = o.history?.dir ?? join(guard.root, ".splice");
+  const durable = o.durable ?? process.env.SPLICE_DURABLE !== "0";
+  const history = History.open({
+    dir: historyDir,
+    session,
+    maxBytes: o.history?.maxBytes ?? o.history?.max_bytes,
+    maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
+    fsync: durable,
+  });
+  const hiddenEnv = o.hiddenEnv ?? o.hidden_env;
+  const context: BaseContext = {
+    guard,
+    workspace:
+      o.workspace ??
+      new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
+    history,
+    events: new EventBus(),
+    ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),
+    limits: {
+      maxFileBytes: o.maxFileBytes ?? o.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxLines: o.maxLines ?? o.max_lines ?? DEFAULT_LIMITS.maxLines,
+      maxLineLength: o.maxLineLength ?? o.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
+    },
+  };
+  // Servers read the disk, so validation needs the files to be there. No server starts here.
+  const onDisk = !o.workspace || o.workspace instanceof LocalWorkspace;
+  if (onDisk && o.lsp !== false) {
+    context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
+  }
+  return { context, session };
+}
