@@ -30,15 +30,19 @@ import { LOCK_FILE } from "./lock.js";
 import {
   type BackupSession,
   type CollectResult,
+  checkWriteRecord,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_ENTRIES,
   type HistoryOptions,
   type HistoryStats,
+  type HistoryStore,
   type JournalEvent,
   type LastRead,
+  readEvent,
   type VersionInfo,
   type VersionRef,
   type WriteRecord,
+  writeEvent,
 } from "./types.js";
 
 /** How far past a bound the store may grow before a record call collects. */
@@ -235,7 +239,7 @@ class Store {
   }
 }
 
-export class History {
+export class History implements HistoryStore {
   readonly dir: string;
   readonly session: string;
   private readonly store: Store;
@@ -281,11 +285,9 @@ export class History {
     if (knownSha && this.store.pathIndex(path).isRepeatRead(this.session, path, knownSha, range)) {
       return { sha: knownSha, tag, size: bytes.length };
     }
-    const sha = this.putBlob(bytes, false, knownSha);
-    const event: JournalEvent = { ...this.base("read", path), sha, tag, size: bytes.length };
-    if (range) event.range = [range[0], range[1]];
-    this.store.append(event, false);
-    return { sha, tag, size: bytes.length };
+    const version = { sha: this.putBlob(bytes, false, knownSha), tag, size: bytes.length };
+    this.store.append(readEvent(path, this.session, version, range), false);
+    return version;
   }
 
   /**
@@ -296,8 +298,7 @@ export class History {
    * it instead: flush it before replacing the file.
    */
   recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef } {
-    if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
-    if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
+    checkWriteRecord(e);
     const sync = barrier ?? new SyncBarrier();
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) {
@@ -310,12 +311,7 @@ export class History {
       const sha = this.putBlob(e.after.bytes, false, e.after.sha);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
-    const event: JournalEvent = this.base(e.kind, e.path);
-    if (out.after) Object.assign(event, out.after);
-    if (out.before) event.before = { ...out.before };
-    if (e.backup !== undefined) event.backup = e.backup;
-    if (e.note !== undefined) event.note = e.note;
-    this.store.append(event, true, sync);
+    this.store.append(writeEvent(e, this.session, out), true, sync);
     if (!barrier) sync.flushSync();
     return out;
   }
@@ -379,12 +375,6 @@ export class History {
   collect(): CollectResult {
     return this.store.collect();
   }
-
-  private base(kind: JournalEvent["kind"], path: string): JournalEvent {
-    if (typeof path !== "string" || path === "")
-      throw new TypeError("a history path must be non-empty");
-    return { kind, path, session: this.session, at: new Date().toISOString() };
-  }
 }
 
 export type {
@@ -393,7 +383,9 @@ export type {
   CollectResult,
   EventKind,
   HistoryOptions,
+  HistoryReader,
   HistoryStats,
+  HistoryStore,
   JournalEvent,
   LastRead,
   VersionInfo,

@@ -2,6 +2,7 @@
  * The public shapes of the history store. Other modules are written against
  * these names: change them only together with their callers.
  */
+import type { SyncBarrier } from "../util/durable.js";
 
 export interface HistoryOptions {
   /** The history directory, normally `<root>/.splice`. Created when missing. */
@@ -94,6 +95,53 @@ export interface CollectResult {
   freedBytes: number;
 }
 
+/**
+ * What a history answers without recording anything: the reads tools and the
+ * change pipeline make. A dry run builds on one of these, so it cannot write.
+ */
+export interface HistoryReader {
+  /** Where the store lives; errors on paths inside it are told as history failures. */
+  readonly dir: string;
+  /** The session this handle reads as and records for. */
+  readonly session: string;
+  getBlob(sha: string): Uint8Array | undefined;
+  hasSeen(path: string, sha: string): boolean;
+  /** The shas this session saw `path` at with `tag`, newest first. */
+  seenShasForTag(path: string, tag: string): string[];
+  /** The version of `path` this session read or wrote most recently. */
+  lastSeen(path: string): { sha: string; tag: string } | undefined;
+  lastRead(path: string): LastRead | undefined;
+  /** Every distinct version of `path` any session recorded, newest first. */
+  versions(path: string): VersionInfo[];
+  findByTag(path: string, tag: string): VersionInfo[];
+  /** The sha the newest event leaves `path` at; undefined after a delete or when unknown. */
+  latestKnown(path: string): string | undefined;
+  versionBefore(path: string, sha: string): VersionRef | undefined;
+  /** Backup sessions of every session, newest first. */
+  backups(): BackupSession[];
+}
+
+/**
+ * The history as tools and the change pipeline use it (`ToolContext.history`):
+ * its reads and the two calls that record. Bounding the store, its stats and
+ * other sessions' views are not part of it: no tool needs them.
+ */
+export interface HistoryStore extends HistoryReader {
+  /** Record what a read showed; returns the version it names. */
+  recordRead(
+    path: string,
+    bytes: Uint8Array,
+    tag: string,
+    range?: [number, number],
+    knownSha?: string,
+  ): VersionRef;
+  /**
+   * Record a write, rollback or delete before the file is replaced; with a
+   * `barrier`, what must be durable joins it and is synced when it is flushed.
+   */
+  recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef };
+}
+
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
@@ -115,6 +163,46 @@ export function shasOf(event: JournalEvent): string[] {
   if (event.sha) out.push(event.sha);
   if (event.before?.sha) out.push(event.before.sha);
   return out;
+}
+
+/** The fields every event starts with. */
+function newEvent(kind: EventKind, path: string, session: string): JournalEvent {
+  if (typeof path !== "string" || path === "") {
+    throw new TypeError("a history path must be non-empty");
+  }
+  return { kind, path, session, at: new Date().toISOString() };
+}
+
+/** The event of a read of `version` (lines `range` shown; absent = the whole file). */
+export function readEvent(
+  path: string,
+  session: string,
+  version: VersionRef,
+  range?: [number, number],
+): JournalEvent {
+  const event: JournalEvent = { ...newEvent("read", path, session), ...version };
+  if (range) event.range = [range[0], range[1]];
+  return event;
+}
+
+/** Throws when a write record's kind and versions disagree. */
+export function checkWriteRecord(e: WriteRecord): void {
+  if (e.kind === "delete" && e.after) throw new TypeError("a delete has no after version");
+  if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
+}
+
+/** The event of a write record whose versions were stored as `refs`. */
+export function writeEvent(
+  e: WriteRecord,
+  session: string,
+  refs: { before?: VersionRef; after?: VersionRef },
+): JournalEvent {
+  const event = newEvent(e.kind, e.path, session);
+  if (refs.after) Object.assign(event, refs.after);
+  if (refs.before) event.before = { ...refs.before };
+  if (e.backup !== undefined) event.backup = e.backup;
+  if (e.note !== undefined) event.note = e.note;
+  return event;
 }
 
 /** One file change inside a backup session. */
