@@ -1,7 +1,7 @@
 /** What the write pipeline works with: the root's guard, its bytes, its history and its events. */
 import type { EventBus } from "../events.js";
 import type { PathGuard } from "../guard/path-guard.js";
-import type { History } from "../history/history.js";
+import type { HistoryStore } from "../history/history.js";
 import type { Validator } from "../lsp/validate.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -23,7 +23,7 @@ export const DEFAULT_LIMITS: Limits = {
 export interface ChangeContext {
   guard: PathGuard;
   workspace: Workspace;
-  history: History;
+  history: HistoryStore;
   limits: Limits;
   events: EventBus;
   /** Checks edits with language servers; absent, nothing is validated. */

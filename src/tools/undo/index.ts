@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import type { BackupSession, History } from "../../history/history.js";
+import type { BackupSession, HistoryStore } from "../../history/history.js";
 import {
   changesNothing,
   netChanges,
@@ -92,7 +92,7 @@ function state(context: ToolContext, all: boolean | undefined): State {
   };
 }
 
-function docOf(history: History, sha: string | undefined): Document | undefined {
+function docOf(history: HistoryStore, sha: string | undefined): Document | undefined {
   const bytes = sha === undefined ? undefined : history.getBlob(sha);
   const doc = bytes && documentFromBytes(bytes);
   return doc && !("kind" in doc) ? doc : undefined;
