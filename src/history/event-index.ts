@@ -168,15 +168,20 @@ export class EventIndex {
    * file); when no write produced it, the newest other version recorded.
    */
   versionBefore(path: string, sha: string): VersionRef | undefined {
+    const made = this.producerOf(path, sha);
+    if (made) return made.before ? { ...made.before } : undefined;
+    const other = this.versions(path).find((v) => v.sha !== sha);
+    return other ? { sha: other.sha, tag: other.tag, size: other.size } : undefined;
+  }
+
+  /** The newest write or rollback of `path` that left it at `sha`. */
+  producerOf(path: string, sha: string): StoredEvent | undefined {
     const events = this.byPath.get(path) ?? [];
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
-      if ((e.kind === "write" || e.kind === "rollback") && e.sha === sha) {
-        return e.before ? { ...e.before } : undefined;
-      }
+      if ((e.kind === "write" || e.kind === "rollback") && e.sha === sha) return e;
     }
-    const other = this.versions(path).find((v) => v.sha !== sha);
-    return other ? { sha: other.sha, tag: other.tag, size: other.size } : undefined;
+    return undefined;
   }
 
   /** Backup sessions, newest first, each with the files it changed in journal order. */

@@ -1,0 +1,145 @@
+/**
+ * The history of a dry run: it answers as `base` would had the dry run's
+ * reads and writes been journalled after everything `base` knows, and it
+ * records them in memory only. It holds `base` as a reader, so nothing it
+ * does can reach the base's journal or blobs.
+ */
+import type { SyncBarrier } from "../util/durable.js";
+import { sha256Hex } from "./blobs.js";
+import { EventIndex } from "./event-index.js";
+import {
+  type BackupSession,
+  checkWriteRecord,
+  type HistoryReader,
+  type HistoryStore,
+  type LastRead,
+  readEvent,
+  type VersionInfo,
+  type VersionRef,
+  type WriteRecord,
+  writeEvent,
+} from "./types.js";
+
+export class DryRunHistory implements HistoryStore {
+  readonly dir: string;
+  readonly session: string;
+  private readonly base: HistoryReader;
+  private readonly blobs = new Map<string, Uint8Array>();
+  /** The dry run's own events, newer than every event of `base`. */
+  private readonly own = new EventIndex();
+
+  constructor(base: HistoryReader) {
+    this.base = base;
+    this.dir = base.dir;
+    this.session = base.session;
+  }
+
+  /** `sha`, when given, must be the SHA-256 of `bytes`, as for the real store. */
+  private put(bytes: Uint8Array, knownSha?: string): string {
+    const sha = knownSha ?? sha256Hex(bytes);
+    // A copy, as the real store's file is: the caller may reuse its buffer.
+    if (!this.blobs.has(sha)) this.blobs.set(sha, bytes.slice());
+    return sha;
+  }
+
+  private ref(version: { bytes: Uint8Array; tag: string; sha?: string }): VersionRef {
+    return {
+      sha: this.put(version.bytes, version.sha),
+      tag: version.tag,
+      size: version.bytes.length,
+    };
+  }
+
+  getBlob(sha: string): Uint8Array | undefined {
+    return this.blobs.get(sha) ?? this.base.getBlob(sha);
+  }
+
+  recordRead(
+    path: string,
+    bytes: Uint8Array,
+    tag: string,
+    range?: [number, number],
+    knownSha?: string,
+  ): VersionRef {
+    if (knownSha && this.own.isRepeatRead(this.session, path, knownSha, range)) {
+      return { sha: knownSha, tag, size: bytes.length };
+    }
+    const version = this.ref({ bytes, tag, ...(knownSha ? { sha: knownSha } : {}) });
+    this.own.add(readEvent(path, this.session, version, range));
+    return version;
+  }
+
+  /** Nothing is durable in memory: `barrier` gets nothing to sync. */
+  recordWrite(e: WriteRecord, _barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef } {
+    checkWriteRecord(e);
+    const out: { before?: VersionRef; after?: VersionRef } = {};
+    if (e.before) out.before = this.ref(e.before);
+    if (e.after) out.after = this.ref(e.after);
+    this.own.add(writeEvent(e, this.session, out));
+    return out;
+  }
+
+  hasSeen(path: string, sha: string): boolean {
+    return this.own.hasSeen(this.session, path, sha) || this.base.hasSeen(path, sha);
+  }
+
+  seenShasForTag(path: string, tag: string): string[] {
+    const shas = [
+      ...this.own.seenShasForTag(this.session, path, tag),
+      ...this.base.seenShasForTag(path, tag),
+    ];
+    return [...new Set(shas)];
+  }
+
+  lastSeen(path: string): { sha: string; tag: string } | undefined {
+    return this.own.lastSeen(this.session, path) ?? this.base.lastSeen(path);
+  }
+
+  lastRead(path: string): LastRead | undefined {
+    return this.own.lastRead(this.session, path) ?? this.base.lastRead(path);
+  }
+
+  /** Each version described by its newest occurrence: the dry run's, when it has one. */
+  versions(path: string): VersionInfo[] {
+    const own = this.own.versions(path);
+    const shas = new Set(own.map((v) => v.sha));
+    return [...own, ...this.base.versions(path).filter((v) => !shas.has(v.sha))];
+  }
+
+  findByTag(path: string, tag: string): VersionInfo[] {
+    return this.versions(path).filter((v) => v.tag === tag);
+  }
+
+  latestKnown(path: string): string | undefined {
+    return this.own.eventsOf(path).length > 0
+      ? this.own.latestKnown(path)
+      : this.base.latestKnown(path);
+  }
+
+  /**
+   * The `before` of the newest write that made `sha`, the dry run's first.
+   * When neither made it, `base` answers with its newest other version, which
+   * misses only one the dry run recorded of a file changed outside it meanwhile.
+   */
+  versionBefore(path: string, sha: string): VersionRef | undefined {
+    const made = this.own.producerOf(path, sha);
+    if (made) return made.before ? { ...made.before } : undefined;
+    if (this.base.versions(path).length === 0) return this.own.versionBefore(path, sha);
+    return this.base.versionBefore(path, sha);
+  }
+
+  /**
+   * Newest first. A session id both know keeps its place and its first
+   * change from `base`, and gains the dry run's changes after its own.
+   */
+  backups(): BackupSession[] {
+    const own = new Map(this.own.backups().map((b) => [b.id, b]));
+    const known = this.base.backups().map((b) => {
+      const more = own.get(b.id);
+      if (!more) return b;
+      own.delete(b.id);
+      return { ...b, changes: [...b.changes, ...more.changes] };
+    });
+    return [...own.values(), ...known];
+  }
+}
