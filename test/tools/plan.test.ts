@@ -1,12 +1,24 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bytesTag } from "../../src/text/hashline.js";
+import type { HistoryResult } from "../../src/tools/history/index.js";
 import type { PlanResult } from "../../src/tools/plan/index.js";
 import { planTool } from "../../src/tools/plan/index.js";
 import type { SessionSummary } from "../../src/tools/undo/index.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
 
 const BIN = join(import.meta.dirname, "../../bin/splice");
 
@@ -298,6 +310,63 @@ describe("plan: preview and check", () => {
     });
   });
 
+  it("previews exactly what applying does, with history seeing the dry run, and leaves .splice/ untouched", async () => {
+    const { p, snapshot } = seeded();
+    // History the preview builds on: a read, and an applied edit with its backup.
+    await p.splice().call("read", { targets: [{ path: "crlf.txt" }] });
+    await call(p, { steps: [edit("a.txt", "line 5\n", "line five\n")] });
+    const afterFirst = numbered(5).replace("line 2", "LINE 2").replace("line 5", "line five");
+    const steps = [
+      edit("a.txt", "line 2\n", "LINE 2\n"),
+      { tool: "write", args: { targets: [{ path: "notes/n.md", text: "hi\n" }] } },
+      { tool: "file", args: { action: "rename", path: "old/name.ts", to: "new/name.ts" } },
+      { tool: "file", args: { action: "delete", path: "doomed.txt" } },
+      // Builds on the two steps before: the renamed file, and a.txt by the tag step 1 left.
+      edit("new/name.ts", "x = 1", "x = 2"),
+      {
+        tool: "edit",
+        args: {
+          targets: [
+            { path: "a.txt", file_hash: bytesTag(bytes(afterFirst)), ops: "replace 4:\n+LINE 4" },
+          ],
+        },
+      },
+      { tool: "read", args: { targets: [{ path: "a.txt" }] } },
+      { tool: "history", args: { path: "a.txt" } },
+      { tool: "history", args: { path: "doomed.txt" } },
+      // Back to before step 5's edit, then on from there.
+      { tool: "rollback", args: { path: "new/name.ts", hash: "" } },
+      edit("new/name.ts", "x = 1", "x = 3"),
+    ];
+    const store = join(p.root, ".splice");
+    const [stored, files] = [hashTree(store), snapshot()];
+    const preview = await call(p, { mode: "preview", steps });
+    expect(hashTree(store)).toEqual(stored);
+    expect(snapshot()).toEqual(files);
+    expect(existsSync(join(p.root, "notes"))).toBe(false);
+
+    const applied = await call(p, { steps });
+    expect(preview.diff).toBe(applied.diff);
+    expect(preview.files).toEqual(applied.files);
+    expect(preview.diff).toContain("+LINE 4");
+    expect(preview.diff).toContain("+export const x = 3;");
+    expect(preview.steps.map((s) => [s.status, s.files])).toEqual(
+      applied.steps.map((s) => [s.status, s.files]),
+    );
+    // The read and the history steps saw in the preview what they see applied, times aside.
+    const seen = (r: PlanResult) => r.steps.slice(6, 9).map((s) => timeless(s.result));
+    expect(seen(preview)).toEqual(seen(applied));
+    // The preview's history knows the dry run's writes and reads, not only the store's two versions.
+    const [ofA, ofDoomed] = preview.steps.slice(7, 9).map((s) => s.result as HistoryResult);
+    expect(ofA!.versions.map((v) => [v.kind, v.note, v.current])).toEqual([
+      ["read", undefined, true],
+      ["write", "edit", false],
+      ["write", "replace", false],
+      ["write", "replace", false],
+    ]);
+    expect(ofDoomed!.versions.map((v) => v.kind)).toEqual(["delete"]);
+  });
+
   it("check mode fails when the plan would change something", async () => {
     const { p, before, snapshot } = seeded();
     const e = await rejection(call(p, { mode: "check", steps: [CHANGES[0]!] }));
@@ -312,6 +381,23 @@ describe("plan: preview and check", () => {
     expect(planTool.description).toContain("Files changed by commands are not rolled back");
   });
 });
+
+/** Every file under `dir` as its content's hash, size and mtime. */
+function hashTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const full = join(dir, rel);
+    const st = statSync(full);
+    out[rel] = st.isDirectory()
+      ? "dir"
+      : `${createHash("sha256").update(readFileSync(full)).digest("hex")} ${st.size} ${st.mtimeMs}`;
+  }
+  return out;
+}
+
+/** A result with its times left out: a preview and the run after it differ only there. */
+const timeless = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value ?? null), (key, v) => (key === "at" ? undefined : v));
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
