@@ -5,7 +5,7 @@
  * does can reach the base's journal or blobs.
  */
 import type { SyncBarrier } from "../util/durable.js";
-import { sha256Hex } from "./blobs.js";
+import { sha256 } from "../util/hash.js";
 import { EventIndex } from "./event-index.js";
 import {
   type BackupSession,
@@ -36,7 +36,7 @@ export class DryRunHistory implements HistoryStore {
 
   /** `sha`, when given, must be the SHA-256 of `bytes`, as for the real store. */
   private put(bytes: Uint8Array, knownSha?: string): string {
-    const sha = knownSha ?? sha256Hex(bytes);
+    const sha = knownSha ?? sha256(bytes);
     // A copy, as the real store's file is: the caller may reuse its buffer.
     if (!this.blobs.has(sha)) this.blobs.set(sha, bytes.slice());
     return sha;

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/history/blobs.js";
 import { DryRunHistory } from "../../src/history/dry-run.js";
 import { History } from "../../src/history/history.js";
 import type { HistoryStore, WriteRecord } from "../../src/history/types.js";
 import { SyncBarrier } from "../../src/util/durable.js";
+import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { bytes, tempDir } from "./helpers.js";
 
 /** Every file under `dir`: its content's hash, size and mtime (a touched blob counts too). */
