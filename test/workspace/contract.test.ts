@@ -2,11 +2,10 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { promises as fs, lstatSync, mkdtempSync, readlinkSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LocalWorkspace } from "../../src/workspace/local.js";
-import { MemoryWorkspace } from "../../src/workspace/memory.js";
-import type { Workspace } from "../../src/workspace/workspace.js";
+import { LocalWorkspace, MemoryWorkspace, type Workspace } from "../../src/index.js";
+import { OverlayWorkspace } from "../../src/workspace/overlay.js";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -14,18 +13,57 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 interface Fixture {
   workspace: Workspace;
   dir: string;
+  /** Plants a file that was there before the workspace opened (for an overlay: in its base). */
+  seed(rel: string, content: string, mode?: number): Promise<void>;
+}
+
+/** A real temp folder, planted with plain fs calls. */
+function tempDir(): { dir: string; seed: Fixture["seed"] } {
+  const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
+  const seed = async (rel: string, content: string, mode = 0o644) => {
+    await fs.mkdir(dirname(join(dir, rel)), { recursive: true });
+    await fs.writeFile(join(dir, rel), content);
+    await fs.chmod(join(dir, rel), mode);
+  };
+  return { dir, seed };
+}
+
+/** A MemoryWorkspace at /mem, planted through its own writes. */
+function memory(): { workspace: MemoryWorkspace; dir: string; seed: Fixture["seed"] } {
+  const workspace = new MemoryWorkspace();
+  const seed = (rel: string, content: string, mode?: number) =>
+    workspace.writeFile(join("/mem", rel), bytes(content), { mode });
+  return { workspace, dir: "/mem", seed };
 }
 
 const implementations: [string, () => Fixture][] = [
   [
     "LocalWorkspace",
     () => {
-      const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
-      return { workspace: new LocalWorkspace({ confineTo: dir }), dir };
+      const { dir, seed } = tempDir();
+      return { workspace: new LocalWorkspace({ confineTo: dir }), dir, seed };
     },
   ],
-  ["MemoryWorkspace", () => ({ workspace: new MemoryWorkspace(), dir: "/mem" })],
+  ["MemoryWorkspace", memory],
+  [
+    "OverlayWorkspace over LocalWorkspace",
+    () => {
+      const { dir, seed } = tempDir();
+      return { workspace: new OverlayWorkspace(new LocalWorkspace({ confineTo: dir })), dir, seed };
+    },
+  ],
+  [
+    "OverlayWorkspace over MemoryWorkspace",
+    () => {
+      const base = memory();
+      return { ...base, workspace: new OverlayWorkspace(base.workspace) };
+    },
+  ],
 ];
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const byName = (entries: { name: string }[]) =>
+  [...entries].sort((a, b) => a.name.localeCompare(b.name));
 
 describe.each(implementations)("%s (workspace contract)", (_name, make) => {
   it("writes, reads back and stats a file, creating parents", async () => {
@@ -124,6 +162,49 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     await workspace.remove(join(dir, "x/one.txt"));
     await workspace.remove(join(dir, "x/one.txt"));
     expect(await workspace.stat(join(dir, "x/one.txt"))).toBeUndefined();
+  });
+
+  it("reads, stats and lists files that were there before it opened", async () => {
+    const { workspace, dir, seed } = make();
+    await seed("a/run.sh", "#!/bin/sh\n", 0o755);
+    await seed("a/sub/two.txt", "2\n");
+    expect(text(await workspace.readFile(join(dir, "a/run.sh")))).toBe("#!/bin/sh\n");
+    expect(await workspace.stat(join(dir, "a/run.sh"))).toMatchObject({
+      kind: "file",
+      size: 10,
+      mode: 0o755,
+    });
+    expect(await workspace.stat(join(dir, "a/sub"))).toMatchObject({ kind: "directory" });
+    expect(byName(await workspace.readDir(join(dir, "a")))).toEqual([
+      { name: "run.sh", kind: "file" },
+      { name: "sub", kind: "directory" },
+    ]);
+  });
+
+  it("overwrites a file that was there by compare-and-swap, keeping its mode", async () => {
+    const { workspace, dir, seed } = make();
+    await seed("run.sh", "v1\n", 0o755);
+    const path = join(dir, "run.sh");
+    expect(await workspace.writeIf(path, bytes("v2\n"), null)).toBe(false);
+    expect(await workspace.writeIf(path, bytes("v2\n"), sha("v1\n"))).toBe(true);
+    expect(await workspace.writeIf(path, bytes("v3\n"), sha("v1\n"))).toBe(false);
+    expect(text(await workspace.readFile(path))).toBe("v2\n");
+    expect(await workspace.stat(path)).toMatchObject({ kind: "file", size: 3, mode: 0o755 });
+  });
+
+  it("removes a file that was there from reads, stats and listings", async () => {
+    const { workspace, dir, seed } = make();
+    await seed("x/keep.txt", "keep\n");
+    await seed("x/gone.txt", "gone\n", 0o755);
+    const gone = join(dir, "x/gone.txt");
+    await workspace.remove(gone);
+    expect(await workspace.stat(gone)).toBeUndefined();
+    await expect(workspace.readFile(gone)).rejects.toMatchObject({ kind: "missing" });
+    expect(await workspace.readDir(join(dir, "x"))).toEqual([{ name: "keep.txt", kind: "file" }]);
+    expect(await workspace.writeIf(gone, bytes("back\n"), sha("gone\n"))).toBe(false);
+    expect(await workspace.writeIf(gone, bytes("back\n"), null)).toBe(true);
+    // A file made anew gets the default mode, not the removed file's.
+    expect(await workspace.stat(gone)).toMatchObject({ kind: "file", mode: 0o644 });
   });
 });
 
