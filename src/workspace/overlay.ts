@@ -45,6 +45,10 @@ export class OverlayWorkspace implements Workspace {
     const own = this.#layer.get(path);
     if (own) return own.bytes.slice();
     if (own === null) throw new WorkspaceError("missing", path, `${path} does not exist`);
+    // A folder made only here, by writing files into it: the base has no such path.
+    if (this.#hasLayerFileUnder(path)) {
+      throw new WorkspaceError("is_directory", path, `${path} is a directory`);
+    }
     return this.base.readFile(path);
   }
 

@@ -206,6 +206,19 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     // A file made anew gets the default mode, not the removed file's.
     expect(await workspace.stat(gone)).toMatchObject({ kind: "file", mode: 0o644 });
   });
+
+  it("refuses to read a folder as a file, and keeps a folder a write lands on", async () => {
+    const { workspace, dir, seed } = make();
+    await seed("old/f.txt", "old\n");
+    await workspace.writeFile(join(dir, "new/f.txt"), bytes("new\n"));
+    for (const folder of ["old", "new"]) {
+      await expect(workspace.readFile(join(dir, folder))).rejects.toMatchObject({
+        kind: "is_directory",
+      });
+      await expect(workspace.writeFile(join(dir, folder), bytes("x"))).rejects.toThrow();
+      expect(text(await workspace.readFile(join(dir, folder, "f.txt")))).toBe(`${folder}\n`);
+    }
+  });
 });
 
 describe("LocalWorkspace on a real disk", () => {
