@@ -101,7 +101,7 @@ export class OverlayWorkspace implements Workspace {
         if (e) names.set(rest.slice(0, slash), "directory");
       } else if (e) names.set(rest, "file");
       else names.delete(rest);
-      found = true;
+      if (e) found = true; // a removal alone makes no folder exist
     }
     if (!found) throw new WorkspaceError("missing", path, `${path} does not exist`);
     return [...names].map(([name, kind]) => ({ name, kind }));

@@ -219,6 +219,15 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
       expect(text(await workspace.readFile(join(dir, folder, "f.txt")))).toBe(`${folder}\n`);
     }
   });
+
+  it("reports a folder that does not exist as missing, also after a remove in it", async () => {
+    const { workspace, dir } = make();
+    const ghost = join(dir, "ghost");
+    await expect(workspace.readDir(ghost)).rejects.toMatchObject({ kind: "missing" });
+    await workspace.remove(join(ghost, "f.txt"));
+    await expect(workspace.readDir(ghost)).rejects.toMatchObject({ kind: "missing" });
+    expect(await workspace.stat(ghost)).toBeUndefined();
+  });
 });
 
 describe("LocalWorkspace on a real disk", () => {
