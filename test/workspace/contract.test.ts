@@ -230,6 +230,78 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
   });
 });
 
+const bases: [string, () => { base: Workspace; dir: string; seed: Fixture["seed"] }][] = [
+  [
+    "a LocalWorkspace",
+    () => {
+      const { dir, seed } = tempDir();
+      return { base: new LocalWorkspace({ confineTo: dir }), dir, seed };
+    },
+  ],
+  [
+    "a MemoryWorkspace",
+    () => {
+      const { workspace, dir, seed } = memory();
+      return { base: workspace, dir, seed };
+    },
+  ],
+];
+
+describe.each(bases)("OverlayWorkspace over %s (a dry run's view)", (_name, make) => {
+  it("shows a write through the overlay and leaves the base without it", async () => {
+    const { base, dir, seed } = make();
+    await seed("src/a.txt", "base\n");
+    const overlay = new OverlayWorkspace(base);
+    await overlay.writeFile(join(dir, "src/a.txt"), bytes("dry\n"));
+    await overlay.writeFile(join(dir, "src/new/b.txt"), bytes("new\n"));
+
+    expect(text(await overlay.readFile(join(dir, "src/a.txt")))).toBe("dry\n");
+    expect(text(await overlay.readFile(join(dir, "src/new/b.txt")))).toBe("new\n");
+    expect(byName(await overlay.readDir(join(dir, "src")))).toEqual([
+      { name: "a.txt", kind: "file" },
+      { name: "new", kind: "directory" },
+    ]);
+
+    expect(text(await base.readFile(join(dir, "src/a.txt")))).toBe("base\n");
+    expect(await base.stat(join(dir, "src/new"))).toBeUndefined();
+    expect(await base.readDir(join(dir, "src"))).toEqual([{ name: "a.txt", kind: "file" }]);
+    expect(overlay.changes().map(([path, b]) => [path, b && text(b)])).toEqual([
+      [join(dir, "src/a.txt"), "dry\n"],
+      [join(dir, "src/new/b.txt"), "new\n"],
+    ]);
+  });
+
+  it("hides a base file a delete through the overlay removes, and keeps it in the base", async () => {
+    const { base, dir, seed } = make();
+    await seed("src/a.txt", "keep me\n");
+    await seed("src/other.txt", "other\n");
+    const overlay = new OverlayWorkspace(base);
+    const path = join(dir, "src/a.txt");
+    await overlay.remove(path);
+
+    expect(await overlay.stat(path)).toBeUndefined();
+    await expect(overlay.readFile(path)).rejects.toMatchObject({ kind: "missing" });
+    expect(await overlay.readDir(join(dir, "src"))).toEqual([{ name: "other.txt", kind: "file" }]);
+
+    expect(text(await base.readFile(path))).toBe("keep me\n");
+    expect(byName(await base.readDir(join(dir, "src"))).map((e) => e.name)).toEqual([
+      "a.txt",
+      "other.txt",
+    ]);
+    expect(overlay.changes()).toEqual([[path, null]]);
+  });
+
+  it("reads a base file changed after the overlay opened, until the overlay writes it", async () => {
+    const { base, dir, seed } = make();
+    const overlay = new OverlayWorkspace(base);
+    await seed("late.txt", "late\n");
+    expect(text(await overlay.readFile(join(dir, "late.txt")))).toBe("late\n");
+    await overlay.writeFile(join(dir, "late.txt"), bytes("mine\n"));
+    await seed("late.txt", "changed below\n");
+    expect(text(await overlay.readFile(join(dir, "late.txt")))).toBe("mine\n");
+  });
+});
+
 describe("LocalWorkspace on a real disk", () => {
   it("replaces a symlink instead of writing through it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "splice-ws-"));
