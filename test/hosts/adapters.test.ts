@@ -1,22 +1,26 @@
 /**
- * One contract, every model-SDK adapter: the published schemas are valid JSON
- * Schema that accept each tool's example, every tool round-trips through
- * dispatch on a real temp project, and a bad call gets a sentence back.
+ * One contract, every host: the Anthropic, OpenAI and AI SDK adapters, and
+ * the MCP server driven by the real MCP SDK client over a linked in-memory
+ * transport. The published schemas are valid JSON Schema that accept each
+ * tool's example, every tool round-trips on a real temp project, and a bad
+ * call gets a sentence back.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
 import { anthropicTools, dispatchAnthropic } from "../../src/hosts/anthropic.js";
 import { toolJsonSchema } from "../../src/hosts/json-schema.js";
+import { createMcpServer } from "../../src/hosts/mcp.js";
 import {
   dispatchOpenAIChat,
   dispatchOpenAIResponses,
   openaiChatTools,
   openaiResponsesTools,
 } from "../../src/hosts/openai.js";
-import { createToolkit, type Toolkit } from "../../src/toolkit/index.js";
-import type { Tool } from "../../src/tools/define.js";
-import { LocalWorkspace } from "../../src/workspace/local.js";
+import { createToolkit, fullTools, LocalWorkspace, type ToolkitOptions } from "../../src/index.js";
 import { Project } from "../helpers/project.js";
 
 type Schema = Record<string, unknown>;
@@ -78,19 +82,27 @@ interface Reply {
   isError: boolean | undefined;
 }
 
+/** One host as its model meets it: the tools it publishes, and calls as the model sends them. */
+interface Host {
+  schemas(): Promise<Map<string, { schema: Schema; strict: boolean }>>;
+  call(name: string, args: unknown): Promise<Reply>;
+}
+
 interface Adapter {
   name: string;
   /** Strict OpenAI schemas: every field is required, absent ones are sent as null. */
   strict: boolean;
-  /** Whether a call to a tool the model was not given reaches dispatch (the AI SDK answers it itself). */
-  seesUnknownTools: boolean;
-  schemas(kit: Toolkit): Map<string, { schema: Schema; strict: boolean }>;
-  call(kit: Toolkit, name: string, args: unknown): Promise<Reply>;
+  /**
+   * How a call to a tool the model was not given is answered: an error
+   * result, a protocol error (MCP), or never (the AI SDK answers it itself).
+   */
+  unknownTool: "result" | "protocol" | "sdk";
+  open(options: ToolkitOptions): Promise<Host>;
 }
 
 /** The arguments a strict-mode model would send: every optional field present, null when absent. */
-function asSent(kit: Toolkit, name: string, args: unknown, strict: boolean): unknown {
-  const tool = kit.tools.find((t) => t.name === name);
+function asSent(name: string, args: unknown, strict: boolean): unknown {
+  const tool = fullTools.find((t) => t.name === name);
   return strict && tool ? nullsForAbsent(toolJsonSchema(tool), args) : args;
 }
 
@@ -98,57 +110,73 @@ function openai(strict: boolean, api: "responses" | "chat"): Adapter {
   return {
     name: `openai ${api}${strict ? " strict" : ""}`,
     strict,
-    seesUnknownTools: true,
-    schemas: (kit) =>
-      new Map(
-        api === "responses"
-          ? openaiResponsesTools(kit, { strict }).map((t) => [
-              t.name,
-              { schema: t.parameters, strict: t.strict },
-            ])
-          : openaiChatTools(kit, { strict }).map((t) => [
-              t.function.name,
-              { schema: t.function.parameters, strict: t.function.strict },
-            ]),
-      ),
-    call: async (kit, name, args) => {
-      const text = JSON.stringify(asSent(kit, name, args, strict));
-      if (api === "responses") {
-        const out = await dispatchOpenAIResponses(kit, {
-          call_id: "call_1",
-          name,
-          arguments: text,
-        });
-        expect(out).toMatchObject({ type: "function_call_output", call_id: "call_1" });
-        return { text: out.output, isError: undefined };
-      }
-      const message = await dispatchOpenAIChat(kit, {
-        id: "call_2",
-        function: { name, arguments: text },
-      });
-      expect(message).toMatchObject({ role: "tool", tool_call_id: "call_2" });
-      return { text: message.content, isError: undefined };
+    unknownTool: "result",
+    open: async (options) => {
+      const kit = createToolkit(options);
+      return {
+        schemas: async () =>
+          new Map(
+            api === "responses"
+              ? openaiResponsesTools(kit, { strict }).map((t) => [
+                  t.name,
+                  { schema: t.parameters, strict: t.strict },
+                ])
+              : openaiChatTools(kit, { strict }).map((t) => [
+                  t.function.name,
+                  { schema: t.function.parameters, strict: t.function.strict },
+                ]),
+          ),
+        call: async (name, args) => {
+          const text = JSON.stringify(asSent(name, args, strict));
+          if (api === "responses") {
+            const out = await dispatchOpenAIResponses(kit, {
+              call_id: "call_1",
+              name,
+              arguments: text,
+            });
+            expect(out).toMatchObject({ type: "function_call_output", call_id: "call_1" });
+            return { text: out.output, isError: undefined };
+          }
+          const message = await dispatchOpenAIChat(kit, {
+            id: "call_2",
+            function: { name, arguments: text },
+          });
+          expect(message).toMatchObject({ role: "tool", tool_call_id: "call_2" });
+          return { text: message.content, isError: undefined };
+        },
+      };
     },
   };
 }
+
+/** Closed after each test: MCP clients, then their servers. */
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
 
 const adapters: Adapter[] = [
   {
     name: "anthropic",
     strict: false,
-    seesUnknownTools: true,
-    schemas: (kit) =>
-      new Map(
-        anthropicTools(kit).map((t) => [
-          t.name,
-          { schema: t.input_schema as Schema, strict: false },
-        ]),
-      ),
-    call: async (kit, name, input) => {
-      const block = await dispatchAnthropic(kit, { id: "toolu_1", name, input });
-      expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
-      expect(typeof block.content).toBe("string");
-      return { text: block.content as string, isError: block.is_error === true };
+    unknownTool: "result",
+    open: async (options) => {
+      const kit = createToolkit(options);
+      return {
+        schemas: async () =>
+          new Map(
+            anthropicTools(kit).map((t) => [
+              t.name,
+              { schema: t.input_schema as Schema, strict: false },
+            ]),
+          ),
+        call: async (name, input) => {
+          const block = await dispatchAnthropic(kit, { id: "toolu_1", name, input });
+          expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
+          expect(typeof block.content).toBe("string");
+          return { text: block.content as string, isError: block.is_error === true };
+        },
+      };
     },
   },
   openai(true, "responses"),
@@ -157,22 +185,64 @@ const adapters: Adapter[] = [
   {
     name: "ai-sdk",
     strict: false,
-    seesUnknownTools: false,
-    schemas: (kit) =>
-      new Map(
-        Object.entries(aiSdkTools(kit)).map(([name, t]) => [
-          name,
-          { schema: (t.inputSchema as { jsonSchema: Schema }).jsonSchema, strict: false },
-        ]),
-      ),
-    call: async (kit, name, input) => {
-      const tool = aiSdkTools(kit)[name]!;
-      try {
-        const text = await tool.execute!(input, { toolCallId: "c1", messages: [] });
-        return { text: text as string, isError: false };
-      } catch (error) {
-        return { text: (error as Error).message, isError: true };
-      }
+    unknownTool: "sdk",
+    open: async (options) => {
+      const tools = aiSdkTools(createToolkit(options));
+      return {
+        schemas: async () =>
+          new Map(
+            Object.entries(tools).map(([name, t]) => [
+              name,
+              { schema: (t.inputSchema as { jsonSchema: Schema }).jsonSchema, strict: false },
+            ]),
+          ),
+        call: async (name, input) => {
+          try {
+            const text = await tools[name]!.execute!(input, { toolCallId: "c1", messages: [] });
+            return { text: text as string, isError: false };
+          } catch (error) {
+            return { text: (error as Error).message, isError: true };
+          }
+        },
+      };
+    },
+  },
+  {
+    name: "mcp",
+    strict: false,
+    unknownTool: "protocol",
+    // The real SDK client, linked in memory to the server: one connection, one history session.
+    open: async (options) => {
+      const { server } = createMcpServer(options);
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "splice-test", version: "1.0.0" });
+      await server.connect(serverSide);
+      await client.connect(clientSide);
+      cleanups.push(
+        () => server.close(),
+        () => client.close(),
+      );
+      return {
+        schemas: async () =>
+          new Map(
+            (await client.listTools()).tools.map((t) => [
+              t.name,
+              { schema: t.inputSchema as Schema, strict: false },
+            ]),
+          ),
+        call: async (name, args) => {
+          const result = (await client.callTool({
+            name,
+            arguments: args as Record<string, unknown>,
+          })) as CallToolResult;
+          expect(result.content).toHaveLength(1);
+          expect(result.content[0]).toMatchObject({ type: "text" });
+          return {
+            text: (result.content[0] as { text: string }).text,
+            isError: result.isError === true,
+          };
+        },
+      };
     },
   },
 ];
@@ -193,11 +263,17 @@ function expectOk(reply: Reply, text: string) {
 const tagOf = (text: string) => /^¶[^#\n]+#([0-9A-F]{4})$/m.exec(text)![1]!;
 
 describe.each(adapters)("the $name adapter", (adapter) => {
-  it("publishes every tool with a schema that compiles and accepts its example", () => {
-    const kit = createToolkit({ root: new Project().root });
-    const schemas = adapter.schemas(kit);
-    expect([...schemas.keys()]).toEqual(kit.tools.map((t) => t.name));
-    for (const tool of kit.tools as Tool[]) {
+  async function open(options: Partial<ToolkitOptions> = {}) {
+    const p = new Project();
+    p.write("src/a.txt", "one\ntwo\nthree\n");
+    return { p, host: await adapter.open({ root: p.root, ...options }) };
+  }
+
+  it("publishes every tool with a schema that compiles and accepts its example", async () => {
+    const { host } = await open();
+    const schemas = await host.schemas();
+    expect([...schemas.keys()]).toEqual(fullTools.map((t) => t.name));
+    for (const tool of fullTools) {
       const { schema, strict } = schemas.get(tool.name)!;
       expect(schema.type).toBe("object");
       expect(schema).not.toHaveProperty("$schema");
@@ -217,14 +293,11 @@ describe.each(adapters)("the $name adapter", (adapter) => {
   });
 
   it("round-trips every tool on a real project, answering with what the model should read", async () => {
-    const p = new Project();
-    p.write("src/a.txt", "one\ntwo\nthree\n");
-    const kit = createToolkit({ root: p.root });
-    const has = (name: string) => kit.tools.some((t) => t.name === name);
+    const { p, host } = await open();
     const done = new Set<string>();
     const call = async (name: string, args: unknown) => {
       done.add(name);
-      return adapter.call(kit, name, args);
+      return host.call(name, args);
     };
 
     const read = await call("read", { targets: [{ path: "src/a.txt" }, { path: "gone.txt" }] });
@@ -265,54 +338,52 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     expect(shown.versions.length).toBeGreaterThanOrEqual(2);
     expect(history.text).toBe(JSON.stringify(JSON.parse(history.text), null, 2));
 
-    if (has("list")) {
-      const list = await call("list", { path: "src" });
-      expect(list.text).toMatch(/a\.txt[\s\S]*b\.txt/);
-    }
-    if (has("search")) {
-      const search = await call("search", { pattern: "three", path: "src" });
-      expect(search.text).toContain("src/a.txt");
-      expect(search.text).toContain("three");
-    }
-    if (has("run")) {
-      const run = await call("run", { command: "echo splice-ran" });
-      expect(run.text).toContain("splice-ran");
-    }
+    const list = await call("list", { path: "src" });
+    expect(list.text).toMatch(/a\.txt[\s\S]*b\.txt/);
+    const search = await call("search", { pattern: "three", path: "src" });
+    expect(search.text).toContain("src/a.txt");
+    expect(search.text).toContain("three");
+    const run = await call("run", { command: "echo splice-ran" });
+    expect(run.text).toContain("splice-ran");
     // A tool added later still goes through dispatch with its own example call.
-    for (const tool of kit.tools.filter((t) => !done.has(t.name))) {
+    for (const tool of fullTools.filter((t) => !done.has(t.name))) {
       const reply = await call(tool.name, tool.example);
       expect(reply.text.length, tool.name).toBeGreaterThan(0);
     }
-    expect([...done].sort()).toEqual(kit.tools.map((t) => t.name).sort());
+    expect([...done].sort()).toEqual(fullTools.map((t) => t.name).sort());
   });
 
   it("answers malformed calls with a sentence for the model", async () => {
-    const kit = createToolkit({ root: new Project().root });
-    const example = JSON.stringify(kit.find("read").example);
-    if (adapter.seesUnknownTools) {
-      expectError(
-        await adapter.call(kit, "nope", {}),
-        `unknown_tool: There is no tool named "nope". The tools are: ${kit.tools.map((t) => t.name).join(", ")}.`,
-      );
+    const { host } = await open();
+    const example = JSON.stringify(fullTools.find((t) => t.name === "read")!.example);
+    const unknown = `There is no tool named "nope". The tools are: ${fullTools.map((t) => t.name).join(", ")}.`;
+    if (adapter.unknownTool === "result") {
+      expectError(await host.call("nope", {}), `unknown_tool: ${unknown}`);
+    }
+    if (adapter.unknownTool === "protocol") {
+      await expect(host.call("nope", {})).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message: `MCP error -32602: ${unknown}`,
+      });
     }
     expectError(
-      await adapter.call(kit, "read", {}),
+      await host.call("read", {}),
       `invalid_input: Invalid arguments for read: targets: Invalid input: expected array, received undefined. A valid call looks like: ${example}`,
     );
     expectError(
-      await adapter.call(kit, "read", { targets: "src/a.txt" }),
+      await host.call("read", { targets: "src/a.txt" }),
       `invalid_input: Invalid arguments for read: targets: Invalid input: expected array, received string. A valid call looks like: ${example}`,
     );
     expectError(
-      await adapter.call(kit, "history", { path: "a.txt", depth: 2 }),
+      await host.call("history", { path: "a.txt", depth: 2 }),
       /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth"\./,
     );
   });
 
   it("turns a failure inside a tool into an error result with its code", async () => {
-    const kit = createToolkit({ root: new Project().root });
+    const { host } = await open();
     expectError(
-      await adapter.call(kit, "rollback", { path: "none.txt", hash: "" }),
+      await host.call("rollback", { path: "none.txt", hash: "" }),
       'not_found: splice has no earlier version of none.txt to go back to. Call history with {"path": "none.txt"} to see what it knows.',
     );
   });
@@ -325,11 +396,11 @@ describe.each(adapters)("the $name adapter", (adapter) => {
         throw new Error("EIO: i/o error, read\n    at readFile (node:fs:1:1)");
       }
     }
-    const kit = createToolkit({
+    const host = await adapter.open({
       root: p.root,
       workspace: new FailingDisk({ confineTo: p.root }),
     });
-    const reply = await adapter.call(kit, "read", { targets: [{ path: "a.txt" }] });
+    const reply = await host.call("read", { targets: [{ path: "a.txt" }] });
     expectError(
       reply,
       "internal: the read tool failed unexpectedly (Error: EIO: i/o error, read). This is not a problem with your arguments; tell the user if it keeps happening.",
