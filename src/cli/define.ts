@@ -1,0 +1,115 @@
+/**
+ * What a command is: its name, help and flags as data, and one `run`. The
+ * parser, the help and `run` all read the same definition, so a flag cannot
+ * be accepted without being documented, nor documented without being parsed.
+ */
+import { ToolError } from "../errors.js";
+import type { Splice } from "../splice.js";
+import type { Paint } from "./format.js";
+
+export interface FlagSpec {
+  type: "string" | "boolean";
+  /** One letter, for `-h`. */
+  short?: string;
+  /** One line; help wraps it. */
+  description: string;
+  /** The placeholder help shows after a string flag: `--hash TAG`. */
+  valueName?: string;
+}
+
+export type FlagSpecs = Record<string, FlagSpec>;
+
+export interface ArgSpec {
+  /** As help shows it: `PATH`, `PATH[:RANGE]`. */
+  name: string;
+  description: string;
+  optional?: boolean;
+  /** Takes every remaining positional; only the last argument can. */
+  variadic?: boolean;
+}
+
+type ValueOf<T extends FlagSpec["type"]> = T extends "string" ? string : boolean;
+
+/** What `run` gets for each declared flag: a string flag's value, or true for a boolean one. */
+export type FlagValues<F extends FlagSpecs> = { [K in keyof F]?: ValueOf<F[K]["type"]> };
+
+/** Flags every command takes. The parser merges them in; no command declares them. */
+export const SHARED_FLAGS = {
+  root: {
+    type: "string",
+    valueName: "DIR",
+    description: "the project root (default: the current folder)",
+  },
+  json: {
+    type: "boolean",
+    description: "print the tool's JSON result instead of the human view",
+  },
+  help: { type: "boolean", short: "h", description: "show this help" },
+} as const satisfies FlagSpecs;
+
+/** Flags of `splice` itself, before or instead of a command. */
+export const PROGRAM_FLAGS = {
+  version: { type: "boolean", description: "print splice's version" },
+} as const satisfies FlagSpecs;
+
+export interface CommandInput<F extends FlagSpecs> {
+  root: string;
+  positionals: string[];
+  flags: FlagValues<F>;
+  /** Opened on first use: serve and agent build their own, and a usage error needs none. */
+  readonly splice: Splice;
+  readStdin: () => string;
+  paint: Paint;
+}
+
+/** A command's JSON result and its human view; main prints one of them. */
+export interface CommandOutput {
+  json: unknown;
+  human: string;
+}
+
+export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
+  name: string;
+  /** One line for the list of commands. */
+  summary: string;
+  /** What follows `splice NAME` in the usage line; the shared flags are implied. */
+  usage: string;
+  /** Paragraphs shown after the usage line, as written. */
+  description?: string;
+  args?: readonly ArgSpec[];
+  flags: F;
+  /** False when the command's output is not a tool result (it then takes no --json). */
+  json?: boolean;
+  examples?: readonly string[];
+  /**
+   * After `run` returns, the process exits within this many milliseconds even
+   * if something still holds it open (serve: a call that ignored its abort).
+   */
+  exitGraceMs?: number;
+  /** A result to print, or an exit code when the command printed its own output. */
+  run(input: CommandInput<F>): Promise<CommandOutput | number>;
+}
+
+/** The command's own flags with the shared ones it takes (--json only where it applies). */
+export function flagsOf(command: CommandDefinition): FlagSpecs {
+  const { root, json, help } = SHARED_FLAGS;
+  return { ...command.flags, root, ...(command.json === false ? {} : { json }), help };
+}
+
+/** How help and usage errors write a flag: `--hash TAG`, `--force`. */
+export function flagLabel(name: string, spec: FlagSpec): string {
+  const value = spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : "";
+  return `--${name}${value}`;
+}
+
+/** Only for type inference: the flags' types flow into `run`'s input. */
+export function defineCommand<const F extends FlagSpecs>(
+  definition: CommandDefinition<F>,
+): CommandDefinition<F> {
+  return definition;
+}
+
+/** A command's own check of its input failed: a tool-style refusal (exit 1), as the tools' are. */
+export function invalid(message: string): never {
+  throw new ToolError("invalid_input", message);
+}
