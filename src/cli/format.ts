@@ -1,5 +1,6 @@
 /** Human views of tool results: color only on a terminal, never in pipes. */
 import { styleText } from "node:util";
+import type { ToolError } from "../errors.js";
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -38,4 +39,43 @@ export function formatDiff(diff: string, paint: Paint): string {
 
 export function formatWarnings(warnings: readonly string[], paint: Paint): string[] {
   return warnings.map((w) => paint("yellow", `warning: ${w}`));
+}
+
+/** A written file: its header, its diff and what to watch out for. */
+export function changeView(
+  r: { header: string; diff: string; warnings: string[] },
+  paint: Paint,
+): string {
+  const lines = [paint("bold", r.header)];
+  if (r.diff) lines.push(formatDiff(r.diff, paint));
+  lines.push(...formatWarnings(r.warnings, paint));
+  return lines.join("\n");
+}
+
+/** Files as read: hashline content, or the path in red when there is none, then warnings. */
+export function readView(
+  results: readonly { path: string; content?: string; warnings: string[] }[],
+  paint: Paint,
+): string {
+  return results
+    .map((r) =>
+      [
+        r.content ? formatHashline(r.content, paint) : paint("red", `${r.path}:`),
+        ...formatWarnings(r.warnings, paint),
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    )
+    .join("\n\n");
+}
+
+/** The last line of a preview-or-apply command (plan, patch). */
+export function appliedFooter(applied: boolean, backup: string | undefined): string {
+  if (!applied) return "Preview: nothing was written. Run again with --apply to write.";
+  return backup ? `Applied. Undo it with: splice undo ${backup}` : "Applied; nothing changed.";
+}
+
+/** How a refusal prints where JSON is asked for: the same shape `splice call` answers with. */
+export function errorJson(error: ToolError): string {
+  return JSON.stringify({ error: error.toJSON() }, null, 2);
 }

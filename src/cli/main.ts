@@ -1,131 +1,66 @@
+/**
+ * The `splice` command: finds the command, parses its flags strictly, runs
+ * it and prints its result. Exit codes: 0 done, 1 a tool refused, 2 the
+ * command line was wrong (nothing was done), 70 a bug.
+ */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { isToolError, ToolError } from "../errors.js";
-import { createSplice } from "../splice.js";
-import { commands } from "./commands.js";
-import { makePaint } from "./format.js";
-import { COMMAND_HELP, MAIN_HELP } from "./help.js";
+import { isToolError } from "../errors.js";
+import { createSplice, type Splice } from "../splice.js";
+import { commands, program } from "./commands/index.js";
+import type { CommandDefinition, CommandInput, CommandOutput, FlagSpecs } from "./define.js";
+import { errorJson, makePaint } from "./format.js";
+import { locateCommand, parseCommand, UsageError, unknownCommand } from "./parse.js";
+import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
 const CLI_SESSION = "cli";
-/** How long a stopped server may wait for its aborted calls before it exits anyway. */
-const SERVE_EXIT_MS = 5_000;
+
+const EXIT_OK = 0;
+const EXIT_REFUSED = 1;
+const EXIT_USAGE = 2;
+const EXIT_INTERNAL = 70;
+
+type Flags = Record<string, string | boolean | undefined>;
+
+interface Outcome {
+  code: number;
+  /** Exit by then even if something still holds the process open. */
+  exitWithinMs?: number;
+}
 
 function readStdin(): string {
   return readFileSync(0, "utf8");
 }
 
-function errorJson(error: ToolError): string {
-  return JSON.stringify({ error: error.toJSON() }, null, 2);
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  return `${pkg.version}\n`;
 }
 
-async function callCommand(root: string, positionals: string[]): Promise<number> {
-  const [name, raw] = positionals;
-  try {
-    if (!name)
-      throw new ToolError("invalid_input", "call needs a tool name: splice call read '{...}'");
-    const text = raw === undefined || raw === "-" ? readStdin() : raw;
-    let args: unknown;
-    try {
-      args = JSON.parse(text);
-    } catch (error) {
-      throw new ToolError(
-        "invalid_input",
-        `The arguments are not valid JSON (${(error as Error).message}). Pass one JSON object, e.g. '{"path": "src/main.ts"}'.`,
-      );
-    }
-    const splice = createSplice({ root, history: { session: CLI_SESSION } });
-    const result = await splice.call(name, args);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
-  } catch (error) {
-    if (!isToolError(error)) throw error;
-    process.stdout.write(`${errorJson(error)}\n`);
-    return 1;
-  }
-}
-
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: {
-      root: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean" },
-      text: { type: "string" },
-      file: { type: "string" },
-      hash: { type: "string" },
-      ops: { type: "string" },
-      "ops-file": { type: "string" },
-      force: { type: "boolean" },
-      list: { type: "boolean" },
-      path: { type: "string" },
-      all: { type: "boolean" },
-      http: { type: "string" },
-      host: { type: "string" },
-      token: { type: "string" },
-      tools: { type: "string" },
-      language: { type: "string" },
-      start: { type: "boolean" },
-      restart: { type: "boolean" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      "key-file": { type: "string" },
-      yes: { type: "boolean" },
-      continue: { type: "boolean" },
-      symbol: { type: "string" },
-      line: { type: "string" },
-      rewrite: { type: "string" },
-      apply: { type: "boolean" },
-      lang: { type: "string" },
-      "max-files": { type: "string" },
+function inputFor(root: string, positionals: string[], flags: Flags): CommandInput<FlagSpecs> {
+  let splice: Splice | undefined;
+  return {
+    root,
+    positionals,
+    flags,
+    get splice() {
+      splice ??= createSplice({ root, history: { session: CLI_SESSION } });
+      return splice;
     },
-  });
-  const [command, ...rest] = positionals;
-  if (values.version) {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-    process.stdout.write(`${pkg.version}\n`);
-    return 0;
-  }
-  if (!command || (values.help && !command)) {
-    process.stdout.write(MAIN_HELP);
-    return command || values.help ? 0 : 2;
-  }
-  if (values.help) {
-    process.stdout.write(COMMAND_HELP[command] ?? MAIN_HELP);
-    return 0;
-  }
-  const root = typeof values.root === "string" ? values.root : process.cwd();
-  if (command === "call") return callCommand(root, rest);
-  if (command === "serve") {
-    // The MCP SDK (with ajv) loads only for serve: the other commands start without it.
-    const { serveCommand } = await import("./serve.js");
-    const code = await serveCommand(root, values);
-    // Stopping the server aborted its calls (a run's processes get SIGTERM, SIGKILL 2 s later);
-    // one that ignores the abort must not keep a stopped server alive.
-    setTimeout(() => process.exit(code), SERVE_EXIT_MS).unref();
-    return code;
-  }
-  if (command === "agent") {
-    // Loaded on demand: the other commands never pay for the model SDK.
-    const { agentCommand } = await import("./agent.js");
-    return agentCommand(root, values, rest);
-  }
-  const run = commands[command];
-  if (!run) {
-    process.stderr.write(`splice: unknown command "${command}"\n\n${MAIN_HELP}`);
-    return 2;
-  }
-  const json = values.json === true;
+    readStdin,
+    paint: makePaint(process.stdout),
+  };
+}
+
+/** Prints a tool result, or the refusal a tool answered with. */
+async function runCommand(
+  command: CommandDefinition,
+  input: CommandInput<FlagSpecs>,
+  json: boolean,
+): Promise<number> {
+  let out: CommandOutput | number;
   try {
-    const splice = createSplice({ root, history: { session: CLI_SESSION } });
-    const paint = makePaint(process.stdout);
-    const out = await run({ splice, positionals: rest, flags: values, readStdin, paint });
-    process.stdout.write(`${json ? JSON.stringify(out.json, null, 2) : out.human}\n`);
-    return 0;
+    out = await command.run(input);
   } catch (error) {
     if (!isToolError(error)) throw error;
     if (json) process.stdout.write(`${errorJson(error)}\n`);
@@ -133,18 +68,57 @@ async function main(argv: string[]): Promise<number> {
       const paint = makePaint(process.stderr);
       process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${error.message}\n`);
     }
-    return 1;
+    return EXIT_REFUSED;
   }
+  if (typeof out === "number") return out;
+  process.stdout.write(`${json ? JSON.stringify(out.json, null, 2) : out.human}\n`);
+  return EXIT_OK;
+}
+
+async function main(argv: string[]): Promise<Outcome> {
+  const located = locateCommand(argv);
+  if (located.kind === "top") {
+    if (located.flags.version) process.stdout.write(version());
+    else process.stdout.write(renderMainHelp(program));
+    // Bare `splice` is a usage error that answers with the help.
+    return { code: located.flags.version || located.flags.help ? EXIT_OK : EXIT_USAGE };
+  }
+  const command = commands.find((c) => c.name === located.name);
+  if (!command) {
+    throw unknownCommand(
+      located.name,
+      commands.map((c) => c.name),
+    );
+  }
+  const parsed = parseCommand(command, located.argv);
+  if (parsed.help) {
+    process.stdout.write(renderCommandHelp(command));
+    return { code: EXIT_OK };
+  }
+  const { root, json, help: _, ...flags } = parsed.flags;
+  const input = inputFor(
+    typeof root === "string" ? root : process.cwd(),
+    parsed.positionals,
+    flags,
+  );
+  const code = await runCommand(command, input, json === true);
+  return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }
 
 main(process.argv.slice(2)).then(
-  (code) => {
+  ({ code, exitWithinMs }) => {
     process.exitCode = code;
+    if (exitWithinMs !== undefined) setTimeout(() => process.exit(code), exitWithinMs).unref();
   },
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
     process.stderr.write(
       `splice: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
-    process.exitCode = 70;
+    process.exitCode = EXIT_INTERNAL;
   },
 );

@@ -8,7 +8,12 @@ import { isToolError } from "../errors.js";
 import { serveStdio } from "../hosts/mcp.js";
 import { serveHttp } from "../hosts/mcp-http.js";
 
-type Flags = Record<string, string | boolean | undefined>;
+interface Flags {
+  tools?: string;
+  http?: string;
+  host?: string;
+  token?: string;
+}
 
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
 const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
@@ -41,23 +46,23 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   if (tools !== "full" && tools !== "minimal") {
     return usage(`--tools must be "full" or "minimal", not "${tools}".`);
   }
-  const token = typeof flags.token === "string" ? flags.token : process.env.SPLICE_TOKEN;
+  const token = flags.token ?? process.env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage("the token is empty.");
-  const host = typeof flags.host === "string" ? flags.host : undefined;
+  const { host } = flags;
   const options = { root, tools, log } as const;
 
   const controller = new AbortController();
   const forget = untilSignal(controller);
   try {
     if (flags.http === undefined) {
-      if (host !== undefined || typeof flags.token === "string") {
+      if (host !== undefined || flags.token !== undefined) {
         return usage("--host and --token apply to --http only.");
       }
       await serveStdio(options, controller.signal);
       return 0;
     }
     const port = Number(flags.http);
-    if (typeof flags.http !== "string" || !Number.isInteger(port) || port < 0 || port > 65535) {
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
       return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
     }
     const server = await serveHttp({ ...options, port, host, token });

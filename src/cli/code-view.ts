@@ -1,0 +1,54 @@
+/**
+ * What `splice ast` and `splice rename` share: their flags, the tool
+ * arguments those flags become, and the view of a rewrite's result. Both
+ * preview by default and write only with --apply.
+ */
+import type { CodeEditResult } from "../index.js";
+import { formatDiff, formatWarnings, type Paint } from "./format.js";
+import { positiveInt } from "./inputs.js";
+
+export const REWRITE_FLAGS = {
+  apply: {
+    type: "boolean",
+    description: "write the changed files, all or none, in one backup session",
+  },
+  lang: {
+    type: "string",
+    valueName: "L",
+    description: "only files of this language (e.g. typescript, python)",
+  },
+  "max-files": {
+    type: "string",
+    valueName: "N",
+    description: "cover at most N files (default 1000)",
+  },
+} as const;
+
+export function rewriteArgs(flags: { apply?: boolean; lang?: string; "max-files"?: string }) {
+  const maxFiles = positiveInt("max-files", flags["max-files"]);
+  return {
+    mode: flags.apply === true ? ("apply" as const) : ("preview" as const),
+    ...(flags.lang ? { lang: flags.lang } : {}),
+    ...(maxFiles ? { max_files: maxFiles } : {}),
+  };
+}
+
+export function editView(r: CodeEditResult, paint: Paint): string {
+  const lines: string[] = [];
+  for (const f of r.files) {
+    if (!f.diff && f.warnings.length === 0) continue;
+    lines.push(paint("bold", f.header ?? f.path));
+    if (f.diff) lines.push(formatDiff(f.diff, paint));
+    lines.push(...formatWarnings(f.warnings, paint));
+  }
+  lines.push(...formatWarnings(r.warnings, paint));
+  const head = r.content.split("\n", 1)[0]!;
+  const hint = r.mode === "apply" || r.files_changed === 0 ? "" : " (add --apply to write)";
+  lines.push(
+    paint(
+      r.files_changed > 0 ? "green" : "dim",
+      `${head.replace(/ Run again with mode "apply" to write\.$/, "")}${hint}`,
+    ),
+  );
+  return lines.join("\n");
+}

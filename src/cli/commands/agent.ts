@@ -1,0 +1,81 @@
+import { defineCommand } from "../define.js";
+
+export const agent = defineCommand({
+  name: "agent",
+  summary: "a terminal coding agent on any Anthropic-compatible model",
+  usage:
+    "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|full] [--yes] [--continue]",
+  description: `A line-oriented coding agent in this folder (or --root DIR), on any model that
+speaks the Anthropic Messages API. The model's text streams as it arrives.
+With PROMPT it runs that turn first. It then reads further messages from stdin
+until stdin ends (Ctrl-D), so "splice agent PROMPT < /dev/null" runs one turn
+and exits (0, or 1 when the provider failed). A line ending in "\\" continues
+on the next line; an empty line re-sends a message that failed; /exit leaves.
+
+Calls that change files or run commands show their diff or command first and
+ask: y (yes), n (no; anything after it, as in "n use tabs", is told to the
+model as the reason), a (always allow that kind - file changes, or commands -
+for the rest of the session). Calls that only read never ask. Piped
+stdin answers the questions in order; at end of input a question is declined.
+
+Ctrl-C stops the current turn (a running command and everything it started
+are killed); a second Ctrl-C exits. AGENTS.md and CLAUDE.md in the folder are
+sent as instructions. Each conversation is kept in .splice/agents/ (<id>.jsonl
+to resume, <id>.txt to read); --continue resumes the newest one.
+
+Settings, first found wins:
+  model      --model, $SPLICE_MODEL, config "model", $ANTHROPIC_MODEL
+  base URL   --base-url, $SPLICE_BASE_URL, config "base_url", $ANTHROPIC_BASE_URL
+  key        --key-file, $SPLICE_KEY_FILE, $SPLICE_API_KEY, config "key_env" or
+             "key_file", $ANTHROPIC_API_KEY
+The config file is $SPLICE_CONFIG or ~/.config/splice/agent.json (JSON with
+base_url, model, max_tokens, tools, key_file, key_env; never the key itself).
+The key is never printed, logged or written to the conversation files.`,
+  args: [
+    {
+      name: "PROMPT",
+      description: "the first message; the words are joined with spaces",
+      optional: true,
+      variadic: true,
+    },
+  ],
+  flags: {
+    model: {
+      type: "string",
+      valueName: "M",
+      description: "model name (default claude-sonnet-5-5)",
+    },
+    "base-url": {
+      type: "string",
+      valueName: "URL",
+      description: "provider address (default https://api.anthropic.com)",
+    },
+    "key-file": {
+      type: "string",
+      valueName: "FILE",
+      description: "read the API key from FILE, afresh for every request",
+    },
+    tools: {
+      type: "string",
+      valueName: "SET",
+      description: '"minimal" (default: read, list, search, edit, run) or "full"',
+    },
+    yes: {
+      type: "boolean",
+      description:
+        "approve EVERY call without asking: the model may then change any file in the folder and run any command as you; use it only in a sandbox, a container, or a throwaway checkout",
+    },
+    continue: { type: "boolean", description: "resume this folder's newest conversation" },
+  },
+  json: false,
+  examples: [
+    'export ANTHROPIC_API_KEY=...; splice agent "fix the failing test"',
+    "splice agent --base-url https://llm.example.com --key-file ~/.config/splice/key --model M",
+    "splice agent --continue",
+  ],
+  async run({ root, flags, positionals }) {
+    // Loaded on demand: the other commands never pay for the model SDK.
+    const { agentCommand } = await import("../agent.js");
+    return agentCommand(root, flags, positionals);
+  },
+});

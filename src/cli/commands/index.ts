@@ -1,0 +1,49 @@
+/**
+ * Every command, in the order `splice --help` lists them. The only module
+ * that imports them all; nothing a command imports may import this.
+ */
+import type { CommandDefinition } from "../define.js";
+import type { Program } from "../usage.js";
+import { agent } from "./agent.js";
+import { ast } from "./ast.js";
+import { call } from "./call.js";
+import { edit } from "./edit.js";
+import { history } from "./history.js";
+import { lspHealth } from "./lsp-health.js";
+import { outline } from "./outline.js";
+import { patch } from "./patch.js";
+import { plan } from "./plan.js";
+import { read } from "./read.js";
+import { rename } from "./rename.js";
+import { rollback } from "./rollback.js";
+import { serve } from "./serve.js";
+import { undo } from "./undo.js";
+import { write } from "./write.js";
+
+export const commands: readonly CommandDefinition[] = [
+  read,
+  outline,
+  ast,
+  rename,
+  write,
+  edit,
+  patch,
+  plan,
+  rollback,
+  history,
+  undo,
+  call,
+  serve,
+  lspHealth,
+  agent,
+];
+
+export const program: Program = {
+  commands,
+  examples: [
+    "splice read src/main.ts src/util.ts:10..40",
+    "splice edit src/main.ts --hash 1A2B --ops $'replace 3:\\n+const answer = 42;'",
+    "splice rollback src/main.ts",
+    `splice call read '{"targets":[{"path":"src/main.ts"}]}'`,
+  ],
+};

@@ -1,0 +1,30 @@
+import { defineCommand } from "../define.js";
+import { changeView } from "../format.js";
+
+export const rollback = defineCommand({
+  name: "rollback",
+  summary: "restore an earlier version (default: the one before the current)",
+  usage: "PATH [TAG]",
+  description: `Restores the version named by TAG from history, or, without TAG, the version
+before the current one. A deleted file is recreated. The replaced content is
+backed up too, so a rollback can be rolled back.`,
+  args: [
+    { name: "PATH", description: "the file to restore" },
+    {
+      name: "TAG",
+      description: "the version to restore (see splice history PATH)",
+      optional: true,
+    },
+  ],
+  flags: {},
+  examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
+  async run({ splice, positionals, paint }) {
+    const [path, hash = ""] = positionals as [string, string?];
+    const json = await splice.rollback({ path, hash });
+    const note = paint(
+      "dim",
+      `(replaced ${json.replaced_hash ?? "nothing: the file was missing"})`,
+    );
+    return { json, human: `${changeView(json, paint)}\n${note}` };
+  },
+});

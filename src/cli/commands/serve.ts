@@ -1,0 +1,55 @@
+import { defineCommand } from "../define.js";
+
+/** How long a stopped server may wait for its aborted calls before it exits anyway. */
+const SERVE_EXIT_MS = 5_000;
+
+export const serve = defineCommand({
+  name: "serve",
+  summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
+  usage: "[--tools full|minimal] [--http PORT [--host HOST] [--token T]]",
+  description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
+starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
+connection gets its own history session. When the client offers roots, its
+roots replace --root (where paths resolve). Logs go to stderr. Stops on
+SIGINT/SIGTERM, or on stdio when the client closes stdin.
+
+Writes are fsynced (with the history kept for undo) before a call returns;
+SPLICE_DURABLE=0 in the environment skips that: still atomic, about twice as
+fast for small edits, but a power loss may take the last writes.`,
+  flags: {
+    tools: {
+      type: "string",
+      valueName: "SET",
+      description: '"full" (default) or "minimal": the few tools small models handle best',
+    },
+    http: {
+      type: "string",
+      valueName: "PORT",
+      description: "serve over HTTP on PORT (0 picks a free one) instead of stdio",
+    },
+    host: {
+      type: "string",
+      valueName: "HOST",
+      description:
+        "address to bind (default 127.0.0.1; requests must name this host, localhost or 127.0.0.1 in Host, and a localhost Origin)",
+    },
+    token: {
+      type: "string",
+      valueName: "T",
+      description: 'require "Authorization: Bearer T" (or set SPLICE_TOKEN)',
+    },
+  },
+  json: false,
+  examples: [
+    "splice serve --root ~/src/app",
+    'splice serve --http 3000 --token "$(openssl rand -hex 16)"',
+  ],
+  // Stopping the server aborted its calls (a run's processes get SIGTERM, SIGKILL 2 s later);
+  // one that ignores the abort must not keep a stopped server alive.
+  exitGraceMs: SERVE_EXIT_MS,
+  async run({ root, flags }) {
+    // The MCP SDK (with ajv) loads only for serve: the other commands start without it.
+    const { serveCommand } = await import("../serve.js");
+    return serveCommand(root, flags);
+  },
+});

@@ -1,0 +1,31 @@
+import { defineCommand } from "../define.js";
+import { changeView } from "../format.js";
+import { textFrom } from "../inputs.js";
+
+export const write = defineCommand({
+  name: "write",
+  summary: "replace or create a file with text from --text, --file or stdin",
+  usage: "PATH [--text TEXT | --file FILE] [--force]",
+  description: `Replaces PATH with the given text, or creates it (and its folders). Without
+--text or --file the text is read from stdin. --force writes even a lockfile or
+a file marked @generated / DO NOT EDIT.`,
+  args: [{ name: "PATH", description: "the file to replace or create" }],
+  flags: {
+    text: { type: "string", valueName: "TEXT", description: "the new content" },
+    file: { type: "string", valueName: "FILE", description: "take the new content from FILE" },
+    force: {
+      type: "boolean",
+      description: "write even a lockfile or a file marked @generated / DO NOT EDIT",
+    },
+  },
+  examples: [
+    "splice write notes.txt --text $'first line\\n'",
+    "generate-config | splice write config.json",
+  ],
+  async run({ splice, positionals, flags, readStdin, paint }) {
+    const [path] = positionals as [string];
+    const text = textFrom(flags.text, flags.file, readStdin);
+    const json = await splice.write({ targets: [{ path, text, force: flags.force === true }] });
+    return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
+  },
+});
