@@ -20,6 +20,7 @@ import { runDocAction } from "../src/formats/actions.js";
 import { editorFor } from "../src/formats/open.js";
 import { createSplice } from "../src/splice.js";
 import {
+  type DocsRow,
   defineBenchmark,
   environment,
   fixed,
@@ -27,7 +28,6 @@ import {
   measure,
   ms,
   Rng,
-  type Stats,
   withScratchDir,
 } from "./lib.js";
 import { patchRows } from "./patch.js";
@@ -36,18 +36,6 @@ const TARGET_BYTES = 5_000_000;
 const SEED = 0xd0c5_2026;
 const JSON_RUNS = { warmup: 2, runs: 10 };
 const YAML_RUNS = { warmup: 1, runs: 5 };
-
-export interface DocsRow {
-  /** What was measured, e.g. "doc.set (tool, on disk)". */
-  operation: string;
-  /** The file it ran on, e.g. "5mb.json". */
-  file: string;
-  bytes: number;
-  stats: Stats;
-  /** The baseline's label, for the ratio column; omit for a baseline row itself. */
-  baseline?: string;
-  note?: string;
-}
 
 /** The table every docs row goes into: time, p95, throughput and the ratio to its baseline. */
 export function docsTable(rows: DocsRow[]): string {

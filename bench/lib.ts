@@ -39,6 +39,19 @@ export interface Stats {
   min: number;
 }
 
+/** One row of the docs and patch tables: an operation on one file, with its baseline. */
+export interface DocsRow {
+  /** What was measured, e.g. "doc.set (tool, on disk)". */
+  operation: string;
+  /** The file it ran on, e.g. "5mb.json". */
+  file: string;
+  bytes: number;
+  stats: Stats;
+  /** The baseline's label, for the ratio column; omit for a baseline row itself. */
+  baseline?: string;
+  note?: string;
+}
+
 export function summarize(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;

@@ -13,8 +13,7 @@ import { applyHunks } from "../src/patch/apply.js";
 import { parsePatch } from "../src/patch/parse.js";
 import { createSplice } from "../src/splice.js";
 import { unifiedDiff } from "../src/text/diff.js";
-import type { DocsRow } from "./docs.js";
-import { measure, Rng } from "./lib.js";
+import { type DocsRow, measure, Rng } from "./lib.js";
 
 const FILES = 50;
 const HUNKS_PER_FILE = 2;

@@ -2,10 +2,14 @@ import { z } from "zod";
 import { loadTextFile } from "../../change/load.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import { header, renderHashline } from "../../text/hashline.js";
+import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
-import { defineTool, manual, pathList, READS } from "../define.js";
-import { type DefinitionInfo, readLine, readSymbol } from "./symbol.js";
+import { defineTool, manual, READS } from "../define.js";
+import type { ReadResult } from "./result.js";
+import { readLine, readSymbol } from "./symbol.js";
+
+export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
   .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
@@ -36,20 +40,6 @@ export const READ_TOTAL_FILES = 5;
 const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to read, in order."),
 });
-
-export interface ReadResult {
-  path: string;
-  /** The 4-hex tag of the version shown; absent when nothing was read. */
-  file_hash?: string;
-  header?: string;
-  content: string;
-  total_lines?: number;
-  warnings: string[];
-  /** Set when this target could not be read; the batch still went on. */
-  error?: { code: string; message: string };
-  /** Symbol and line reads: the definitions shown or listed. */
-  definitions?: DefinitionInfo[];
-}
 
 function lineCount(text: string): number {
   if (text === "") return 0;

@@ -28,7 +28,7 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
-import type { ReadResult } from "./index.js";
+import type { DefinitionInfo, ReadResult } from "./result.js";
 
 export const SYMBOL_LIMITS = {
   /** More definitions than this are listed with their locations instead of shown. */
@@ -42,14 +42,6 @@ export const SYMBOL_LIMITS = {
   /** Bytes the not-found path scans for near names. */
   nearScanBytes: 32 * 1024 * 1024,
 } as const;
-
-export interface DefinitionInfo {
-  name: string;
-  qualified_name: string;
-  kind: string;
-  path: string;
-  lines: [number, number];
-}
 
 export interface Analyzed {
   file: GuardedPath;

@@ -20,15 +20,15 @@ import {
   containsAll,
   filesContaining,
   loadedFrom,
-  mapLimit,
   readRaw,
   reportProgress,
 } from "../../codebase/files.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
+import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
-import type { ReadResult } from "./index.js";
+import type { ReadResult } from "./result.js";
 import {
   type Analyzed,
   analyze,
@@ -42,7 +42,7 @@ import {
   SYMBOL_LIMITS,
 } from "./symbol-view.js";
 
-export { type DefinitionInfo, SYMBOL_LIMITS } from "./symbol-view.js";
+export { SYMBOL_LIMITS } from "./symbol-view.js";
 
 /**
  * The name as a whole word, in text decoded as latin1: `parse` is not in
