@@ -54,16 +54,3 @@ export function clip(value: string, max = QUOTE_MAX): string {
   const head = Math.ceil((max * 2) / 3);
   return `${value.slice(0, head)}…(${value.length} characters)…${value.slice(value.length - (max - head))}`;
 }
-
-const ESCAPES: Record<string, string> = { "\0": "\\0", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * Text as a message or listing shows a name: control characters escaped, so
- * a name with a line break in it cannot pose as two entries or a header line.
- */
-export function escapeControls(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f]/g,
-    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}

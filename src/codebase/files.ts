@@ -4,9 +4,7 @@
  * languages splice parses, deduplicated, sorted by path and capped. Also the
  * bulk reading those tools share, and a progress hook for the CLI's bar.
  */
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { rgPath } from "@vscode/ripgrep";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
@@ -21,7 +19,10 @@ import {
 import { ToolError } from "../errors.js";
 import type { EventBus } from "../events.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import { filesWithAny } from "../proc/ripgrep.js";
 import { type Document, documentFromBytes } from "../text/document.js";
+import { pathList } from "../text/names.js";
+import { mapLimit } from "../util/map-limit.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 
 /** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
@@ -33,6 +34,25 @@ export function maxFilesSchema(what: string, byDefault: number) {
     .max(100_000)
     .optional()
     .describe(`Most files ${what}, in path order (default ${byDefault}).`);
+}
+
+/** The `lang` field of the tools that walk folders for code. */
+export const langSchema = z
+  .string()
+  .optional()
+  .describe('Only files of this language: "typescript", "python", …');
+
+/** How many files a syntax edit covers unless `max_files` says otherwise. */
+export const CODE_EDIT_DEFAULT_MAX_FILES = 1000;
+
+/** The error for paths that hold no file in a language splice parses. */
+export function noFiles(paths: string[], collected: CodeFiles): ToolError {
+  const why = collected.warnings.length > 0 ? ` ${collected.warnings.join(" ")}` : "";
+  return new ToolError(
+    "not_found",
+    `No file to work on in ${pathList(paths)}: none is in a language splice parses.${why}`,
+    { paths },
+  );
 }
 
 /** A tool's `lang` argument as a Language, or the error naming the supported ones. */
@@ -201,41 +221,10 @@ export function footprintPaths(inputs: readonly string[]): string[] {
   return inputs.map((p) => (GLOB_CHARS.test(p) ? globBase(p) : p));
 }
 
-/** Runs `fn` over `items` with at most `limit` at a time; results keep their order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /** Below this many files, reading them is as quick as starting ripgrep. */
 const RIPGREP_MIN_FILES = 200;
 /** Paths per ripgrep process: well under any system's argument limit. */
 const RIPGREP_ARG_CHARS = 500_000;
-
-function ripgrepChunk(paths: string[], words: string[]): Promise<string[] | undefined> {
-  const args = ["--files-with-matches", "--fixed-strings", "--no-config", "--no-ignore"];
-  args.push("--hidden", "--text", "--no-messages", ...words.flatMap((w) => ["-e", w]), "--");
-  return new Promise((resolve) => {
-    execFile(rgPath, [...args, ...paths], { maxBuffer: 1 << 28 }, (error, stdout) => {
-      const code = (error as { code?: unknown } | null)?.code;
-      // 0: matches; 1: none; anything else: let the caller read the files itself.
-      if (error && code !== 1) resolve(undefined);
-      else resolve(stdout.split("\n").filter(Boolean));
-    });
-  });
-}
 
 /**
  * The files (by real path) that contain at least one of `words`, found by
@@ -259,7 +248,7 @@ export async function filesContaining(
     chunks.at(-1)!.push(file.real);
     chars += file.real.length + 1;
   }
-  const found = await mapLimit(chunks, 2, (chunk) => ripgrepChunk(chunk, [...words]));
+  const found = await mapLimit(chunks, 2, (chunk) => filesWithAny(chunk, [...words]));
   if (found.some((f) => f === undefined)) return undefined;
   return new Set(found.flatMap((f) => f!));
 }

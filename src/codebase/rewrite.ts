@@ -18,8 +18,9 @@ import type { Language } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
+import { mapLimit } from "../util/map-limit.js";
 import type { CodeFile, CodeFiles } from "./files.js";
-import { filesContaining, loadedFrom, mapLimit, readRaw, reportProgress } from "./files.js";
+import { filesContaining, loadedFrom, readRaw, reportProgress } from "./files.js";
 
 export interface Rewritten {
   text: string;

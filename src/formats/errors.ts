@@ -1,7 +1,10 @@
 /**
- * The error the document engines throw. They are pure, so they do not know
- * ToolError; the doc and md tools translate it, keeping code and sentence.
+ * The error the document engines throw: a code and a sentence, with no path
+ * (the engines see text, not files). asToolError adds the path for the doc
+ * and md tools.
  */
+import { ToolError } from "../errors.js";
+
 export type DocErrorCode = "invalid_input" | "not_found" | "ambiguous";
 
 export class DocError extends Error {
@@ -13,6 +16,12 @@ export class DocError extends Error {
     super(message);
     this.name = "DocError";
   }
+}
+
+/** A DocError as the ToolError of the file it was raised for; any other error as it is. */
+export function asToolError(error: unknown, path: string): unknown {
+  if (!(error instanceof DocError)) return error;
+  return new ToolError(error.code, error.message, { path, ...error.details });
 }
 
 /** 1-based line and column of a character offset. */

@@ -2,7 +2,8 @@
  * The guard's refusals as sentences for a model: what went wrong, then what
  * to do next. Machine facts go in `details` (`path`, `reason`, ...).
  */
-import { clip, escapeControls, ToolError } from "../errors.js";
+import { clip, ToolError } from "../errors.js";
+import { escapeControls } from "../text/names.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
 

@@ -3,7 +3,7 @@
  * parse its `--json` lines as they stream in, and stop it the moment the
  * caller has seen enough (or the context is aborted).
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { rgPath } from "@vscode/ripgrep";
 import { ToolError } from "../errors.js";
 
@@ -119,6 +119,23 @@ export function runRipgrep(
         return;
       }
       resolve({ code: stopped ? null : code, stopped, stderr });
+    });
+  });
+}
+
+/**
+ * Which of `paths` contain at least one of `words` (fixed strings), or
+ * undefined when ripgrep could not say (the caller then reads the files).
+ */
+export function filesWithAny(paths: string[], words: string[]): Promise<string[] | undefined> {
+  const args = ["--files-with-matches", "--fixed-strings", "--no-config", "--no-ignore"];
+  args.push("--hidden", "--text", "--no-messages", ...words.flatMap((w) => ["-e", w]), "--");
+  return new Promise((resolve) => {
+    execFile(rgPath, [...args, ...paths], { maxBuffer: 1 << 28 }, (error, stdout) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      // 0: matches; 1: none; anything else: let the caller read the files itself.
+      if (error && code !== 1) resolve(undefined);
+      else resolve(stdout.split("\n").filter(Boolean));
     });
   });
 }

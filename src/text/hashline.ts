@@ -4,8 +4,8 @@
  * names exactly the version it was shown.
  */
 import { createHash } from "node:crypto";
-import { escapeControls } from "../errors.js";
 import { type Document, normalizedText } from "./document.js";
+import { escapeControls } from "./names.js";
 
 export const TAG_PATTERN = /^[0-9A-F]{4}$/;
 

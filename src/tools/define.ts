@@ -157,9 +157,3 @@ export function parseArgs<I extends z.ZodType>(tool: Tool<I, unknown>, raw: unkn
     `Invalid arguments for ${tool.name}: ${problems}. A valid call looks like: ${JSON.stringify(tool.example)}`,
   );
 }
-
-/** A one-line list of the targets' paths, shortened after three. */
-export function pathList(paths: string[]): string {
-  const shown = paths.slice(0, 3).join(", ");
-  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
-}

@@ -1,5 +1,4 @@
-import type { UndoResult } from "../../index.js";
-import type { SessionSummary } from "../../tools/undo/index.js";
+import type { SessionSummary, UndoResult } from "../../index.js";
 import { defineCommand } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
 

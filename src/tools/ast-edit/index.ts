@@ -8,21 +8,22 @@ import {
   rewriteText,
 } from "../../code/rewrite.js";
 import {
+  CODE_EDIT_DEFAULT_MAX_FILES,
   type CodeFile,
-  type CodeFiles,
   collectCodeFiles,
   containsAll,
   footprintPaths,
+  langSchema,
   languageArg,
   maxFilesSchema,
+  noFiles,
 } from "../../codebase/files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
+import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
-import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
-
-export const AST_EDIT_DEFAULT_MAX_FILES = 1000;
 
 const op = z.strictObject({
   pat: z
@@ -32,16 +33,12 @@ const op = z.strictObject({
 });
 
 /** The `lang` field of ast_edit and ast_rename. */
-export const LANG = z
-  .string()
-  .optional()
-  .describe('Only files of this language: "typescript", "python", …');
 
 const input = z.strictObject({
   ops: z.array(op).min(1).describe("Rewrites, applied in order to each file."),
   paths: z.array(z.string()).min(1).describe("Files, folders or globs (src/**/*.ts)."),
-  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
-  lang: LANG,
+  max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
+  lang: langSchema,
   mode: modeSchema,
 });
 
@@ -49,15 +46,6 @@ type Args = z.output<typeof input>;
 
 const quote = (pat: string) => JSON.stringify(pat.length > 60 ? `${pat.slice(0, 59)}…` : pat);
 const count = (n: number) => n.toLocaleString("en-US");
-
-export function noFiles(paths: string[], collected: CodeFiles): ToolError {
-  const why = collected.warnings.length > 0 ? ` ${collected.warnings.join(" ")}` : "";
-  return new ToolError(
-    "not_found",
-    `No file to work on in ${pathList(paths)}: none is in a language splice parses.${why}`,
-    { paths },
-  );
-}
 
 /** Per op, the languages (present in the files) its pattern does not parse in, with why. */
 function patternProblems(ops: PreparedOp[], files: CodeFile[]): Map<number, Map<string, string>> {
@@ -164,7 +152,7 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
   const language = languageArg(args.lang);
   const ops = prepareOps(args.ops);
   const collected = await collectCodeFiles(context, args.paths, {
-    maxFiles: args.max_files ?? AST_EDIT_DEFAULT_MAX_FILES,
+    maxFiles: args.max_files ?? CODE_EDIT_DEFAULT_MAX_FILES,
     ...(language ? { language } : {}),
   });
   if (collected.files.length === 0) throw noFiles(args.paths, collected);

@@ -3,25 +3,28 @@ import { parseCodeAsync } from "../../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../../code/rename.js";
 import { applyReplacements } from "../../code/rewrite.js";
 import {
+  CODE_EDIT_DEFAULT_MAX_FILES,
   collectCodeFiles,
   containsAll,
   footprintPaths,
+  langSchema,
   languageArg,
   maxFilesSchema,
+  noFiles,
 } from "../../codebase/files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
-import { AST_EDIT_DEFAULT_MAX_FILES, LANG, noFiles } from "../ast-edit/index.js";
+import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
-import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 
 const input = z.strictObject({
   name: z.string().describe("The identifier to rename."),
   new_name: z.string().describe("What to call it."),
   paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
-  max_files: maxFilesSchema("to cover", AST_EDIT_DEFAULT_MAX_FILES),
-  lang: LANG,
+  max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
+  lang: langSchema,
   mode: modeSchema,
 });
 
@@ -51,7 +54,7 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
   checkNames(args);
   const language = languageArg(args.lang);
   const collected = await collectCodeFiles(context, args.paths, {
-    maxFiles: args.max_files ?? AST_EDIT_DEFAULT_MAX_FILES,
+    maxFiles: args.max_files ?? CODE_EDIT_DEFAULT_MAX_FILES,
     ...(language ? { language } : {}),
   });
   if (collected.files.length === 0) throw noFiles(args.paths, collected);

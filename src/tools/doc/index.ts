@@ -8,9 +8,8 @@ import type { ChangeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadTextFile } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
-import { ToolError } from "../../errors.js";
 import { runDocAction } from "../../formats/actions.js";
-import { DocError } from "../../formats/errors.js";
+import { asToolError } from "../../formats/errors.js";
 import { DOC_FORMATS, type DocFormat, requireFormat } from "../../formats/formats.js";
 import type { Json } from "../../formats/values.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
@@ -51,12 +50,6 @@ export interface DocResult extends ChangeResult {
   value?: Json;
   /** get: the value as the model reads it. */
   content?: string;
-}
-
-/** A document engine's DocError as the ToolError a model reads (same code and sentence). */
-export function asToolError(error: unknown, path: string): unknown {
-  if (!(error instanceof DocError)) return error;
-  return new ToolError(error.code, error.message, { path, ...error.details });
 }
 
 /** The parsers load with the first doc call, not with splice. */

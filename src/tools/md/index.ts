@@ -10,12 +10,12 @@ import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
+import { asToolError } from "../../formats/errors.js";
 import type { MdEdit } from "../../formats/markdown-edit.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { asToolError } from "../doc/index.js";
 import { modeSchema } from "../schemas.js";
 
 const ACTIONS = [

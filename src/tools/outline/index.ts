@@ -11,7 +11,6 @@ import {
   footprintPaths,
   languageArg,
   loadedFrom,
-  mapLimit,
   maxFilesSchema,
   readRaw,
   reportProgress,
@@ -19,6 +18,7 @@ import {
 import { ToolError } from "../../errors.js";
 import { documentFromBytes, normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
+import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 

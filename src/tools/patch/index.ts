@@ -17,8 +17,9 @@ import {
   PatchParseError,
   parsePatch,
 } from "../../patch/parse.js";
+import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
-import { CHANGES, defineTool, manual, pathList } from "../define.js";
+import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 

@@ -16,7 +16,14 @@ import { type Document, documentFromBytes, hasFinalNewline } from "../../text/do
 import { newBackupId } from "../../util/ids.js";
 import type { ToolContext } from "../define.js";
 import { parseArgs, type Tool } from "../define.js";
-import type { RunResult } from "../run/index.js";
+
+/** What a plan reads of the run tool's result. */
+interface CommandResult {
+  output: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+}
 
 export type StepInput =
   | { tool: string; args?: Record<string, unknown> }
@@ -158,7 +165,7 @@ export async function runStep(
     if (dryRun)
       return { ...report, status: "skipped", warnings: ["Commands do not run in a preview."] };
     const run = allTools(view.context).find((t) => t.name === "run")!;
-    const result = (await run.call(view.context, step.args)) as RunResult;
+    const result = (await run.call(view.context, step.args)) as CommandResult;
     const output =
       result.output.length > OUTPUT_TAIL ? `…${result.output.slice(-OUTPUT_TAIL)}` : result.output;
     const done: StepReport = { ...report, output, result };

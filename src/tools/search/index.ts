@@ -1,7 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
-import { clip, escapeControls, isToolError, ToolError } from "../../errors.js";
+import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
+import { escapeControls } from "../../text/names.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";

@@ -14,10 +14,11 @@ import { literalLines } from "../../code/literal-lines.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { documentFromBytes } from "../../text/document.js";
+import { pathList } from "../../text/names.js";
 import { type TidyFix, tidyDocument } from "../../text/tidy.js";
 import { Walker } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
-import { defineTool, manual, pathList } from "../define.js";
+import { defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import type { EditorConfigs } from "./editorconfig.js";
 

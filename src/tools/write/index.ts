@@ -8,9 +8,10 @@ import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import { normalizedText, parseDocument } from "../../text/document.js";
+import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
-import { defineTool, manual, pathList } from "../define.js";
+import { defineTool, manual } from "../define.js";
 import { modeSchema, validateSchema } from "../schemas.js";
 
 const target = z.strictObject({
