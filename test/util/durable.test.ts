@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fsyncPath, fsyncPathSync, SyncBarrier } from "../src/util/durable.js";
+import { fsyncPath, fsyncPathSync, SyncBarrier } from "../../src/util/durable.js";
 
 const scratch = () => mkdtempSync(join(tmpdir(), "splice-durable-"));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { randomId } from "../src/util/ids.js";
+import { randomId } from "../../src/util/ids.js";
 
 describe("randomId", () => {
   it("gives that many random bytes as hex, beyond one UUID's worth too", () => {

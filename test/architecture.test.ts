@@ -1,0 +1,180 @@
+/**
+ * The layout's rules, checked over the real import graph of src/ (static,
+ * dynamic and type-only imports alike), so the folders keep drawing the
+ * architecture after every change. docs/architecture.md describes the same
+ * layers; a rule broken here is a sentence made false there.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../src");
+
+/** Every module of src/, as a path relative to src/ ("tools/read/index.ts"). */
+function modules(): string[] {
+  return readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.split("\\").join("/"))
+    .sort();
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+
+/** Module -> the modules of src/ it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const m of modules()) {
+    const text = readFileSync(join(SRC, m), "utf8");
+    const targets = [...text.matchAll(IMPORT)].map((match) => {
+      const spec = match[1]!.replace(/\.js$/, ".ts");
+      return relative(SRC, resolve(SRC, dirname(m), spec))
+        .split("\\")
+        .join("/");
+    });
+    graph.set(m, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/**
+ * The layers, lowest first. A module may import its own layer and those
+ * below it, never one above.
+ */
+const LAYERS: [string, (m: string) => boolean][] = [
+  ["text", (m) => m.startsWith("text/")],
+  ["util", (m) => m.startsWith("util/")],
+  ["vocabulary", (m) => m === "errors.ts" || m === "events.ts"],
+  ["engines", (m) => /^(code|formats|patch|lsp|guard|history|workspace|proc)\//.test(m)],
+  ["change", (m) => m.startsWith("change/")],
+  ["codebase", (m) => m.startsWith("codebase/")],
+  ["tools", (m) => m.startsWith("tools/")],
+  ["toolkit", (m) => m.startsWith("toolkit/")],
+  ["surface", (m) => m === "splice.ts" || m === "index.ts"],
+  ["adapters", (m) => /^(hosts|agent|cli)\//.test(m)],
+];
+
+function layerOf(m: string): number {
+  const i = LAYERS.findIndex(([, has]) => has(m));
+  if (i === -1) throw new Error(`${m} is in no layer: add its folder to LAYERS and the docs`);
+  return i;
+}
+
+/** Import circles: the strongly connected components with more than one module. */
+function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const graph = importGraph();
+const edges = [...graph].flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
+/** The tool a module belongs to ("read" for tools/read/symbol.ts); undefined outside a tool's folder. */
+const toolOf = (m: string) => /^tools\/([^/]+)\//.exec(m)?.[1];
+
+describe("the layout", () => {
+  it("resolves every relative import to a module of src/", () => {
+    const broken = edges.filter((e) => !graph.has(e.to)).map((e) => `${e.from} -> ${e.to}`);
+    expect(broken).toEqual([]);
+  });
+
+  it("has no import circles", () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it("keeps text/ pure: it imports nothing of the project outside text/", () => {
+    const out = edges.filter((e) => e.from.startsWith("text/") && !e.to.startsWith("text/"));
+    expect(out.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("points every import down the layers, never up", () => {
+    const up = edges
+      .filter((e) => graph.has(e.to) && layerOf(e.to) > layerOf(e.from))
+      .map(
+        (e) =>
+          `${e.from} (${LAYERS[layerOf(e.from)]![0]}) -> ${e.to} (${LAYERS[layerOf(e.to)]![0]})`,
+      );
+    expect(up).toEqual([]);
+  });
+
+  it("lets hosts and the agent reach tools only through toolkit/index.ts", () => {
+    const inner = edges.filter(
+      (e) =>
+        /^(hosts|agent)\//.test(e.from) &&
+        !/^(hosts|agent)\//.test(e.to) &&
+        !["toolkit/index.ts", "errors.ts", "events.ts"].includes(e.to) &&
+        !e.to.startsWith("util/"),
+    );
+    expect(inner.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("keeps each tool's folder private: only the registry imports a tool, and tools do not import each other", () => {
+    const into = edges.filter((e) => {
+      const tool = toolOf(e.to);
+      if (tool === undefined) return false;
+      if (toolOf(e.from) === tool) return false;
+      // The registry lists the tools; the public surface names their result types.
+      return !(e.from === "toolkit/registry.ts" || e.from === "index.ts");
+    });
+    expect(into.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("holds only the shared definitions at the top of tools/, and one folder per tool", () => {
+    const top = readdirSync(join(SRC, "tools"), { withFileTypes: true });
+    expect(top.filter((e) => e.isFile()).map((e) => e.name)).toEqual(["define.ts", "schemas.ts"]);
+    for (const folder of top.filter((e) => e.isDirectory())) {
+      const files = readdirSync(join(SRC, "tools", folder.name));
+      expect(files, `tools/${folder.name}`).toContain("index.ts");
+      expect(files, `tools/${folder.name}`).toContain(`${folder.name}.md`);
+    }
+  });
+
+  it("registers every tool folder, so adding one is its folder plus a line in the registry", () => {
+    const registry = readFileSync(join(SRC, "toolkit/registry.ts"), "utf8");
+    const folders = readdirSync(join(SRC, "tools"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    for (const name of folders) {
+      expect(registry, name).toContain(`from "../tools/${name}/index.js"`);
+    }
+  });
+});
+
+describe("the boundary check itself", () => {
+  it("finds a circle and an upward import when there is one", () => {
+    const looped = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["a.ts"]],
+      ["c.ts", []],
+    ]);
+    expect(circles(looped)).toEqual([["a.ts", "b.ts"]]);
+    expect(layerOf("change/commit.ts")).toBeLessThan(layerOf("tools/edit/index.ts"));
+    expect(() => layerOf("nowhere.ts")).toThrow("is in no layer");
+  });
+});
