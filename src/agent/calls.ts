@@ -8,8 +8,7 @@
  */
 import { isToolError, ToolError } from "../errors.js";
 import { dispatch, type ModelCall, type ModelReply } from "../hosts/dispatch.js";
-import type { CallInfo, Toolkit } from "../toolkit/index.js";
-import { renderError } from "../toolkit/index.js";
+import { type CallInfo, renderError, type Toolkit } from "../toolkit/index.js";
 import { type Approvals, declineMessage } from "./approvals.js";
 import type { ToolUse } from "./stream.js";
 import { printable, type Terminal } from "./terminal.js";

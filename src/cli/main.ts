@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isToolError } from "../errors.js";
 import { createSplice, type Splice } from "../splice.js";
+import { VERSION } from "../util/version.js";
 import { commands, program } from "./commands/index.js";
 import type { CommandDefinition, CommandInput, CommandOutput, FlagSpecs } from "./define.js";
 import { errorJson, makePaint } from "./format.js";
@@ -33,8 +34,7 @@ function readStdin(): string {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-  return `${pkg.version}\n`;
+  return `${VERSION}\n`;
 }
 
 function inputFor(root: string, positionals: string[], flags: Flags): CommandInput<FlagSpecs> {

@@ -5,8 +5,8 @@
  * protocol.
  */
 import { isToolError } from "../errors.js";
-import { serveStdio } from "../hosts/mcp.js";
-import { serveHttp } from "../hosts/mcp-http.js";
+import { serveHttp } from "../hosts/mcp/http.js";
+import { serveStdio } from "../hosts/mcp/server.js";
 
 interface Flags {
   tools?: string;

@@ -5,8 +5,7 @@
  * one malformed call cannot end an agent's turn.
  */
 import type { ToolError } from "../errors.js";
-import type { Toolkit } from "../toolkit/index.js";
-import { renderError, renderResult } from "../toolkit/index.js";
+import { renderError, renderResult, type Toolkit } from "../toolkit/index.js";
 
 export interface ModelCall {
   name: string;

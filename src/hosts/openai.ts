@@ -14,8 +14,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { ToolError } from "../errors.js";
-import type { Toolkit } from "../toolkit/index.js";
-import { argumentsObject, type Tool } from "../toolkit/index.js";
+import { argumentsObject, type Tool, type Toolkit } from "../toolkit/index.js";
 import { dispatch, dispatchAll, type ModelCall } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 

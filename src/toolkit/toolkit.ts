@@ -8,7 +8,13 @@
 import { resolve } from "node:path";
 import type { EventBus } from "../events.js";
 import { historyFailure } from "../history/failure.js";
-import { type CallSummary, EVERYTHING, parseArgs, type Tool } from "../tools/define.js";
+import {
+  type CallSummary,
+  EVERYTHING,
+  parseArgs,
+  type Tool,
+  type ToolContext,
+} from "../tools/define.js";
 import { newBackupId } from "../util/ids.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { fullTools, minimalTools, registryOf } from "./registry.js";
@@ -48,13 +54,22 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const { context: base, session } = createContext(options);
   const registry = registryOf(options.tools === "minimal" ? minimalTools : fullTools);
   const { find } = registry;
-  /** Every call gets a backup session of its own: all its writes undo as one. */
-  const callContext = (signal?: AbortSignal) => ({
-    ...base,
-    registry,
-    backup: newBackupId(),
-    ...(signal ? { signal } : {}),
-  });
+  /**
+   * Every call gets a backup session of its own: all its writes undo as one.
+   * Its id is made on first use, so a call that writes nothing costs nothing.
+   */
+  const callContext = (signal?: AbortSignal): ToolContext => {
+    let backup: string | undefined;
+    return {
+      ...base,
+      registry,
+      get backup() {
+        backup ??= newBackupId();
+        return backup;
+      },
+      ...(signal ? { signal } : {}),
+    };
+  };
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
     try {
       const tool = find(call.name);

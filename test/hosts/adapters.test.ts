@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
 import { anthropicTools, dispatchAnthropic } from "../../src/hosts/anthropic.js";
 import { toolJsonSchema } from "../../src/hosts/json-schema.js";
-import { createMcpServer } from "../../src/hosts/mcp.js";
+import { createMcpServer } from "../../src/hosts/mcp/server.js";
 import {
   dispatchOpenAIChat,
   dispatchOpenAIResponses,

@@ -1,3 +1,4 @@
+import { REWRITE_FLAGS } from "../code-view.js";
 import { defineCommand } from "../define.js";
 import { formatHashline, formatWarnings } from "../format.js";
 import { positiveInt } from "../inputs.js";
@@ -12,11 +13,7 @@ with line ranges, nested by indentation. A folder is walked like list
 (.gitignore respected), at most --max-files files (default 1000).`,
   args: [{ name: "PATH", description: "a file or a folder" }],
   flags: {
-    lang: {
-      type: "string",
-      valueName: "L",
-      description: "only files of this language (e.g. typescript, python)",
-    },
+    lang: REWRITE_FLAGS.lang,
     "max-files": {
       type: "string",
       valueName: "N",

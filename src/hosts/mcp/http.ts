@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpServer, type McpServerOptions } from "./mcp.js";
+import { createMcpServer, type McpServerOptions } from "./server.js";
 
 export interface HttpServeOptions extends McpServerOptions {
   /** 0 picks a free port. */

@@ -10,7 +10,6 @@
  * a sentence the model can act on and clients pass them to the model.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -24,12 +23,12 @@ import {
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError, z } from "zod";
-import { isToolError } from "../errors.js";
-import type { Tool, ToolkitOptions } from "../toolkit/index.js";
-import { RootSet } from "../toolkit/index.js";
-import { toolJsonSchema } from "./json-schema.js";
-import { errorResult, successResult } from "./mcp-result.js";
-import { ClientRoots } from "./mcp-roots.js";
+import { isToolError } from "../../errors.js";
+import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js";
+import { VERSION } from "../../util/version.js";
+import { toolJsonSchema } from "../json-schema.js";
+import { errorResult, successResult } from "./result.js";
+import { ClientRoots } from "./roots.js";
 
 export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history"> {
   /** Where paths resolve unless the client names its roots; default the current folder. */
@@ -51,10 +50,6 @@ export interface SpliceMcpServer {
   /** Settles when no call is running and every answer went to the transport. */
   idle(): Promise<void>;
 }
-
-const VERSION: string = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-).version;
 
 /** A short display name: the description's first clause ("Read text files with …"). */
 function titleOf(tool: Tool): string {

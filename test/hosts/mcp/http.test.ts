@@ -12,11 +12,11 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type HttpServer, serveHttp } from "../../src/hosts/mcp-http.js";
-import { alive, sleep } from "../helpers/processes.js";
-import { Project } from "../helpers/project.js";
+import { type HttpServer, serveHttp } from "../../../src/hosts/mcp/http.js";
+import { alive, sleep } from "../../helpers/processes.js";
+import { Project } from "../../helpers/project.js";
 
-const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../bin/splice", import.meta.url));
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",

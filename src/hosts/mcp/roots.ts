@@ -10,7 +10,7 @@
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
-import type { RootSet } from "../toolkit/index.js";
+import type { RootSet } from "../../toolkit/index.js";
 
 /** Asks the client for its roots (within the call that needs them). */
 export type AskRoots = () => Promise<ListRootsResult>;

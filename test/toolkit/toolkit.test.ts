@@ -157,3 +157,53 @@ describe("echoed input", () => {
     expect(clip("x".repeat(QUOTE_MAX))).toBe("x".repeat(QUOTE_MAX));
   });
 });
+
+describe("the call wrapper", () => {
+  it("opens one backup session per call: a call's writes undo together, two calls apart", async () => {
+    const p = new Project();
+    p.write("a.txt", "a\n");
+    p.write("b.txt", "b\n");
+    const kit = createToolkit({ root: p.root, history: { session: "t" } });
+    const both = (await kit.call("write", {
+      targets: [
+        { path: "a.txt", text: "A\n" },
+        { path: "b.txt", text: "B\n" },
+      ],
+    })) as { results: { backup_session?: string }[] };
+    const [first, second] = both.results.map((r) => r.backup_session);
+    expect(first).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    expect(second).toBe(first);
+    const again = (await kit.call("write", { targets: [{ path: "a.txt", text: "AA\n" }] })) as {
+      results: { backup_session?: string }[];
+    };
+    expect(again.results[0]!.backup_session).not.toBe(first);
+  });
+});
+
+describe("library options", () => {
+  it("takes camelCase names, and the snake_case names of earlier releases as aliases", async () => {
+    const p = new Project();
+    p.write("big.txt", "x".repeat(2000));
+    p.write("key.pem", "secret\n");
+    for (const options of [
+      { maxFileBytes: 1000, readBlocklist: ["*.txt"] },
+      { max_file_bytes: 1000, read_blocklist: ["*.txt"] },
+    ]) {
+      const kit = createToolkit({ root: p.root, ...options });
+      expect(kit.context.limits.maxFileBytes).toBe(1000);
+      // The block list replaces the default secret patterns: *.pem reads, *.txt does not.
+      const read = (await kit.call("read", {
+        targets: [{ path: "key.pem" }, { path: "big.txt" }],
+      })) as { results: { error?: { code: string }; content: string }[] };
+      expect(read.results[0]!.content).toContain("secret");
+      expect(read.results[1]!.error?.code).toBe("guard");
+    }
+  });
+
+  it("prefers the camelCase name when both are given", () => {
+    const p = new Project();
+    const kit = createToolkit({ root: p.root, maxLines: 10, max_lines: 99, hiddenEnv: ["A"] });
+    expect(kit.context.limits.maxLines).toBe(10);
+    expect(kit.context.hiddenEnv).toEqual(["A"]);
+  });
+});

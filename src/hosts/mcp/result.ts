@@ -4,8 +4,8 @@
  * the model-readable view every host shares (tools/render-result.ts).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isToolError } from "../errors.js";
-import { renderError, renderResult } from "../toolkit/index.js";
+import { isToolError } from "../../errors.js";
+import { renderError, renderResult } from "../../toolkit/index.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -20,13 +20,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveHttp } from "../../src/hosts/mcp-http.js";
-import { fullTools, minimalTools } from "../../src/toolkit/index.js";
-import { readTool } from "../../src/tools/read/index.js";
-import { alive, sleep } from "../helpers/processes.js";
-import { numbered, Project } from "../helpers/project.js";
+import { serveHttp } from "../../../src/hosts/mcp/http.js";
+import { fullTools, minimalTools } from "../../../src/toolkit/index.js";
+import { readTool } from "../../../src/tools/read/index.js";
+import { alive, sleep } from "../../helpers/processes.js";
+import { numbered, Project } from "../../helpers/project.js";
 
-const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../bin/splice", import.meta.url));
 
 interface Launch {
   /** A new MCP connection (a new session) to the same server. */
