@@ -242,7 +242,7 @@ export const lsp = defineBenchmark({
       const rows: Row[] = [];
       for (const [corpus, server, label, options] of [
         [ts, "tsgo", "tsgo", { typescript: "tsgo" }],
-        [ts, "tsgo", "tsgo, file only", { typescript: "tsgo", other_files: 0 }],
+        [ts, "tsgo", "tsgo, file only", { typescript: "tsgo", otherFiles: 0 }],
         [
           ts,
           "typescript-language-server",
@@ -250,7 +250,7 @@ export const lsp = defineBenchmark({
           { typescript: "typescript-language-server" },
         ],
         [py, "pyright", "pyright", {}],
-        [py, "pyright", "pyright, file only", { other_files: 0 }],
+        [py, "pyright", "pyright, file only", { otherFiles: 0 }],
       ] as const) {
         process.stdout.write(`  ${label} on ${corpus.name} ...`);
         const row = await measureServer(corpus, server, label, options);

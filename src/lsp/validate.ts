@@ -43,14 +43,20 @@ export interface LspOptions {
   /** Another command for a language's server, or false to never validate that language. */
   servers?: Partial<Record<LanguageId, { command: string; args?: string[] } | false>>;
   /** The longest one validation may take, a cold start included (default 10,000 ms). */
-  timeout_ms?: number;
+  timeoutMs?: number;
   /** How many files that import the edited one are checked too (default 5; 0 turns it off). */
-  other_files?: number;
+  otherFiles?: number;
   /**
    * How long those files may take, before and after the change (default 300 ms each): a
    * file imported everywhere makes the server re-check big importers, which must not hold
    * up the edit. Files not answered in time are listed as unchecked.
    */
+  otherFilesMs?: number;
+  /** @deprecated since 0.2: use `timeoutMs`. */
+  timeout_ms?: number;
+  /** @deprecated since 0.2: use `otherFiles`. */
+  other_files?: number;
+  /** @deprecated since 0.2: use `otherFilesMs`. */
   other_files_ms?: number;
   /** Where servers run; default one registry per process, shared by every toolkit. */
   registry?: ServerRegistry;
@@ -118,7 +124,7 @@ export class Validator {
     private readonly options: LspOptions = {},
   ) {
     this.registry = options.registry ?? sharedRegistry();
-    this.timeoutMs = options.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? options.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The server for a language, with a replacement command; false when turned off. */
@@ -227,7 +233,7 @@ export class Validator {
     deadline: number,
   ) {
     const { path } = input;
-    const limit = this.options.other_files ?? 5;
+    const limit = this.options.otherFiles ?? this.options.other_files ?? 5;
     const found = findImporters(this.root, path, language, limit);
     const started = Date.now();
     const skipped = found.filter((file) => (this.slow.get(file) ?? 0) > started);
@@ -247,7 +253,7 @@ export class Validator {
       const shown = relative(this.root, file) || file;
       return { items: report.items.map((d) => toDiagnostic(shown, d)), complete: report.complete };
     };
-    const budget = this.options.other_files_ms ?? 300;
+    const budget = this.options.otherFilesMs ?? this.options.other_files_ms ?? 300;
     /**
      * An importer's diagnostics within the budget; undefined when they did not come in
      * time, and then the importer is not asked about again for a while: re-checking it

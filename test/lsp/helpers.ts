@@ -29,7 +29,7 @@ export function lspProject(files: Record<string, string>, lsp: LspOptions = {}) 
   const registry = new ServerRegistry({ startTimeoutMs: REAL_SERVER_TIMEOUT_MS });
   // Tests check verdicts, not the latency budget for importers: give them all the time they need.
   const splice = project.splice({
-    lsp: { registry, timeout_ms: REAL_SERVER_TIMEOUT_MS, other_files_ms: 20_000, ...lsp },
+    lsp: { registry, timeoutMs: REAL_SERVER_TIMEOUT_MS, otherFilesMs: 20_000, ...lsp },
   });
   return { project, registry, splice };
 }

@@ -189,7 +189,7 @@ describe("validation with the TypeScript server", COLD, () => {
       source('import { unit } from "./unit.js";', "export const u = unit;"),
     );
     const hurried = project.splice({
-      lsp: { registry, timeout_ms: REAL_SERVER_TIMEOUT_MS, other_files_ms: 0 },
+      lsp: { registry, timeoutMs: REAL_SERVER_TIMEOUT_MS, otherFilesMs: 0 },
     });
     const { results } = await hurried.edit({
       targets: [{ path: "src/unit.ts", edits: [{ old_text: "= 1;", new_text: "= 2;" }] }],
