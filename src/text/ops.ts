@@ -1,5 +1,5 @@
 /**
- * The line-op DSL: parse (ops-parse.ts) and apply. Every line number in an op
+ * The line-op DSL: parse (ops/parse.ts) and apply. Every line number in an op
  * refers to the original document; ops must not overlap, and applying them is
  * one forward pass equivalent to applying them bottom-up.
  */

@@ -1,7 +1,7 @@
 /**
  * Tool results and errors as MCP CallToolResults: the JSON result travels
  * whole as `structuredContent` (for code), and `content` is one text block,
- * the model-readable view every host shares (tools/render-result.ts).
+ * the model-readable view every host shares (toolkit/render-result.ts).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isToolError } from "../../errors.js";
