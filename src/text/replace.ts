@@ -9,6 +9,12 @@ import { joinLines, normalizeInput, splitLines } from "./match/normalize.js";
 import type { Found, MatchMode, Refusal, Rung } from "./match/types.js";
 import { EMPTY_OLD_TEXT, findMatch } from "./match.js";
 import { editSpan } from "./replace/lines.js";
+import {
+  alreadyThere,
+  unchangedWarning,
+  whitespaceOnly,
+  whitespaceRefusal,
+} from "./replace/whitespace.js";
 
 export type { Candidate, MatchMode, RefusalCode, Rung } from "./match/types.js";
 
@@ -50,10 +56,40 @@ export function replaceText(text: string, edit: TextEdit): ReplaceOutcome {
     replaceAll: edit.replaceAll === true,
     newText: edit.newText,
   });
+  if (whitespaceOnly(oldText, newText) && !(match.ok && match.kind === "exact")) {
+    return whitespaceEdit(text, oldText, newText, match);
+  }
   if (!match.ok) return match;
   return match.kind === "exact"
     ? applyExact(text, match, oldText, newText)
     : applyLines(text, match, newText);
+}
+
+/**
+ * A whitespace-only edit the exact rung did not place: the file already
+ * reading like new_text there is success with no change; anything else is
+ * refused, since a whitespace-blind match cannot tell which version is there.
+ */
+function whitespaceEdit(
+  text: string,
+  oldText: string,
+  newText: string,
+  located: ReturnType<typeof findMatch>,
+): ReplaceOutcome {
+  const there = alreadyThere(text, newText, located);
+  if (!there) return whitespaceRefusal(oldText, located);
+  return {
+    ok: true,
+    text,
+    mode: "exact",
+    rung: "exact",
+    score: 1,
+    count: 0,
+    matchedText: newText,
+    matchedLines: [[there.startLine, there.endLine]],
+    firstChangedLine: 0,
+    warnings: [unchangedWarning(there)],
+  };
 }
 
 function applyExact(

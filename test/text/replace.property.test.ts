@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { trimWs } from "../../src/text/match/normalize.js";
+import { whitespaceOnly } from "../../src/text/replace/whitespace.js";
 import { replaceText } from "../../src/text/replace.js";
 
 const CODES = ["not_found", "ambiguous", "suspicious", "invalid_input"];
@@ -73,6 +74,8 @@ describe("replaceText properties", () => {
           const newText = newSpan.length === 0 ? "" : `${shift(newSpan, by).join("\n")}\n`;
           fc.pre(!text.includes(oldText));
           fc.pre(newSpan.join("\n") !== span.join("\n"));
+          // Whitespace-only edits are for the exact rung alone (replace-whitespace.test.ts).
+          fc.pre(!whitespaceOnly(oldText, newText));
           const expected = [...file.slice(0, s), ...newSpan, ...file.slice(s + m)];
           const r = replaceText(text, { oldText, newText });
           expect(r).toMatchObject({ ok: true, rung: "indentation", mode: "fuzzy" });

@@ -67,6 +67,52 @@ describe("edit with old_text / new_text", () => {
     expect(p.text("g.ts")).toContain(`  const greeting = "hello";\n  return ${template}!\`;\n`);
   });
 
+  it("a whitespace-only edit the file already reads like is changed: false, with a warning", async () => {
+    const p = new Project();
+    const file = "if (x) {\n        return 'ViewTransition';\n}\n";
+    p.write("v.js", file);
+    const { results } = await p.splice().edit({
+      targets: [
+        {
+          path: "v.js",
+          edits: [
+            {
+              old_text: "         return 'ViewTransition';",
+              new_text: "        return 'ViewTransition';",
+            },
+          ],
+        },
+      ],
+    });
+    expect(results[0]).toMatchObject({
+      changed: false,
+      match_mode: "exact",
+      warnings: [
+        "old_text and new_text differ only in whitespace, and the file already has new_text exactly at line 2; nothing was changed.",
+        "The edit changes nothing; the file was not written.",
+      ],
+    });
+    expect(p.text("v.js")).toBe(file);
+    const error = await rejection(
+      p.splice().edit({
+        targets: [
+          {
+            path: "v.js",
+            edits: [
+              {
+                old_text: "         return 'ViewTransition';",
+                new_text: "          return 'ViewTransition';",
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error).toMatchObject({ code: "not_found" });
+    expect(error.message).toContain("line 2 has 8 spaces of indentation, old_text has 9 spaces");
+    expect(p.text("v.js")).toBe(file);
+  });
+
   it("keeps CRLF and the BOM when the quote uses LF", async () => {
     const p = new Project();
     p.write("w.txt", "\uFEFFone\r\ntwo\r\nthree\r\n");
