@@ -7,10 +7,27 @@
 import { Rng } from "../lib.js";
 import type { CorpusFile } from "./corpus.js";
 import {
+  DELTA_APPLY_CLASSES,
+  DELTA_REFUSE_CLASSES,
+  deltaFirst,
+  deltaLast,
+  deltaMiddle,
+  nearDuplicate,
+  typoInChanged,
+} from "./delta-cases.js";
+import {
+  applyCase,
+  certainEdit,
+  changeLines,
+  type Draft,
+  distinctIndexes,
+  feasibleShifts,
+  refuseCase,
+  shiftBy,
+} from "./drafts.js";
+import {
   anchorCount,
   applyChange,
-  type Change,
-  type ChangeOptions,
   contextIndexes,
   countExact,
   type FileInfo,
@@ -19,14 +36,12 @@ import {
   isBlank,
   joinText,
   leading,
-  looseCount,
   looseKey,
   makeChange,
   misremember,
   numberTokens,
   pickSpan,
   renamed,
-  type SpanOptions,
   spanText,
   withSpan,
 } from "./spans.js";
@@ -47,131 +62,24 @@ export const APPLY_CLASSES = [
 /** Classes whose correct outcome is a refusal: the target is not certain. */
 export const REFUSE_CLASSES = ["ambiguous", "ambiguous_fuzzy", "hallucinated", "stale"] as const;
 
-export const CLASSES = [...APPLY_CLASSES, ...REFUSE_CLASSES] as const;
+/** The classes the original benchmark had; the delta ones (delta-cases.ts) are reported beside them. */
+export const BASE_CLASSES = [...APPLY_CLASSES, ...REFUSE_CLASSES] as const;
+export const DELTA_CLASSES = [...DELTA_APPLY_CLASSES, ...DELTA_REFUSE_CLASSES] as const;
+export const CLASSES = [...BASE_CLASSES, ...DELTA_CLASSES] as const;
 export type CaseClass = (typeof CLASSES)[number];
 
-export type Expected = { kind: "apply"; text: string } | { kind: "refuse" };
+export type { Expected } from "./drafts.js";
 
-export interface Case {
+export interface Case extends Draft {
   /** e.g. "indent_shift-07". */
   id: string;
   cls: CaseClass;
   /** The corpus file, as a path under node_modules. */
   file: string;
-  /** 1-based line in `original` where the quoted span starts (where it came from, for refusals). */
-  line: number;
-  /** 1-based last line of that span (inclusive). */
-  endLine: number;
-  /** The change and the mistake, in words. */
-  what: string;
-  /** The file as the model read it; differs from `original` only for stale cases. */
-  read: string;
-  /** The file when the edit arrives. */
-  original: string;
-  oldText: string;
-  newText: string;
-  expected: Expected;
 }
-
-type Draft = Omit<Case, "id" | "cls" | "file">;
 
 export const SEED = 0x0ed1_7a11;
 export const PER_CLASS = 50;
-
-// ---------------------------------------------------------------- shared steps
-
-interface Edit {
-  from: number;
-  to: number;
-  span: string[];
-  change: Change;
-  /** Whether old_text and new_text end with a newline. */
-  nl: boolean;
-}
-
-/**
- * A span whose quote is unique in the file, exactly and loosely (ignoring
- * whitespace, quote styles, escapes and blank lines), with a change.
- */
-function certainEdit(
-  info: FileInfo,
-  rng: Rng,
-  spanOptions: SpanOptions = {},
-  changeOptions: (span: string[]) => ChangeOptions = () => ({}),
-): Edit | undefined {
-  const s = pickSpan(info, rng, spanOptions);
-  if (!s) return undefined;
-  const span = info.lines.slice(s.from, s.to);
-  const nl = rng.chance(0.5);
-  if (countExact(info.text, joinText(span, nl)) !== 1) return undefined;
-  if (looseCount(info, s.from, s.to) !== 1) return undefined;
-  const change = makeChange(span, info.idents, rng, changeOptions(span));
-  if (!change) return undefined;
-  return { ...s, span, change, nl };
-}
-
-/** An apply case; undefined when the quote is still found exactly (it must be perturbed). */
-function applyCase(
-  info: FileInfo,
-  e: Edit,
-  oldLines: string[],
-  newLines: string[],
-  what: string,
-  options: { eol?: string; perturbed?: boolean } = {},
-): Draft | undefined {
-  const oldText = joinText(oldLines, e.nl, options.eol);
-  const newText = joinText(newLines, e.nl, options.eol);
-  if (options.perturbed !== false && countExact(info.text, oldText, 1) > 0) return undefined;
-  if (oldText === newText) return undefined;
-  return {
-    line: e.from + 1,
-    endLine: e.to,
-    what: `${e.change.what}; ${what}`,
-    read: info.text,
-    original: info.text,
-    oldText,
-    newText,
-    expected: { kind: "apply", text: withSpan(info, e.from, e.to, applyChange(e.span, e.change)) },
-  };
-}
-
-function refuseCase(
-  read: string,
-  original: string,
-  lines: [number, number],
-  oldText: string,
-  newText: string,
-  what: string,
-): Draft {
-  const [line, endLine] = lines;
-  return { line, endLine, what, read, original, oldText, newText, expected: { kind: "refuse" } };
-}
-
-/** A shift of every non-blank line by `by` spaces (negative: remove). */
-function shiftBy(by: number): (line: string) => string {
-  return (line) => (isBlank(line) ? line : by > 0 ? " ".repeat(by) + line : line.slice(-by));
-}
-
-/** Shifts from `choices` that every line can take (a dedent needs that many leading spaces). */
-function feasibleShifts(lines: string[], choices: number[]): number[] {
-  const content = lines.filter((l) => !isBlank(l));
-  if (content.some((l) => leading(l).includes("\t"))) return [];
-  const least = Math.min(...content.map((l) => leading(l).length));
-  return choices.filter((d) => d > 0 || least >= -d);
-}
-
-/** The lines the change adds, for checks over span and change together. */
-function changeLines(change: Change): string[] {
-  return change.kind === "delete" ? [] : [change.line];
-}
-
-function distinctIndexes(rng: Rng, from: number[], count: number): number[] {
-  const pool = [...from];
-  const out: number[] = [];
-  while (out.length < count && pool.length > 0)
-    out.push(pool.splice(rng.int(0, pool.length - 1), 1)[0]!);
-  return out.sort((a, b) => a - b);
-}
 
 // ---------------------------------------------------------------- apply classes
 
@@ -568,6 +476,11 @@ const MAKERS: Record<CaseClass, Maker> = {
   ambiguous_fuzzy: ambiguousFuzzy,
   hallucinated,
   stale,
+  delta_first: deltaFirst,
+  delta_last: deltaLast,
+  delta_middle: deltaMiddle,
+  near_duplicate: nearDuplicate,
+  typo_in_changed: typoInChanged,
 };
 
 export interface GenerateOptions {
@@ -607,4 +520,5 @@ export function generateCases(files: readonly CorpusFile[], options: GenerateOpt
 }
 
 export const expectsRefusal = (cls: CaseClass): boolean =>
-  (REFUSE_CLASSES as readonly string[]).includes(cls);
+  (REFUSE_CLASSES as readonly string[]).includes(cls) ||
+  (DELTA_REFUSE_CLASSES as readonly string[]).includes(cls);

@@ -7,12 +7,23 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineBenchmark, environment, fixed, formatTable, ms, withScratchDir } from "../lib.js";
-import { type Case, type CaseClass, expectsRefusal, generateCases, SEED } from "./cases.js";
+import {
+  BASE_CLASSES,
+  type Case,
+  type CaseClass,
+  DELTA_CLASSES,
+  expectsRefusal,
+  generateCases,
+  SEED,
+} from "./cases.js";
 import { loadCorpus, SOURCES } from "./corpus.js";
 import { type Engine, exactOnly, splicePure, spliceTakesTextEdits, spliceTool } from "./engines.js";
 import { referenceServer } from "./reference.js";
 import {
   APPLY_TARGET,
+  DELTA_APPLY_TARGET,
+  type DeltaTargets,
+  deltaTargets,
   judge,
   type Scored,
   type Tally,
@@ -38,7 +49,8 @@ async function score(engine: Engine, cases: readonly Case[]): Promise<Scored[]> 
 
 const cell = (t: Tally) => `${t.applied_ok} / ${t.refused_ok} / ${t.wrong}`;
 
-function classTable(engines: Engine[], results: Scored[][]): string {
+function classTable(engines: Engine[], all: Scored[][], classes: readonly CaseClass[]): string {
+  const results = all.map((r) => r.filter((s) => classes.includes(s.case.cls)));
   const tallies = results.map(tallyByClass);
   const rows = tallies[0]!.rows.map(([cls, t], i) => [
     cls,
@@ -82,6 +94,32 @@ function targetTable(engines: Engine[], results: Scored[][]): string {
       "every ambiguous, ambiguous_fuzzy and hallucinated case refused",
       (x) => pct(x.mustRefuseRefused, x.mustRefuseCases),
       status.refused,
+    ],
+  ];
+  return formatTable(
+    [
+      { header: "target" },
+      ...engines.map((e) => ({ header: e.name, right: true })),
+      { header: "splice" },
+    ],
+    rows.map(([name, value, met]) => [name, ...t.map(value), met ? "met" : "MISSED"]),
+  );
+}
+
+function deltaTargetTable(engines: Engine[], results: Scored[][]): string {
+  const t = results.map(deltaTargets);
+  const s = t[engines.findIndex((e) => e.name === "splice")]!;
+  const pct = (a: number, b: number) => `${a}/${b} (${fixed((100 * a) / Math.max(1, b))}%)`;
+  const rows: [string, (x: DeltaTargets) => string, boolean][] = [
+    [
+      `>= ${DELTA_APPLY_TARGET * 100}% of delta_* cases applied to the exact expected bytes`,
+      (x) => pct(x.applied, x.cases),
+      s.cases > 0 && s.applied / s.cases >= DELTA_APPLY_TARGET,
+    ],
+    [
+      "0 wrong on ambiguous, hallucinated, near_duplicate and typo_in_changed",
+      (x) => String(x.wrongOnRefusals),
+      s.wrongOnRefusals === 0,
     ],
   ];
   return formatTable(
@@ -182,9 +220,15 @@ export const editQuality = defineBenchmark({
       console.log(
         `\nPer class: applied correctly / refused correctly / WRONG (any other write), and missed (refused where an application was expected).\n`,
       );
-      console.log(classTable(engines, results));
+      console.log(classTable(engines, results, BASE_CLASSES));
       console.log("\nTargets (from the issue), judged for splice:\n");
       console.log(targetTable(engines, results));
+      console.log(
+        "\nMisremembered lines anywhere in the quote (first, last, middle; 1 or 2 typos), and the near-duplicates and changed-line typos that must still refuse — same run:\n",
+      );
+      console.log(classTable(engines, results, DELTA_CLASSES));
+      console.log("\nDelta targets, judged for splice:\n");
+      console.log(deltaTargetTable(engines, results));
 
       const notes = results.map((r, i) => {
         const { total } = tallyByClass(r);

@@ -3,6 +3,7 @@
  * the file on disk afterwards) against what the case expected.
  */
 import { APPLY_CLASSES, type Case, type CaseClass, CLASSES } from "./cases.js";
+import { DELTA_APPLY_CLASSES } from "./delta-cases.js";
 
 export interface Outcome {
   /** What the engine reported. */
@@ -152,4 +153,32 @@ export function targetStatus(t: Targets): {
     applied: t.certainCases > 0 && t.certainApplied / t.certainCases >= APPLY_TARGET,
     refused: t.mustRefuseRefused === t.mustRefuseCases,
   };
+}
+
+/** The delta classes' targets: most misremembered quotes applied, no wrong write where a refusal is due. */
+export const DELTA_APPLY_TARGET = 0.9;
+const DELTA_MUST_REFUSE: readonly CaseClass[] = [
+  "ambiguous",
+  "ambiguous_fuzzy",
+  "hallucinated",
+  "near_duplicate",
+  "typo_in_changed",
+];
+
+export interface DeltaTargets {
+  applied: number;
+  cases: number;
+  wrongOnRefusals: number;
+}
+
+export function deltaTargets(scored: readonly Scored[]): DeltaTargets {
+  const out: DeltaTargets = { applied: 0, cases: 0, wrongOnRefusals: 0 };
+  for (const s of scored) {
+    if ((DELTA_APPLY_CLASSES as readonly string[]).includes(s.case.cls)) {
+      out.cases++;
+      if (s.verdict === "applied_ok") out.applied++;
+    }
+    if (DELTA_MUST_REFUSE.includes(s.case.cls) && s.verdict === "wrong") out.wrongOnRefusals++;
+  }
+  return out;
 }

@@ -7,8 +7,10 @@
  */
 import { runAnchored } from "./match/anchored.js";
 import { closestRegions } from "./match/closest.js";
+import { runDelta } from "./match/delta.js";
 import {
   blankLineWarning,
+  deltaWarning,
   exactAmbiguous,
   matchWarnings,
   notFound,
@@ -128,6 +130,21 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
     return found(ctx, "anchored", variant, anchored.accepted, warnings);
   }
   const closest = closestRegions(ctx, variant, anchored.kind === "scored" ? anchored.rejected : []);
+  // Which lines are context is new_text's to say; without it (or for replace_all) nothing is changed.
+  const delta =
+    options.newText !== undefined && !replaceAll ? runDelta(ctx, variant, closest) : undefined;
+  if (delta) {
+    const out = found(
+      ctx,
+      "delta",
+      variant,
+      [delta.span],
+      [...warnings, deltaWarning(delta.span, delta.runnerUp)],
+    );
+    return out.ok && out.kind === "lines"
+      ? { ...out, differing: delta.differing.map((f) => f + 1) }
+      : out;
+  }
   return {
     ok: false,
     code: "not_found",
@@ -173,7 +190,9 @@ function found(
   const first = spans[0]!;
   // Whole lines can match verbatim when only a stray blank line or the final newline differed.
   const verbatim =
-    rung !== "anchored" && variant.lines.every((l, k) => l === ctx.view.lines[first.from + k]);
+    rung !== "anchored" &&
+    rung !== "delta" &&
+    variant.lines.every((l, k) => l === ctx.view.lines[first.from + k]);
   const warnings = [
     ...inputWarnings,
     ...matchWarnings(verbatim ? undefined : rung, first, variant.lead, variant.trail),

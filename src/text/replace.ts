@@ -40,6 +40,8 @@ export type ReplaceOutcome =
       /** 1-based in the new text; 0 when the edit left the text unchanged. */
       firstChangedLine: number;
       warnings: string[];
+      /** delta: 1-based lines where old_text differed from the file and the file kept its text. */
+      differingLines?: number[];
     }
   | Refusal;
 
@@ -211,6 +213,7 @@ function applyLines(
     matchedLines: match.spans.map((s) => [s.from + 1, s.to]),
     firstChangedLine: changedAt,
     warnings,
+    ...(match.differing ? { differingLines: match.differing } : {}),
   };
 }
 

@@ -81,8 +81,30 @@ describe("generator", () => {
 
   it("expects refusals exactly for the refusal classes", () => {
     for (const c of cases) {
-      const refuse = ["ambiguous", "ambiguous_fuzzy", "hallucinated", "stale"].includes(c.cls);
+      const refuse = [
+        "ambiguous",
+        "ambiguous_fuzzy",
+        "hallucinated",
+        "stale",
+        "near_duplicate",
+        "typo_in_changed",
+      ].includes(c.cls);
       expect(c.expected.kind, c.id).toBe(refuse ? "refuse" : "apply");
+    }
+  });
+
+  it("misremembers the first or last quoted line in the delta edge classes, and keeps the rest", () => {
+    const lines = (t: string) => t.replace(/\n$/, "").split("\n");
+    for (const [cls, edge] of [
+      ["delta_first", 0],
+      ["delta_last", -1],
+    ] as const) {
+      for (const c of ofClass(cls)) {
+        const quoted = lines(c.oldText);
+        const span = c.original.split("\n").slice(c.line - 1, c.endLine);
+        expect(quoted.at(edge), c.id).not.toBe(span.at(edge));
+        expect(quoted.filter((l, k) => l !== span[k]).length, c.id).toBeLessThanOrEqual(2);
+      }
     }
   });
 

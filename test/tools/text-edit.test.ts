@@ -67,6 +67,30 @@ describe("edit with old_text / new_text", () => {
     expect(p.text("g.ts")).toContain(`  const greeting = "hello";\n  return ${template}!\`;\n`);
   });
 
+  it("applies a quote with a misremembered first line as a delta, keeping that line's own text", async () => {
+    const p = new Project();
+    p.write("g.ts", source);
+    const { results } = await p.splice().edit({
+      targets: [
+        {
+          path: "g.ts",
+          edits: [
+            {
+              old_text: 'export function greet(nam: string) {\n  const greeting = "hello";\n',
+              new_text: 'export function greet(nam: string) {\n  const greeting = "hi";\n',
+            },
+          ],
+        },
+      ],
+    });
+    expect(results[0]).toMatchObject({ changed: true, match_mode: "delta", match_count: 1 });
+    expect(results[0]!.match_score).toBeGreaterThan(0.9);
+    expect(results[0]!.warnings).toContain(
+      "Kept the file's own text on line 1, where old_text differs but new_text does not change it.",
+    );
+    expect(p.text("g.ts")).toBe(source.replace('"hello"', '"hi"'));
+  });
+
   it("a whitespace-only edit the file already reads like is changed: false, with a warning", async () => {
     const p = new Project();
     const file = "if (x) {\n        return 'ViewTransition';\n}\n";

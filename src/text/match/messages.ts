@@ -153,6 +153,14 @@ export function matchWarnings(
   return out;
 }
 
+/** What a delta match did; the applier's "Kept the file's own text" warning names the lines. */
+export function deltaWarning(span: LineSpan, runnerUp: number): string {
+  const r = linesRef(span.from + 1, span.to);
+  const next =
+    runnerUp > 0 ? `the next closest region ${score2(runnerUp)}` : "no other region close";
+  return `old_text has no exact match; it matched ${r} by the lines new_text changes, which are in the file as quoted (similarity ${score2(span.score)}, ${next}). Only new_text's changes were made; the lines where old_text differs keep the file's text.`;
+}
+
 export function blankLineWarning(fileBlank: number, oldBlank: number): string | undefined {
   if (fileBlank === oldBlank) return undefined;
   const d = Math.abs(fileBlank - oldBlank);

@@ -1,7 +1,7 @@
 /** Shapes shared by the matcher (match*.ts) and the applier (replace*.ts). */
 import type { IndentMap } from "./indent.js";
 
-export type MatchMode = "exact" | "fuzzy" | "anchored";
+export type MatchMode = "exact" | "fuzzy" | "anchored" | "delta";
 
 export type Rung =
   | "exact"
@@ -9,7 +9,8 @@ export type Rung =
   | "trailing_whitespace"
   | "indentation"
   | "unicode"
-  | "anchored";
+  | "anchored"
+  | "delta";
 
 export type RefusalCode = "not_found" | "ambiguous" | "suspicious" | "invalid_input";
 
@@ -85,6 +86,8 @@ export type Found =
       old: OldLines;
       /** The file split into lines, as matched: the applier reuses it. */
       file: { lines: readonly string[]; finalNewline: boolean };
+      /** delta: 1-based file lines where old_text's context lines differ from the file. */
+      differing?: number[];
     });
 
 export type MatchResult = Found | Refusal;
@@ -96,6 +99,7 @@ export const MODE_OF: Record<Rung, MatchMode> = {
   indentation: "fuzzy",
   unicode: "fuzzy",
   anchored: "anchored",
+  delta: "delta",
 };
 
 /** How a rung compared, for sentences: "ignoring trailing whitespace". */
@@ -106,6 +110,7 @@ export const RUNG_HOW: Record<Rung, string> = {
   indentation: "ignoring indentation",
   unicode: "ignoring indentation, quote/dash/space styles and escapes",
   anchored: "by its first and last lines with similar lines between",
+  delta: "by the lines new_text changes, with misremembered lines around them",
 };
 
 export function spanCandidate(lines: readonly string[], span: LineSpan): Candidate {

@@ -8,7 +8,7 @@
  * unquoted lines where an insertion would go or inside a stretch being
  * rewritten, the edit is refused rather than guessed.
  */
-import { diffArrays } from "diff";
+import { lineChanges } from "../match/changes.js";
 import { IDENTITY, type IndentMap, reindent, solveIndentMap } from "../match/indent.js";
 import { linesRef } from "../match/messages.js";
 import { isBlank, leadingWs, lineKey, unescapeOnce } from "../match/normalize.js";
@@ -20,8 +20,6 @@ import type { LineSpan, OldLines, Refusal } from "../match/types.js";
  * not (its change would land on a line the model never saw).
  */
 export const CHANGED_LINE_MIN = 0.8;
-/** old_text/new_text diffs with more edits than this become one replaced block. */
-const MAX_EDIT_LENGTH = 2000;
 
 export type SpanEdit =
   | {
@@ -136,37 +134,6 @@ export function editSpan(
     lines.push(...(inserted.get(f) ?? []));
   }
   return { ok: true, lines, kept };
-}
-
-type Change = { value: string[]; count: number; added: boolean; removed: boolean };
-
-/**
- * old_text -> new_text as runs of kept, removed and added lines. The common
- * head and tail are taken out first: with repeated lines a diff may otherwise
- * call the edited line's twin the changed one, which in the file can be a
- * different line.
- */
-function lineChanges(olds: readonly string[], news: readonly string[]): Change[] {
-  const min = Math.min(olds.length, news.length);
-  let head = 0;
-  while (head < min && olds[head] === news[head]) head++;
-  let tail = 0;
-  while (tail < min - head && olds[olds.length - 1 - tail] === news[news.length - 1 - tail]) tail++;
-  const a = olds.slice(head, olds.length - tail);
-  const b = news.slice(head, news.length - tail);
-  const middle: Change[] = diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH }) ?? [
-    { value: a, count: a.length, added: false, removed: true },
-    { value: b, count: b.length, added: true, removed: false },
-  ];
-  const kept = (value: string[]): Change => ({
-    value,
-    count: value.length,
-    added: false,
-    removed: false,
-  });
-  return [kept(olds.slice(0, head)), ...middle, kept(olds.slice(olds.length - tail))].filter(
-    (c) => c.count > 0,
-  );
 }
 
 /** With no mapping for the whole span, the nearest quoted line with content decides. */

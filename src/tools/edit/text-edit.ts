@@ -29,7 +29,7 @@ export interface TextEditArgs {
   replace_all?: boolean;
 }
 
-const LOOSENESS: MatchMode[] = ["exact", "fuzzy", "anchored"];
+const LOOSENESS: MatchMode[] = ["exact", "fuzzy", "anchored", "delta"];
 
 /** Says so when the file changed since this session last read it: the likely reason old_text is gone. */
 function staleHint(context: ToolContext, file: GuardedPath, current: LoadedFile): string {
