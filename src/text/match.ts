@@ -6,7 +6,7 @@
  * Pure; every rung is linear in the file with bounded extra work.
  */
 import { runAnchored } from "./match/anchored.js";
-import { closestRegions } from "./match/closest.js";
+import { closestRegions, MAX_PROPOSALS, MAX_SHOWN_CANDIDATES } from "./match/closest.js";
 import { runDelta } from "./match/delta.js";
 import {
   blankLineWarning,
@@ -68,6 +68,8 @@ export interface MatchOptions {
   replaceAll?: boolean;
   /** The edit's new_text: its indentation tells how many spaces the model indents by. */
   newText?: string;
+  /** false: no delta matches (a caller whose context lines must match, like a patch, may want that). */
+  delta?: boolean;
 }
 
 /** Finds old_text in `text` (LF line endings, no BOM). old_text is normalized here. */
@@ -129,10 +131,15 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
     if (anchored.accepted.length > 1) return ambiguous(ctx, "anchored", anchored.accepted);
     return found(ctx, "anchored", variant, anchored.accepted, warnings);
   }
-  const closest = closestRegions(ctx, variant, anchored.kind === "scored" ? anchored.rejected : []);
+  const all = closestRegions(
+    ctx,
+    variant,
+    anchored.kind === "scored" ? anchored.rejected : [],
+    MAX_PROPOSALS + MAX_SHOWN_CANDIDATES,
+  );
   // Which lines are context is new_text's to say; without it (or for replace_all) nothing is changed.
-  const delta =
-    options.newText !== undefined && !replaceAll ? runDelta(ctx, variant, closest) : undefined;
+  const useDelta = options.newText !== undefined && !replaceAll && options.delta !== false;
+  const delta = useDelta ? runDelta(ctx, variant, all) : undefined;
   if (delta) {
     const out = found(
       ctx,
@@ -145,6 +152,7 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
       ? { ...out, differing: delta.differing.map((f) => f + 1) }
       : out;
   }
+  const closest = all.slice(0, MAX_SHOWN_CANDIDATES);
   return {
     ok: false,
     code: "not_found",

@@ -22,6 +22,8 @@ export interface TextEdit {
   oldText: string;
   newText: string;
   replaceAll?: boolean;
+  /** false: never apply by the lines new_text changes alone (the delta rung); on by default. */
+  delta?: boolean;
 }
 
 export type ReplaceOutcome =
@@ -57,6 +59,7 @@ export function replaceText(text: string, edit: TextEdit): ReplaceOutcome {
   const match = findMatch(text, edit.oldText, {
     replaceAll: edit.replaceAll === true,
     newText: edit.newText,
+    ...(edit.delta === false ? { delta: false } : {}),
   });
   if (whitespaceOnly(oldText, newText) && !(match.ok && match.kind === "exact")) {
     return whitespaceEdit(text, oldText, newText, match);

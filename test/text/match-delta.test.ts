@@ -120,6 +120,21 @@ describe("rung: delta (misremembered context lines anywhere)", () => {
     expect(r).toMatchObject({ ok: false, code: "not_found" });
   });
 
+  it("is off when the caller says delta: false", () => {
+    const r = replaceText(FILE, {
+      oldText: L(
+        "  const subtotal = sumPrice(items);",
+        "  const shipping = shippingFor(subtotal);",
+      ),
+      newText: L(
+        "  const subtotal = sumPrice(items);",
+        "  const shipping = shippingFor(subtotal, 2);",
+      ),
+      delta: false,
+    });
+    expect(r).toMatchObject({ ok: false, code: "not_found" });
+  });
+
   it("keeps its margin between the 0.025 of near-duplicates and the 0.069 of the closest real case", () => {
     expect(DELTA_MARGIN).toBeGreaterThan(0.025);
     expect(DELTA_MARGIN).toBeLessThan(0.069);

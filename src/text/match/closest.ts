@@ -15,7 +15,7 @@ import type { Candidate } from "./types.js";
 export const MAX_SHOWN_CANDIDATES = 3;
 /** Candidates below this similarity are noise, not help. */
 const MIN_CANDIDATE_SCORE = 0.3;
-const MAX_PROPOSALS = 8;
+export const MAX_PROPOSALS = 8;
 /** A line like "}" occurs everywhere; its votes stop counting after this many. */
 const MAX_HITS_PER_KEY = 64;
 const MAX_BIGRAM_CHARS = 256;
@@ -27,10 +27,15 @@ export interface Closest extends Candidate {
   anchored: boolean;
 }
 
+/**
+ * Up to `limit` regions, best first. The refusal shows MAX_SHOWN_CANDIDATES;
+ * the delta rung asks for every proposal so that no close runner-up is cut.
+ */
 export function closestRegions(
   ctx: LadderContext,
   variant: Variant,
   rejected: readonly Rejected[],
+  limit = MAX_SHOWN_CANDIDATES,
 ): Closest[] {
   const lines = ctx.view.lines;
   const oldKeys = variant.lines.map((l) => lineKey("unicode", l));
@@ -69,7 +74,7 @@ export function closestRegions(
     out.push(c);
   }
   out.sort((a, b) => b.score - a.score || a.startLine - b.startLine);
-  out.length = Math.min(out.length, MAX_SHOWN_CANDIDATES);
+  out.length = Math.min(out.length, limit);
   return out;
 }
 
