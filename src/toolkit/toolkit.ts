@@ -16,6 +16,7 @@ import {
   type ToolContext,
 } from "../tools/define.js";
 import { newBackupId } from "../util/ids.js";
+import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { fullTools, minimalTools, registryOf } from "./registry.js";
 import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
@@ -98,7 +99,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       try {
         return await tool.call(callContext(callOptions?.signal), parsed);
       } catch (error) {
-        throw historyFailure(error, base.history.dir) ?? error;
+        throw historyFailure(error, base.history.dir) ?? engineToolError(error) ?? error;
       }
     },
     describe: (name, args) => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ToolError } from "../../src/errors.js";
 import { type DocResult, docTool } from "../../src/tools/doc/index.js";
 import type { UndoResult } from "../../src/tools/undo/index.js";
 import { Project, rejection } from "../helpers/project.js";
@@ -157,7 +158,8 @@ describe("doc tool", () => {
     const missing = await rejection(
       doc(p, { action: "get", path: "Cargo.toml", selector: "package.homepage" }),
     );
-    expect(missing.code).toBe("not_found");
+    expect(missing).toBeInstanceOf(ToolError);
+    expect(missing).toMatchObject({ code: "not_found", details: { path: "Cargo.toml" } });
     expect(p.text("package.json")).toBe(fixture("package.json"));
   });
 

@@ -145,7 +145,7 @@ async function doc(context: ToolContext, args: Args): Promise<DocResult> {
   try {
     if (args.action === "get") {
       const file = context.guard.check(args.path, "read");
-      return get(context, file, await loadTextFile(context, file), args);
+      return await get(context, file, await loadTextFile(context, file), args);
     }
     return await serialized(context, args.path, () => change(context, args));
   } catch (error) {

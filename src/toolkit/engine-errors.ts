@@ -1,0 +1,45 @@
+/**
+ * The last line of defence for errors the engines throw: a tool converts
+ * its engines' errors where it can add the path and what to do next, and
+ * anything that still escapes reaches the caller as a ToolError with a
+ * stable code, never as an internal error (exit 70, MCP `internal`) that
+ * tells a model its arguments were fine.
+ */
+import { UnknownLanguageError } from "../code/languages.js";
+import { type ErrorCode, ToolError } from "../errors.js";
+import { DocError } from "../formats/errors.js";
+import { HunkError } from "../patch/locate.js";
+import { PatchParseError } from "../patch/types.js";
+import { OpsError } from "../text/ops/parse.js";
+import { WorkspaceError, type WorkspaceErrorKind } from "../workspace/workspace.js";
+
+const WORKSPACE_CODES: Record<WorkspaceErrorKind, ErrorCode> = {
+  missing: "not_found",
+  is_directory: "is_directory",
+  escape: "guard",
+  io: "io",
+};
+
+/** The ToolError an engine's error stands for, or undefined for any other error. */
+export function engineToolError(error: unknown): ToolError | undefined {
+  if (error instanceof DocError) return new ToolError(error.code, error.message, error.details);
+  if (error instanceof OpsError) {
+    return new ToolError("invalid_input", error.message, {
+      reason: error.code,
+      ...(error.dslLine === undefined ? {} : { dsl_line: error.dslLine }),
+    });
+  }
+  if (error instanceof HunkError) {
+    return new ToolError(error.code, error.message, { hunk: error.hunk });
+  }
+  if (error instanceof PatchParseError) {
+    return new ToolError("invalid_input", `The patch could not be read: ${error.message}`, {
+      line: error.line,
+    });
+  }
+  if (error instanceof UnknownLanguageError) return new ToolError("invalid_input", error.message);
+  if (error instanceof WorkspaceError) {
+    return new ToolError(WORKSPACE_CODES[error.kind], error.message, { path: error.path });
+  }
+  return undefined;
+}
