@@ -86,7 +86,7 @@ async function commitWrite(
   if (refused) throw refused;
   if (mode === "apply") {
     const { tag, sha, diff } = await writeDurably(context, change, bytes);
-    const checked = await validateChange(context, change, validate, false);
+    const checked = await validateWritten(context, change, validate);
     return {
       tag,
       sha,
@@ -131,6 +131,10 @@ async function writeDurably(
 ): Promise<{ tag: string; sha: string; diff: string }> {
   const { file, before } = change;
   const { sha, tag } = identify(bytes);
+  // Everything the result reports is computed before the bytes move: once
+  // the file is replaced, a failure would leave the caller without the diff
+  // and the backup id of a change that did happen.
+  const diff = replacedDiff(file.display, before, change.doc);
   let written: boolean;
   try {
     // Compare-and-swap: history records the write only once the file is
@@ -158,12 +162,8 @@ async function writeDurably(
     throw writeFailure(context, file, error);
   }
   if (!written) throw new RaceError(file.display);
-  rememberWritten(change, bytes, tag, sha);
-  const diff = replacedDiff(file.display, before, change.doc);
-  context.events.emit({
-    type: "files_changed",
-    changes: [{ path: file.display, resolved: file.real, action: change.action, diff }],
-  });
+  afterWrite(() => rememberWritten(change, bytes, tag, sha));
+  emitChanged(context, file, change.action, diff);
   return { tag, sha, diff };
 }
 
@@ -207,11 +207,51 @@ async function commitDelete(
   } catch (error) {
     throw writeFailure(context, file, error, "delete");
   }
-  context.events.emit({
-    type: "files_changed",
-    changes: [{ path: file.display, resolved: file.real, action: change.action, diff }],
-  });
+  emitChanged(context, file, change.action, diff);
   return { ...outcome, applied: true, sha: null, backup: context.backup };
+}
+
+/**
+ * Runs a step that follows a write and must not fail the call: the file is
+ * already replaced and its backup recorded, so the caller needs the result
+ * more than the step (a cache fill, a listener).
+ */
+function afterWrite(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // The step's only effect was for later calls; they recompute it.
+  }
+}
+
+function emitChanged(
+  context: ChangeContext,
+  file: GuardedPath,
+  action: string,
+  diff: string,
+): void {
+  afterWrite(() =>
+    context.events.emit({
+      type: "files_changed",
+      changes: [{ path: file.display, resolved: file.real, action, diff }],
+    }),
+  );
+}
+
+/** Validation of a written file; a validator that fails is a notice, as the write stands. */
+async function validateWritten(
+  context: ChangeContext,
+  change: WriteChange,
+  requested: boolean | undefined,
+): Promise<Pick<Outcome, "validation" | "validationNotice">> {
+  try {
+    return await validateChange(context, change, requested, false);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      validationNotice: `${change.file.display} was written, but validating it failed (${reason}); run the project's own checker.`,
+    };
+  }
 }
 
 /**

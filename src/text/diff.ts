@@ -26,26 +26,57 @@ export function commonSpan(a: readonly string[], b: readonly string[]): Span {
   return { prefix, suffix };
 }
 
-type DiffLine = { tag: " " | "-" | "+"; text: string; oldNo: number; newNo: number };
+/** Myers up to MAX_EDIT_LENGTH edits: its cost is bounded by that, whatever the file's size. */
+function diffWithinLimit(a: string[], b: string[]) {
+  return diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH });
+}
 
-function changedLines(oldLines: string[], newLines: string[], from: number): DiffLine[] {
-  const out: DiffLine[] = [];
-  let oldNo = from;
-  let newNo = from;
-  const changes = diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH });
+/**
+ * A stretch of lines with one tag. `old` and `new` are 0-based positions on
+ * each side where it starts (for an added run, `old` is where it sits in
+ * the old file). Runs keep a diff of a 2,000,000-line file to a handful of
+ * objects: only the lines a hunk shows are ever visited.
+ */
+type Run = { tag: " " | "-" | "+"; old: number; new: number; count: number };
+
+function pushRun(runs: Run[], tag: Run["tag"], old: number, at: number, count: number): void {
+  if (count <= 0) return;
+  const last = runs.at(-1);
+  if (last?.tag === tag && tag === " ") last.count += count;
+  else runs.push({ tag, old, new: at, count });
+}
+
+/** The runs of the window [from, oldEnd) x [from, newEnd), in file positions. */
+function changedRuns(
+  runs: Run[],
+  oldLines: string[],
+  newLines: string[],
+  from: number,
+  oldEnd: number,
+  newEnd: number,
+): void {
+  let o = from;
+  let n = from;
+  const changes = diffWithinLimit(oldLines.slice(from, oldEnd), newLines.slice(from, newEnd));
   if (!changes) {
-    for (const text of oldLines) out.push({ tag: "-", text, oldNo: oldNo++, newNo });
-    for (const text of newLines) out.push({ tag: "+", text, oldNo, newNo: newNo++ });
-    return out;
+    pushRun(runs, "-", o, n, oldEnd - from);
+    pushRun(runs, "+", oldEnd, n, newEnd - from);
+    return;
   }
   for (const change of changes) {
-    for (const text of change.value) {
-      if (change.removed) out.push({ tag: "-", text, oldNo: oldNo++, newNo });
-      else if (change.added) out.push({ tag: "+", text, oldNo, newNo: newNo++ });
-      else out.push({ tag: " ", text, oldNo: oldNo++, newNo: newNo++ });
+    const count = change.value.length;
+    if (change.removed) {
+      pushRun(runs, "-", o, n, count);
+      o += count;
+    } else if (change.added) {
+      pushRun(runs, "+", o, n, count);
+      n += count;
+    } else {
+      pushRun(runs, " ", o, n, count);
+      o += count;
+      n += count;
     }
   }
-  return out;
 }
 
 export interface DiffOptions {
@@ -67,74 +98,89 @@ export function unifiedDiff(oldLines: string[], newLines: string[], options: Dif
   // A final-newline change touches the last line, so keep it inside the window.
   const keepSuffix = eolChanged ? 0 : suffix;
   if (prefix === oldLines.length && prefix === newLines.length && !eolChanged) return "";
-  const start = Math.max(0, prefix - context);
   const oldEnd = oldLines.length - keepSuffix;
   const newEnd = newLines.length - keepSuffix;
-  const lines: DiffLine[] = [];
-  for (let i = start; i < prefix && i < oldEnd && i < newEnd; i++) {
-    lines.push({ tag: " ", text: oldLines[i]!, oldNo: i + 1, newNo: i + 1 });
-  }
-  const middleFrom = Math.min(prefix, oldEnd, newEnd);
-  lines.push(
-    ...changedLines(
-      oldLines.slice(middleFrom, oldEnd),
-      newLines.slice(middleFrom, newEnd),
-      middleFrom + 1,
-    ),
-  );
-  if (eolChanged && oldLines.length > 0 && newLines.length > 0) {
+  const runs: Run[] = [];
+  pushRun(runs, " ", 0, 0, prefix);
+  changedRuns(runs, oldLines, newLines, prefix, oldEnd, newEnd);
+  pushRun(runs, " ", oldEnd, newEnd, keepSuffix);
+  const last = runs.at(-1);
+  if (eolChanged && oldLines.length > 0 && newLines.length > 0 && last?.tag === " ") {
     // The last line is the same text but its terminator changed: show it as replaced.
-    const lastOld = lines.findLastIndex((l) => l.tag !== "+");
-    const lastNew = lines.findLastIndex((l) => l.tag !== "-");
-    if (lastOld === lastNew && lines[lastOld]?.tag === " ") {
-      const l = lines[lastOld]!;
-      lines.splice(lastOld, 1, { ...l, tag: "-" }, { ...l, tag: "+" });
-    }
+    last.count--;
+    const o = last.old + last.count;
+    const n = last.new + last.count;
+    if (last.count === 0) runs.pop();
+    runs.push({ tag: "-", old: o, new: n, count: 1 }, { tag: "+", old: o + 1, new: n, count: 1 });
   }
-  const trailing = Math.min(context, keepSuffix);
-  for (let k = 0; k < trailing; k++) {
-    const o = oldEnd + k;
-    lines.push({ tag: " ", text: oldLines[o]!, oldNo: o + 1, newNo: newEnd + k + 1 });
-  }
-  return formatHunks(lines, context, options.path, {
+  return formatHunks(runs, oldLines, newLines, context, options.path, {
     oldLast: oldEol ? -1 : oldLines.length,
     newLast: newEol ? -1 : newLines.length,
   });
 }
 
 function formatHunks(
-  lines: DiffLine[],
+  runs: Run[],
+  oldLines: string[],
+  newLines: string[],
   context: number,
   path: string,
   noEol: { oldLast: number; newLast: number },
 ): string {
-  const changeAt = lines.map((l, i) => (l.tag === " " ? -1 : i)).filter((i) => i >= 0);
-  if (changeAt.length === 0) return "";
   const out = [`--- a/${path}`, `+++ b/${path}`];
-  let h = 0;
-  while (h < changeAt.length) {
-    let last = h;
-    while (last + 1 < changeAt.length && changeAt[last + 1]! - changeAt[last]! <= 2 * context) {
-      last++;
+  const emit = (tag: Run["tag"], o: number, n: number) => {
+    out.push(`${tag}${tag === "+" ? newLines[n] : oldLines[o]}`);
+    const isOldLast = tag !== "+" && o + 1 === noEol.oldLast;
+    const isNewLast = tag !== "-" && n + 1 === noEol.newLast;
+    if (isOldLast || isNewLast) out.push("\\ No newline at end of file");
+  };
+  let r = 0;
+  let any = false;
+  while (r < runs.length) {
+    if (runs[r]!.tag === " ") {
+      r++;
+      continue;
     }
-    const from = Math.max(0, changeAt[h]! - context);
-    const to = Math.min(lines.length - 1, changeAt[last]! + context);
-    const hunk = lines.slice(from, to + 1);
-    const oldCount = hunk.filter((l) => l.tag !== "+").length;
-    const newCount = hunk.filter((l) => l.tag !== "-").length;
-    const first = hunk[0]!;
-    const oldStart = oldCount === 0 ? first.oldNo - 1 : first.oldNo;
-    const newStart = newCount === 0 ? first.newNo - 1 : first.newNo;
-    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
-    for (const l of hunk) {
-      out.push(`${l.tag}${l.text}`);
-      const isOldLast = l.tag !== "+" && l.oldNo === noEol.oldLast;
-      const isNewLast = l.tag !== "-" && l.newNo === noEol.newLast;
-      if (isOldLast || isNewLast) out.push("\\ No newline at end of file");
+    any = true;
+    // Changes whose context would overlap share a hunk; equal runs never touch (pushRun).
+    let end = r;
+    for (;;) {
+      while (end + 1 < runs.length && runs[end + 1]!.tag !== " ") end++;
+      const gap = runs[end + 1];
+      if (!gap || end + 2 >= runs.length || gap.count >= 2 * context) break;
+      end += 2;
     }
-    h = last + 1;
+    const before = r > 0 ? runs[r - 1]! : undefined;
+    const after = end + 1 < runs.length ? runs[end + 1]! : undefined;
+    const lead = before ? Math.min(context, before.count) : 0;
+    const trail = after ? Math.min(context, after.count) : 0;
+    let oldCount = lead + trail;
+    let newCount = lead + trail;
+    for (let k = r; k <= end; k++) {
+      const run = runs[k]!;
+      if (run.tag !== "+") oldCount += run.count;
+      if (run.tag !== "-") newCount += run.count;
+    }
+    const o0 = before ? before.old + before.count - lead : runs[r]!.old;
+    const n0 = before ? before.new + before.count - lead : runs[r]!.new;
+    out.push(
+      `@@ -${oldCount === 0 ? o0 : o0 + 1},${oldCount} +${newCount === 0 ? n0 : n0 + 1},${newCount} @@`,
+    );
+    for (let i = 0; i < lead; i++) emit(" ", o0 + i, n0 + i);
+    for (let k = r; k <= end; k++) {
+      const run = runs[k]!;
+      for (let i = 0; i < run.count; i++) {
+        emit(
+          run.tag,
+          run.tag === "+" ? run.old : run.old + i,
+          run.tag === "-" ? run.new : run.new + i,
+        );
+      }
+    }
+    for (let i = 0; i < trail; i++) emit(" ", after!.old + i, after!.new + i);
+    r = end + 1;
   }
-  return `${out.join("\n")}\n`;
+  return any ? `${out.join("\n")}\n` : "";
 }
 
 /** 1-based first line where `next` differs from `prev`, or 0 when equal. */
@@ -168,7 +214,7 @@ export function changeHunks(base: readonly string[], other: readonly string[]): 
   const baseMid = base.slice(prefix, base.length - suffix);
   const otherMid = other.slice(prefix, other.length - suffix);
   if (baseMid.length === 0 && otherMid.length === 0) return [];
-  const changes = diffArrays(baseMid, otherMid, { maxEditLength: MAX_EDIT_LENGTH });
+  const changes = diffWithinLimit(baseMid, otherMid);
   if (!changes)
     return [{ start: prefix, end: prefix + baseMid.length, lines: otherMid, at: prefix }];
   const out: Hunk[] = [];
@@ -190,7 +236,7 @@ export function changeHunks(base: readonly string[], other: readonly string[]): 
       last.end += n;
       b += n;
     } else {
-      last.lines.push(...change.value);
+      for (const line of change.value) last.lines.push(line);
       o += n;
     }
   }
@@ -230,13 +276,17 @@ export function merge3(base: string[], ours: string[], theirs: string[]): MergeR
       merged.push(h);
       j = other.indexOf(clash[0]!) + 1;
     } else {
-      const first = Math.min(...clash.map((t) => t.at));
-      const last = Math.max(...clash.map((t) => t.at + Math.max(t.lines.length, 1)));
+      let first = Number.POSITIVE_INFINITY;
+      let last = 0;
+      for (const t of clash) {
+        first = Math.min(first, t.at);
+        last = Math.max(last, t.at + Math.max(t.lines.length, 1));
+      }
       conflicts.push([first + 1, last]);
       j = other.indexOf(clash.at(-1)!) + 1;
     }
   }
-  merged.push(...other.slice(j));
+  for (; j < other.length; j++) merged.push(other[j]!);
   if (conflicts.length > 0) return { clean: false, conflicts };
   merged.sort((x, y) => x.start - y.start || x.end - y.end);
   return { clean: true, lines: applyHunks(base, merged) };

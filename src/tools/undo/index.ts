@@ -92,10 +92,42 @@ function state(context: ToolContext, all: boolean | undefined): State {
   };
 }
 
-function docOf(history: HistoryStore, sha: string | undefined): Document | undefined {
-  const bytes = sha === undefined ? undefined : history.getBlob(sha);
-  const doc = bytes && documentFromBytes(bytes);
-  return doc && !("kind" in doc) ? doc : undefined;
+/** A version as the list diffs it: no version (absent), its text, or why it is not shown. */
+type Version = { doc?: Document } | { hidden: string };
+
+function versionOf(history: HistoryStore, sha: string | undefined): Version {
+  if (sha === undefined) return {};
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = history.getBlob(sha);
+  } catch (error) {
+    return { hidden: `history could not read it (${(error as Error).message})` };
+  }
+  if (!bytes) return { hidden: "history no longer holds it" };
+  const doc = documentFromBytes(bytes);
+  return "kind" in doc ? { hidden: "it is not text" } : { doc };
+}
+
+/**
+ * The diff a listed file shows. The list reads whatever history holds, so
+ * a version that is gone, binary or too big to diff is named instead, and
+ * one file never makes the list fail.
+ */
+function listedDiff(history: HistoryStore, path: string, from?: string, to?: string): string {
+  const before = versionOf(history, from);
+  const after = versionOf(history, to);
+  const hidden = [
+    "hidden" in before ? `the old version: ${before.hidden}` : "",
+    "hidden" in after ? `the new version: ${after.hidden}` : "",
+  ].filter(Boolean);
+  if (hidden.length > 0) return `[the diff of ${path} is not shown; ${hidden.join("; ")}]\n`;
+  try {
+    const old = "doc" in before ? before.doc : undefined;
+    const next = "doc" in after ? after.doc : undefined;
+    return unifiedDiff(old?.lines ?? [], next?.lines ?? [], { path });
+  } catch (error) {
+    return `[the diff of ${path} is not shown: ${(error as Error).message}]\n`;
+  }
 }
 
 /** Whether the guard lets this call read the file: the list shows no more than a read would. */
@@ -119,10 +151,8 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
   const changes = [...netChanges(b)];
   const shown = changes.filter(([path]) => readable(context, path));
   const files = shown.map(([path, { first, last }]) => {
-    const before = docOf(context.history, first.before?.sha);
-    const after = docOf(context.history, last.after?.sha);
     const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
-    const diff = unifiedDiff(before?.lines ?? [], after?.lines ?? [], { path });
+    const diff = listedDiff(context.history, path, first.before?.sha, last.after?.sha);
     return { path, action, diff, undone: closed?.has(path) ?? false } as const;
   });
   const undoes = undoTarget(b);
