@@ -16,6 +16,7 @@ import { exclusiveAll, serialized } from "../change/lock.js";
 import { atomicNote, putBack, type Written } from "../change/restore.js";
 import type { Language } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
+import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
 import { mapLimit } from "../util/map-limit.js";
@@ -163,7 +164,19 @@ async function planAll(
       if (code.explicit) skipped.push(`${code.file.display} (not UTF-8 text)`);
       return;
     }
-    const { planned: p, report } = await plan(code, loaded, transform);
+    let outcome: Awaited<ReturnType<typeof plan>>;
+    try {
+      outcome = await plan(code, loaded, transform);
+    } catch (error) {
+      // A bad pattern fails every file alike (a ToolError); anything else is this file's
+      // (its size, its shape), and must not abort the rest of the tree.
+      if (error instanceof ToolError) throw error;
+      skipped.push(
+        `${code.file.display} (${error instanceof Error ? error.message : String(error)})`,
+      );
+      return;
+    }
+    const { planned: p, report } = outcome;
     if (p) planned.push(p);
     if (report) reports.push(report);
   });

@@ -113,3 +113,22 @@ describe("undo --list and history survive what history holds", () => {
     }
   });
 });
+
+describe("ast_edit over a tree with a 200,000-line file", () => {
+  it("previews every file, the big one included", { timeout: 60_000 }, async () => {
+    const p = new Project();
+    p.write("small.js", "console.log(1);\n");
+    const body = lines(200_000, "var x").replaceAll("\n", ";\n");
+    p.write("lib/big.js", `console.log(2);\n${body}console.log(3);\n`);
+    const r = await p.splice().astEdit({
+      ops: [{ pat: "console.log($A)", out: "logger.debug($A)" }],
+      paths: ["."],
+      mode: "preview",
+    });
+    expect(r.files.map((f) => [f.path, f.matches])).toEqual([
+      ["lib/big.js", 2],
+      ["small.js", 1],
+    ]);
+    expect(hunks(r.files[0]!.diff)).toBe(2);
+  });
+});
