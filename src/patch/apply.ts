@@ -6,7 +6,7 @@
  */
 import { RUNG_HOW } from "../text/match/types.js";
 import type { MatchMode, Rung } from "../text/replace.js";
-import { anchorRegion, FileState, HunkError, locate } from "./locate.js";
+import { anchorRegion, FileState, HunkError, locate, type PlaceHint } from "./locate.js";
 import type { Hunk } from "./types.js";
 
 export { HunkError, type HunkErrorCode } from "./locate.js";
@@ -32,6 +32,8 @@ export interface AppliedHunks {
   lines: string[];
   /** Per result line: the 0-based original line it is, unchanged, or -1 for a new line. */
   origin: number[];
+  /** Per result line: the original line whose terminator it keeps (-1: the file's dominant one). */
+  eolFrom: number[];
   finalNewline: boolean;
   hunks: HunkPlacement[];
   warnings: string[];
@@ -51,6 +53,7 @@ export function applyHunks(
   const placements: HunkPlacement[] = [];
   const warnings: string[] = [];
   let pos = 0;
+  let drift = 0;
   for (const hunk of hunks) {
     const oldLines = hunk.lines.filter((l) => l.op !== "+").map((l) => l.text);
     const newLines = hunk.lines.filter((l) => l.op !== "-").map((l) => l.text);
@@ -73,11 +76,8 @@ export function applyHunks(
     if (oldLines.length === 0) {
       const at = insertionPoint(state, hunk, pos, name);
       const line = state.lineNo(at);
-      state.splice(
-        { from: at, to: at },
-        newLines,
-        newLines.map(() => -1),
-      );
+      const fresh = newLines.map(() => -1);
+      state.splice({ from: at, to: at }, newLines, fresh, fresh);
       pos = at + newLines.length;
       const how = hunk.anchors.length > 0 ? "after its @@ line" : undefined;
       if (!how && hunk.oldStart !== undefined && hunk.oldStart > 0) {
@@ -111,9 +111,10 @@ export function applyHunks(
       continue;
     }
 
-    const found = locate(state, hunk, oldLines, newLines, pos, name);
+    const found = locate(state, hunk, oldLines, newLines, pos, name, placeHint(state, hunk, drift));
     const line = state.lineNo(found.span.from);
-    state.splice(found.span, found.lines, found.origin);
+    if (expected !== undefined) drift = line - expected;
+    state.splice(found.span, found.lines, found.origin, found.eolFrom);
     pos = found.span.from + found.lines.length;
     if (pos === state.lines.length) finalNewline = endState(hunk, finalNewline);
     const placement: HunkPlacement = {
@@ -134,9 +135,31 @@ export function applyHunks(
   return {
     lines: state.lines,
     origin: state.origin,
+    eolFrom: state.eolFrom,
     finalNewline: state.lines.length === 0 ? original.finalNewline : finalNewline,
     hunks: placements,
     warnings,
+  };
+}
+
+/**
+ * What a unified header says about the hunk's place, when a diff tool wrote
+ * it (its counts fit its lines) and it lies inside the file; Codex hunks and
+ * bare `@@` headers say nothing.
+ */
+function placeHint(state: FileState, hunk: Hunk, drift: number): PlaceHint | undefined {
+  if (hunk.oldStart === undefined || hunk.headerFits !== true) return undefined;
+  const ops = hunk.lines.map((l) => l.op);
+  const leading = ops.findIndex((op) => op !== " ");
+  const trailing = ops.length - 1 - ops.findLastIndex((op) => op !== " ");
+  const m = ops.filter((op) => op !== "+").length;
+  const line = hunk.oldStart + drift;
+  return {
+    ...(line >= 1 && line + m - 1 <= state.originalCount ? { line } : {}),
+    header: hunk.oldStart,
+    drift,
+    end: leading > 0 && trailing === 0,
+    start: hunk.oldStart === 1 && leading === 0 && trailing > 0,
   };
 }
 

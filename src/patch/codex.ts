@@ -124,6 +124,12 @@ export function parseCodexPatch(text: string): ParsedPatch {
       );
     }
   }
+  if (files.length === 0) {
+    throw new PatchParseError(
+      `The patch names no file: between "${BEGIN}" and "${END}" put "${ADD} path", "${DELETE} path" or "${UPDATE} path" sections. Nothing was applied.`,
+      lines[0]?.no ?? 1,
+    );
+  }
   return { format: "codex", files, warnings };
 }
 

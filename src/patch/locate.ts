@@ -5,6 +5,7 @@
  * refused, naming the places; a looser search never breaks a tie.
  */
 import { diffArrays } from "diff";
+import { foldLookalikes, lineKey } from "../text/match/normalize.js";
 import { type Candidate, type MatchMode, type Rung, replaceText } from "../text/replace.js";
 import type { Hunk } from "./types.js";
 
@@ -35,6 +36,8 @@ interface Located {
   /** The replacement for the span, and where each of its lines came from. */
   lines: string[];
   origin: number[];
+  /** Per replacement line: the current line whose terminator it takes (-1: the dominant one). */
+  eolFrom: number[];
   mode: MatchMode;
   rung: Rung;
   score: number;
@@ -51,13 +54,34 @@ interface Refusal {
 
 const MAX_LISTED = 10;
 
+/**
+ * What a unified header says about where the hunk goes, when it is plausible:
+ * `line` is the header's old start moved by the drift of the hunk before.
+ */
+export interface PlaceHint {
+  /** 1-based original line where the header (plus drift) puts the hunk's first old line. */
+  line?: number;
+  /** The header's own old start, before drift. */
+  header: number;
+  drift: number;
+  /** The hunk has context before its change and none after: a diff tool wrote it at the end. */
+  end: boolean;
+  /** The hunk starts at line 1 with no context before its change. */
+  start: boolean;
+}
+
 /** The lines as patched so far, and which original line each one is (-1: new). */
 export class FileState {
   lines: string[];
   origin: number[];
+  /** Per line: the original line whose terminator it keeps (a replaced line keeps its own). */
+  eolFrom: number[];
+  readonly originalCount: number;
   constructor(lines: readonly string[]) {
     this.lines = [...lines];
     this.origin = this.lines.map((_, i) => i);
+    this.eolFrom = [...this.origin];
+    this.originalCount = lines.length;
   }
 
   /**
@@ -85,9 +109,18 @@ export class FileState {
     return best;
   }
 
-  splice(span: Span, lines: string[], origin: number[]): void {
+  /** Current index of original line `n` (0-based), or -1 when it is gone. */
+  indexOfOriginal(n: number): number {
+    const i = this.indexAfterOriginal(n);
+    return this.origin[i] === n ? i : -1;
+  }
+
+  /** `eolFrom` holds current indexes (as a Located's does); they become original lines here. */
+  splice(span: Span, lines: string[], origin: number[], eolFrom: number[]): void {
+    const eols = eolFrom.map((i) => (i >= 0 ? this.eolFrom[i]! : -1));
     this.lines.splice(span.from, span.to - span.from, ...lines);
     this.origin.splice(span.from, span.to - span.from, ...origin);
+    this.eolFrom.splice(span.from, span.to - span.from, ...eols);
   }
 }
 
@@ -154,6 +187,7 @@ export function locate(
   newLines: string[],
   pos: number,
   name: string,
+  hint?: PlaceHint,
 ): Located {
   if (hunk.atEnd) return locateAtEnd(state, hunk, oldLines, newLines, pos, name);
   const n = state.lines.length;
@@ -174,7 +208,7 @@ export function locate(
   }
   let last: Refusal | undefined;
   for (const [k, region] of regions.entries()) {
-    const result = search(state, hunk, oldLines, newLines, region);
+    const result = search(state, hunk, oldLines, newLines, region, hint);
     if (result.ok) {
       if (k > 0 && region.from === 0 && hunk.anchors.length === 0) {
         result.found.warnings.push(
@@ -208,7 +242,7 @@ function locateAtEnd(
     if (oldLines.every((l, k) => state.lines[from + k] === l)) {
       return exactLocated(state, hunk, { from, to: n });
     }
-    const tail = search(state, hunk, oldLines, newLines, { from, to: n });
+    const tail = search(state, hunk, oldLines, newLines, { from, to: n }, undefined);
     if (tail.ok && tail.found.span.to === n) return tail.found;
   }
   const elsewhere = lineAlignedMatches(state.lines, oldLines, 0, n).map((s) => state.lineNo(s));
@@ -228,21 +262,36 @@ function locateAtEnd(
 }
 
 function exactLocated(state: FileState, hunk: Hunk, span: Span): Located {
+  return spanLocated(state, hunk, span, "exact");
+}
+
+/**
+ * The hunk over a span its old lines matched line for line: context lines
+ * stay the file's own, and an added line that replaces a removed one keeps
+ * that line's terminator (a mixed-ending file stays as it was).
+ */
+function spanLocated(state: FileState, hunk: Hunk, span: Span, rung: Rung): Located {
   const lines: string[] = [];
   const origin: number[] = [];
+  const eolFrom: number[] = [];
+  let removed: number[] = [];
   let k = span.from;
   for (const l of hunk.lines) {
-    if (l.op === "-") k++;
+    if (l.op === "-") removed.push(k++);
     else if (l.op === "+") {
       lines.push(l.text);
       origin.push(-1);
+      eolFrom.push(removed.shift() ?? -1);
     } else {
+      removed = [];
       lines.push(state.lines[k]!);
       origin.push(state.origin[k]!);
+      eolFrom.push(k);
       k++;
     }
   }
-  return { span, lines, origin, mode: "exact", rung: "exact", score: 1, warnings: [] };
+  const mode: MatchMode = rung === "exact" ? "exact" : "fuzzy";
+  return { span, lines, origin, eolFrom, mode, rung, score: 1, warnings: [] };
 }
 
 function search(
@@ -251,9 +300,19 @@ function search(
   oldLines: string[],
   newLines: string[],
   region: Span,
+  hint: PlaceHint | undefined,
 ): Search {
   const starts = lineAlignedMatches(state.lines, oldLines, region.from, region.to);
   if (starts.length > 1) {
+    const chosen = hint ? tieBreak(state, oldLines, region, hint, starts) : undefined;
+    if (chosen) {
+      const found = exactLocated(state, hunk, {
+        from: chosen.from,
+        to: chosen.from + oldLines.length,
+      });
+      found.warnings.push(chosen.why);
+      return { ok: true, found };
+    }
     return { ok: false, error: { code: "ambiguous", lines: starts.map((s) => state.lineNo(s)) } };
   }
   if (starts.length === 1) {
@@ -261,7 +320,126 @@ function search(
     return { ok: true, found: exactLocated(state, hunk, { from, to: from + oldLines.length }) };
   }
   const regionLines = state.lines.slice(region.from, region.to);
-  return fuzzy(state, regionLines, oldLines, newLines, region);
+  const result = fuzzy(state, regionLines, oldLines, newLines, region);
+  // Codex's per-line comparisons are stricter than the anchored rung, looser than the rest.
+  const looser = result.ok ? result.found.rung === "anchored" : result.error.code === "not_found";
+  if (!looser) return result;
+  return perLine(state, hunk, regionLines, oldLines, region) ?? result;
+}
+
+/**
+ * Several exact places: the header decides, as `git apply` does, when it
+ * points at one of them. First a hunk that a diff tool ended at the end of
+ * the file (or began at its start) takes the place there; then the place at
+ * the header's line moved by the drift of the hunk before; then the nearest
+ * place between the header's line and that one. Refused (undefined) when
+ * none is there, when two are equally near, or when another place overlaps
+ * the chosen one: repeating lines like that leave only the number to go by.
+ */
+function tieBreak(
+  state: FileState,
+  oldLines: string[],
+  region: Span,
+  hint: PlaceHint,
+  starts: number[],
+): { from: number; why: string } | undefined {
+  const m = oldLines.length;
+  const at = (i: number) =>
+    i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l);
+  const others = (from: number) => {
+    const rest = starts.filter((s) => s !== from).map((s) => state.lineNo(s));
+    const more = starts.length > MAX_LISTED ? " and more" : "";
+    return `${rest.slice(0, MAX_LISTED).join(", ")}${more}`;
+  };
+  const n = state.lines.length;
+  if (hint.end && region.to === n && at(n - m)) {
+    const from = n - m;
+    return {
+      from,
+      why: `its old lines also match line ${others(from)}; it ends at the end of the file, as its header says (no lines after its change), so it was applied at line ${state.lineNo(from)}, the last lines.`,
+    };
+  }
+  if (hint.start && region.from === 0 && at(0)) {
+    return {
+      from: 0,
+      why: `its old lines also match line ${others(0)}; it begins at the start of the file, as its header says, so it was applied at line 1.`,
+    };
+  }
+  if (hint.line === undefined) return undefined;
+  const overlapped = (from: number) =>
+    lineAlignedMatches(
+      state.lines,
+      oldLines,
+      Math.max(region.from, from - m + 1),
+      Math.min(region.to, from + 2 * m - 1),
+    ).some((s) => s !== from);
+  const shifted =
+    hint.drift !== 0
+      ? ` (the header's line ${hint.header} moved ${hint.drift > 0 ? "+" : ""}${hint.drift} like the hunk before)`
+      : "";
+  const exact = state.indexOfOriginal(hint.line - 1);
+  if (exact !== -1 && at(exact)) {
+    if (overlapped(exact)) return undefined;
+    return {
+      from: exact,
+      why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
+    };
+  }
+  if (hint.drift === 0) return undefined;
+  // Between the header's own line and where the drift moves it.
+  const lo = Math.min(hint.header, hint.line);
+  const hi = Math.max(hint.header, hint.line);
+  const from = Math.max(region.from, state.indexAfterOriginal(lo - 1));
+  const to = Math.min(region.to, state.indexAfterOriginal(hi) + m - 1);
+  const near = lineAlignedMatches(state.lines, oldLines, from, to);
+  if (near.length === 0 || near.length > MAX_LISTED) return undefined;
+  const dist = (s: number) => Math.abs(state.lineNo(s) - hint.line!);
+  const sorted = [...near].sort((a, b) => dist(a) - dist(b));
+  const best = sorted[0]!;
+  if (sorted.length > 1 && dist(sorted[1]!) === dist(best)) return undefined;
+  if (overlapped(best)) return undefined;
+  return {
+    from: best,
+    why: `its old lines also match line ${others(best)}; it was applied at line ${state.lineNo(best)}, the nearest to where its header says${shifted}.`,
+  };
+}
+
+/**
+ * Codex's own context matching, for what the replace engine's ladder did not
+ * find: each line compared ignoring trailing whitespace, then all surrounding
+ * whitespace, then Unicode look-alikes too; the first comparison that finds
+ * anything decides, and it must find one place. Added lines go in as written.
+ */
+function perLine(
+  state: FileState,
+  hunk: Hunk,
+  regionLines: string[],
+  oldLines: string[],
+  region: Span,
+): Search | undefined {
+  const rungs: [Rung, (line: string) => string][] = [
+    ["trailing_whitespace", (l) => lineKey("trailing", l)],
+    ["indentation", (l) => lineKey("indent", l)],
+    ["unicode", (l) => foldLookalikes(l).trim()],
+  ];
+  for (const [rung, key] of rungs) {
+    const hay = regionLines.map(key);
+    const starts = lineAlignedMatches(hay, oldLines.map(key), 0, hay.length);
+    if (starts.length > 1) {
+      return {
+        ok: false,
+        error: { code: "ambiguous", lines: starts.map((s) => state.lineNo(region.from + s)) },
+      };
+    }
+    if (starts.length === 1) {
+      const from = region.from + starts[0]!;
+      return {
+        ok: true,
+        found: spanLocated(state, hunk, { from, to: from + oldLines.length }, rung),
+      };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -344,7 +522,7 @@ function fuzzy(
   const after = regionLines.length - e;
   const spanOld = regionLines.slice(s - 1, e);
   const spanNew = out.slice(s - 1, out.length - after);
-  const origin = mapOrigins(spanOld, spanNew, state.origin.slice(region.from + s - 1));
+  const { origin, eolFrom } = mapOrigins(spanOld, spanNew, state.origin, region.from + s - 1);
   const warnings = outcome.warnings.filter((w) => !/\bline/.test(w)).map(engineWords);
   return {
     ok: true,
@@ -352,6 +530,7 @@ function fuzzy(
       span: { from: region.from + s - 1, to: region.from + e },
       lines: spanNew,
       origin,
+      eolFrom,
       mode: outcome.mode,
       rung: outcome.rung,
       score: outcome.score,
@@ -366,18 +545,35 @@ function engineWords(w: string): string {
     .replaceAll("new_text", "the hunk's new lines");
 }
 
-/** Which new lines are old lines kept as they were (by a line diff of the span). */
-function mapOrigins(oldSpan: string[], newSpan: string[], oldOrigin: number[]): number[] {
-  const out: number[] = [];
+/**
+ * Which new lines are old lines kept as they were (by a line diff of the
+ * span starting at current index `at`), and whose terminator each takes: its
+ * own, or that of the removed line it replaces.
+ */
+function mapOrigins(
+  oldSpan: string[],
+  newSpan: string[],
+  origins: readonly number[],
+  at: number,
+): { origin: number[]; eolFrom: number[] } {
+  const origin: number[] = [];
+  const eolFrom: number[] = [];
+  let removed: number[] = [];
   let k = 0;
   for (const part of diffArrays(oldSpan, newSpan)) {
     for (let j = 0; j < part.value.length; j++) {
-      if (part.removed) k++;
-      else if (part.added) out.push(-1);
-      else out.push(oldOrigin[k++] ?? -1);
+      if (part.removed) removed.push(at + k++);
+      else if (part.added) {
+        origin.push(-1);
+        eolFrom.push(removed.shift() ?? -1);
+      } else {
+        removed = [];
+        origin.push(origins[at + k] ?? -1);
+        eolFrom.push(at + k++);
+      }
     }
   }
-  return out;
+  return { origin, eolFrom };
 }
 
 function refusal(hunk: Hunk, name: string, r: Refusal): HunkError {

@@ -20,6 +20,8 @@ export interface Hunk {
   patchLine: number;
   /** Unified diffs: where the hunk starts in the old file (1-based; 0 for an empty file). */
   oldStart?: number;
+  /** Unified diffs: the header's line counts are the hunk's (a diff tool wrote it, not a hand). */
+  headerFits?: boolean;
   /** Codex `@@ line` headers: lines to find first, in order; the hunk comes after the last. */
   anchors: string[];
   lines: HunkLine[];

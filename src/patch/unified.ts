@@ -276,6 +276,7 @@ function readHunk(
       `Hunk ${hunk.index} of ${where} (${hunk.header}) has ${olds} old and ${news} new lines, not what its header counts; its lines were used as written.`,
     );
   }
+  if (counted) hunk.headerFits = !extra && oldLeft === 0 && newLeft === 0;
   if (hunk.lines.length === 0) {
     throw new PatchParseError(`Line ${no}: hunk ${hunk.index} of ${where} has no lines.`, no);
   }

@@ -78,6 +78,12 @@ describe("Codex patches", () => {
     );
   });
 
+  it("refuses an empty patch, which names no file", () => {
+    expect(() => parseCodexPatch("*** Begin Patch\n*** End Patch\n")).toThrow(
+      /The patch names no file/,
+    );
+  });
+
   it("keeps a context line that starts with *** (after its space) inside a hunk", () => {
     const p = parseCodexPatch(
       "*** Begin Patch\n*** Update File: notes.md\n@@\n *** Update File: not a marker\n-a\n+b\n*** End Patch",

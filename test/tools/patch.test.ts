@@ -382,6 +382,36 @@ describe("patch: Codex format", () => {
     expect(p.bytes("w.txt").toString()).toBe("alpha\r\nBETA\r\ngamma");
   });
 
+  it("keeps each replaced line's own ending in a mixed-ending file", async () => {
+    const p = new Project();
+    p.write("mixed.txt", "one\r\ntwo\nthree\r\nfour\n");
+    await call(p, {
+      patch:
+        "*** Begin Patch\n*** Update File: mixed.txt\n@@\n one\n-two\n-three\n+TWO\n+THREE\n four\n*** End Patch",
+    });
+    expect(p.bytes("mixed.txt").toString()).toBe("one\r\nTWO\nTHREE\r\nfour\n");
+  });
+
+  it("refuses an empty patch: it names no file", async () => {
+    const p = new Project();
+    const e = await rejection(call(p, { patch: "*** Begin Patch\n*** End Patch\n" }));
+    expect(e.code).toBe("invalid_input");
+    expect(e.message).toContain("The patch names no file");
+  });
+
+  it("applies a git diff whose context repeats at the place its header names", async () => {
+    const p = new Project();
+    const body = "\trun();\n\tok();\n});\n";
+    const before = `test('a', () => {\n${body}\ntest('b', () => {\n${body}`;
+    p.write("t.js", before);
+    const r = await call(p, {
+      patch:
+        "diff --git a/t.js b/t.js\n--- a/t.js\n+++ b/t.js\n@@ -7,3 +7,5 @@ test('a', () => {\n \trun();\n \tok();\n });\n+\n+test('c', () => {});\n",
+    });
+    expect(p.text("t.js")).toBe(`${before}\ntest('c', () => {});\n`);
+    expect(r.results[0]!.warnings.join("\n")).toContain("also match line 2;");
+  });
+
   it("refuses a cut-off patch with nothing written", async () => {
     const p = new Project();
     const e = await rejection(call(p, { patch: "*** Begin Patch\n*** Add File: x.txt\n+1\n" }));

@@ -168,7 +168,8 @@ export class PatchPlanner {
       op.hunks,
       entry.file.display,
     );
-    const doc = documentFrom(current, applied.lines, applied.origin, applied.finalNewline);
+    // A replaced line keeps its own terminator, so a mixed-ending file stays mixed where it was.
+    const doc = documentFrom(current, applied.lines, applied.eolFrom, applied.finalNewline);
     if (!inPlace) entry.takenBy = op;
     this.write(dest, op, doc, op.fileMode ?? beforeMode, inPlace);
     this.planned.push({
