@@ -1,8 +1,9 @@
 /**
  * Applies one file's hunks to its lines, in order, each found by its content
- * (see locate.ts). Line numbers in a unified header only place hunks that
- * have no context lines at all. Pure: lines in, lines out, plus where each
- * line came from so the caller can keep every untouched line's terminator.
+ * (locate.ts). A unified header's line numbers place a hunk that has no
+ * context lines, and settle one whose lines match several places
+ * (place.ts), never more. Pure: lines in, lines out, plus where each line
+ * came from so the caller can keep every untouched line's terminator.
  */
 import { RUNG_HOW } from "../text/match/types.js";
 import type { MatchMode, Rung } from "../text/replace.js";

@@ -2,127 +2,27 @@
  * Where a hunk goes: its old lines as whole lines verbatim first, then the
  * replace engine's fuzzy ladder. A hunk must match one place (after the
  * previous hunk, inside its `@@` anchor's block when it has one) or it is
- * refused, naming the places; a looser search never breaks a tie.
+ * refused, naming the places, unless its unified header settles it (place.ts);
+ * a looser search never breaks a tie.
  */
 import { diffArrays } from "diff";
-import { foldLookalikes, lineKey } from "../text/match/normalize.js";
-import { type Candidate, type MatchMode, type Rung, replaceText } from "../text/replace.js";
+import { replaceText } from "../text/replace.js";
+import { HunkError } from "./errors.js";
+import { type PlaceHint, perLine, tieBreak } from "./place.js";
+import {
+  FileState,
+  type Located,
+  lineAlignedMatches,
+  MAX_LISTED,
+  type Refusal,
+  type Search,
+  type Span,
+  spanLocated,
+} from "./state.js";
 import type { Hunk } from "./types.js";
 
-export type HunkErrorCode = "not_found" | "ambiguous" | "suspicious" | "invalid_input";
-
-/** A hunk that cannot be placed with certainty. Lines are 1-based in the original file. */
-export class HunkError extends Error {
-  constructor(
-    readonly code: HunkErrorCode,
-    message: string,
-    readonly hunk: number,
-    readonly lines?: number[],
-    readonly candidates?: Candidate[],
-  ) {
-    super(message);
-    this.name = "HunkError";
-  }
-}
-
-export interface Span {
-  /** 0-based [from, to) in the current lines. */
-  from: number;
-  to: number;
-}
-
-interface Located {
-  span: Span;
-  /** The replacement for the span, and where each of its lines came from. */
-  lines: string[];
-  origin: number[];
-  /** Per replacement line: the current line whose terminator it takes (-1: the dominant one). */
-  eolFrom: number[];
-  mode: MatchMode;
-  rung: Rung;
-  score: number;
-  warnings: string[];
-}
-
-type Search = { ok: true; found: Located } | { ok: false; error: Refusal };
-
-interface Refusal {
-  code: HunkErrorCode;
-  lines?: number[];
-  candidates?: Candidate[];
-}
-
-const MAX_LISTED = 10;
-
-/**
- * What a unified header says about where the hunk goes, when it is plausible:
- * `line` is the header's old start moved by the drift of the hunk before.
- */
-export interface PlaceHint {
-  /** 1-based original line where the header (plus drift) puts the hunk's first old line. */
-  line?: number;
-  /** The header's own old start, before drift. */
-  header: number;
-  drift: number;
-  /** The hunk has context before its change and none after: a diff tool wrote it at the end. */
-  end: boolean;
-  /** The hunk starts at line 1 with no context before its change. */
-  start: boolean;
-}
-
-/** The lines as patched so far, and which original line each one is (-1: new). */
-export class FileState {
-  lines: string[];
-  origin: number[];
-  /** Per line: the original line whose terminator it keeps (a replaced line keeps its own). */
-  eolFrom: number[];
-  readonly originalCount: number;
-  constructor(lines: readonly string[]) {
-    this.lines = [...lines];
-    this.origin = this.lines.map((_, i) => i);
-    this.eolFrom = [...this.origin];
-    this.originalCount = lines.length;
-  }
-
-  /**
-   * The 1-based original line at current index `i`: the line itself when it
-   * is an original one, else the line after the nearest original line above
-   * (a new line, or the end, sits where that next original line would be).
-   */
-  lineNo(i: number): number {
-    if (i < this.lines.length && this.origin[i]! >= 0) return this.origin[i]! + 1;
-    for (let k = Math.min(i, this.lines.length) - 1; k >= 0; k--) {
-      if (this.origin[k]! >= 0) return this.origin[k]! + 2;
-    }
-    return 1;
-  }
-
-  /** Current index just after original line `n` (1-based; 0 = the start). */
-  indexAfterOriginal(n: number): number {
-    if (n <= 0) return 0;
-    let best = 0;
-    for (let i = 0; i < this.origin.length; i++) {
-      const o = this.origin[i]!;
-      if (o >= 0 && o < n) best = i + 1;
-      if (o >= n) break;
-    }
-    return best;
-  }
-
-  /** Current index of original line `n` (0-based), or -1 when it is gone. */
-  indexOfOriginal(n: number): number {
-    const i = this.indexAfterOriginal(n);
-    return this.origin[i] === n ? i : -1;
-  }
-
-  /** `eolFrom` holds current indexes (as a Located's does); they become original lines here. */
-  splice(span: Span, lines: string[], origin: number[], eolFrom: number[]): void {
-    const eols = eolFrom.map((i) => (i >= 0 ? this.eolFrom[i]! : -1));
-    this.lines.splice(span.from, span.to - span.from, ...lines);
-    this.origin.splice(span.from, span.to - span.from, ...origin);
-    this.eolFrom.splice(span.from, span.to - span.from, ...eols);
-  }
-}
+export type { HunkErrorCode } from "./errors.js";
+export { FileState, HunkError, type PlaceHint };
 
 /** Finds the hunk's @@ anchors in order from `pos`; the region is the last one's block. */
 export function anchorRegion(state: FileState, hunk: Hunk, pos: number, name: string): Span {
@@ -265,35 +165,6 @@ function exactLocated(state: FileState, hunk: Hunk, span: Span): Located {
   return spanLocated(state, hunk, span, "exact");
 }
 
-/**
- * The hunk over a span its old lines matched line for line: context lines
- * stay the file's own, and an added line that replaces a removed one keeps
- * that line's terminator (a mixed-ending file stays as it was).
- */
-function spanLocated(state: FileState, hunk: Hunk, span: Span, rung: Rung): Located {
-  const lines: string[] = [];
-  const origin: number[] = [];
-  const eolFrom: number[] = [];
-  let removed: number[] = [];
-  let k = span.from;
-  for (const l of hunk.lines) {
-    if (l.op === "-") removed.push(k++);
-    else if (l.op === "+") {
-      lines.push(l.text);
-      origin.push(-1);
-      eolFrom.push(removed.shift() ?? -1);
-    } else {
-      removed = [];
-      lines.push(state.lines[k]!);
-      origin.push(state.origin[k]!);
-      eolFrom.push(k);
-      k++;
-    }
-  }
-  const mode: MatchMode = rung === "exact" ? "exact" : "fuzzy";
-  return { span, lines, origin, eolFrom, mode, rung, score: 1, warnings: [] };
-}
-
 function search(
   state: FileState,
   hunk: Hunk,
@@ -325,153 +196,6 @@ function search(
   const looser = result.ok ? result.found.rung === "anchored" : result.error.code === "not_found";
   if (!looser) return result;
   return perLine(state, hunk, regionLines, oldLines, region) ?? result;
-}
-
-/**
- * Several exact places: the header decides, as `git apply` does, when it
- * points at one of them. First a hunk that a diff tool ended at the end of
- * the file (or began at its start) takes the place there; then the place at
- * the header's line moved by the drift of the hunk before; then the nearest
- * place between the header's line and that one. Refused (undefined) when
- * none is there, when two are equally near, or when another place overlaps
- * the chosen one: repeating lines like that leave only the number to go by.
- */
-function tieBreak(
-  state: FileState,
-  oldLines: string[],
-  region: Span,
-  hint: PlaceHint,
-  starts: number[],
-): { from: number; why: string } | undefined {
-  const m = oldLines.length;
-  const at = (i: number) =>
-    i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l);
-  const others = (from: number) => {
-    const rest = starts.filter((s) => s !== from).map((s) => state.lineNo(s));
-    const more = starts.length > MAX_LISTED ? " and more" : "";
-    return `${rest.slice(0, MAX_LISTED).join(", ")}${more}`;
-  };
-  const n = state.lines.length;
-  if (hint.end && region.to === n && at(n - m)) {
-    const from = n - m;
-    return {
-      from,
-      why: `its old lines also match line ${others(from)}; it ends at the end of the file, as its header says (no lines after its change), so it was applied at line ${state.lineNo(from)}, the last lines.`,
-    };
-  }
-  if (hint.start && region.from === 0 && at(0)) {
-    return {
-      from: 0,
-      why: `its old lines also match line ${others(0)}; it begins at the start of the file, as its header says, so it was applied at line 1.`,
-    };
-  }
-  if (hint.line === undefined) return undefined;
-  const overlapped = (from: number) =>
-    lineAlignedMatches(
-      state.lines,
-      oldLines,
-      Math.max(region.from, from - m + 1),
-      Math.min(region.to, from + 2 * m - 1),
-    ).some((s) => s !== from);
-  const shifted =
-    hint.drift !== 0
-      ? ` (the header's line ${hint.header} moved ${hint.drift > 0 ? "+" : ""}${hint.drift} like the hunk before)`
-      : "";
-  const exact = state.indexOfOriginal(hint.line - 1);
-  if (exact !== -1 && at(exact)) {
-    if (overlapped(exact)) return undefined;
-    return {
-      from: exact,
-      why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
-    };
-  }
-  if (hint.drift === 0) return undefined;
-  // Between the header's own line and where the drift moves it.
-  const lo = Math.min(hint.header, hint.line);
-  const hi = Math.max(hint.header, hint.line);
-  const from = Math.max(region.from, state.indexAfterOriginal(lo - 1));
-  const to = Math.min(region.to, state.indexAfterOriginal(hi) + m - 1);
-  const near = lineAlignedMatches(state.lines, oldLines, from, to);
-  if (near.length === 0 || near.length > MAX_LISTED) return undefined;
-  const dist = (s: number) => Math.abs(state.lineNo(s) - hint.line!);
-  const sorted = [...near].sort((a, b) => dist(a) - dist(b));
-  const best = sorted[0]!;
-  if (sorted.length > 1 && dist(sorted[1]!) === dist(best)) return undefined;
-  if (overlapped(best)) return undefined;
-  return {
-    from: best,
-    why: `its old lines also match line ${others(best)}; it was applied at line ${state.lineNo(best)}, the nearest to where its header says${shifted}.`,
-  };
-}
-
-/**
- * Codex's own context matching, for what the replace engine's ladder did not
- * find: each line compared ignoring trailing whitespace, then all surrounding
- * whitespace, then Unicode look-alikes too; the first comparison that finds
- * anything decides, and it must find one place. Added lines go in as written.
- */
-function perLine(
-  state: FileState,
-  hunk: Hunk,
-  regionLines: string[],
-  oldLines: string[],
-  region: Span,
-): Search | undefined {
-  const rungs: [Rung, (line: string) => string][] = [
-    ["trailing_whitespace", (l) => lineKey("trailing", l)],
-    ["indentation", (l) => lineKey("indent", l)],
-    ["unicode", (l) => foldLookalikes(l).trim()],
-  ];
-  for (const [rung, key] of rungs) {
-    const hay = regionLines.map(key);
-    const starts = lineAlignedMatches(hay, oldLines.map(key), 0, hay.length);
-    if (starts.length > 1) {
-      return {
-        ok: false,
-        error: { code: "ambiguous", lines: starts.map((s) => state.lineNo(region.from + s)) },
-      };
-    }
-    if (starts.length === 1) {
-      const from = region.from + starts[0]!;
-      return {
-        ok: true,
-        found: spanLocated(state, hunk, { from, to: from + oldLines.length }, rung),
-      };
-    }
-  }
-  return undefined;
-}
-
-/**
- * Starts (0-based) of every place where `needle` is whole lines of `hay`,
- * overlapping ones included, at most MAX_LISTED + 1. Knuth-Morris-Pratt over
- * lines: linear even in a file of identical lines.
- */
-function lineAlignedMatches(
-  hay: readonly string[],
-  needle: readonly string[],
-  from: number,
-  to: number,
-): number[] {
-  const m = needle.length;
-  if (m === 0 || m > to - from) return [];
-  const fail = new Int32Array(m);
-  for (let i = 1, k = 0; i < m; i++) {
-    while (k > 0 && needle[i] !== needle[k]) k = fail[k - 1]!;
-    if (needle[i] === needle[k]) k++;
-    fail[i] = k;
-  }
-  const out: number[] = [];
-  for (let i = from, q = 0; i < to; i++) {
-    while (q > 0 && needle[q] !== hay[i]) q = fail[q - 1]!;
-    if (needle[q] === hay[i]) q++;
-    if (q === m) {
-      out.push(i - m + 1);
-      if (out.length > MAX_LISTED) break;
-      q = fail[q - 1]!;
-    }
-  }
-  return out;
 }
 
 /**

@@ -1,0 +1,318 @@
+/**
+ * The patch benchmark against `git apply`: every commit of this repository's
+ * own history that changes text files, its `git diff` applied to the
+ * parent's version of the files it touches, by splice's patch tool and by
+ * `git apply`, in the same run. Each applier is correct (every touched path
+ * holds the commit's bytes, or is gone when the commit deletes it), refused
+ * (it wrote nothing and said so) or wrong (it wrote something else). Also with
+ * every changed file shifted: lines inserted at its top, so each header is
+ * off and repeated context is placed by drift, not by the number.
+ * SPLICE_BENCH_REPO names another repository to read.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createSplice } from "../src/splice.js";
+import { defineBenchmark, formatTable, ms, withScratchDir } from "./lib.js";
+
+const SHIFT = ["// shifted 1", "// shifted 2", "// shifted 3", "", "// shifted 5"];
+const LISTED = 8;
+
+interface Touch {
+  /** Path in the parent, undefined for an added file. */
+  old?: string;
+  /** Path in the commit, undefined for a deleted file. */
+  new?: string;
+}
+
+interface Commit {
+  sha: string;
+  subject: string;
+  diff: string;
+  touches: Touch[];
+  before: Map<string, Buffer>;
+  after: Map<string, Buffer>;
+}
+
+type Verdict = "correct" | "refused" | "wrong";
+
+interface Outcome {
+  verdict: Verdict;
+  why?: string;
+  /** Hunks whose lines matched several places and that the header placed. */
+  byHeader?: number;
+}
+
+const git = (repo: string, args: string[], input?: string): Buffer =>
+  execFileSync("git", ["-C", repo, ...args], {
+    maxBuffer: 1 << 30,
+    ...(input !== undefined ? { input } : {}),
+  });
+
+/** Blobs by `rev:path` through one `git cat-file --batch`; a missing one is left out. */
+function blobs(repo: string, rev: string, paths: string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  if (paths.length === 0) return out;
+  const buf = git(repo, ["cat-file", "--batch"], paths.map((p) => `${rev}:${p}\n`).join(""));
+  let at = 0;
+  for (const path of paths) {
+    const eol = buf.indexOf(10, at);
+    const header = buf.subarray(at, eol).toString();
+    at = eol + 1;
+    if (header.endsWith(" missing")) continue;
+    const size = Number(header.split(" ")[2]);
+    out.set(path, buf.subarray(at, at + size));
+    at += size + 1;
+  }
+  return out;
+}
+
+const DIFF_FLAGS = [
+  "-c",
+  "core.quotePath=true",
+  "diff",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "-M",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
+
+/** The commits to replay, oldest first: every one with a parent whose diff has text changes. */
+function commits(repo: string): Commit[] {
+  const log = git(repo, ["log", "--no-merges", "--format=%H%x09%s"]).toString().trim();
+  const out: Commit[] = [];
+  for (const line of log.split("\n").reverse()) {
+    const [sha, subject = ""] = line.split("\t") as [string, string];
+    const parent = `${sha}^`;
+    if (spawnSync("git", ["-C", repo, "rev-parse", "-q", "--verify", parent]).status !== 0)
+      continue;
+    const stat = git(repo, [
+      ...DIFF_FLAGS.slice(0, 2),
+      "diff",
+      "-M",
+      "--numstat",
+      "-z",
+      parent,
+      sha,
+    ])
+      .toString()
+      .split("\0");
+    const touches: Touch[] = [];
+    let binary = false;
+    for (let i = 0; i < stat.length - 1; i++) {
+      const [added, , path] = stat[i]!.split("\t");
+      if (added === "-") binary = true;
+      if (path === "") {
+        touches.push({ old: stat[i + 1]!, new: stat[i + 2]! });
+        i += 2;
+      } else if (path !== undefined) {
+        touches.push({ old: path, new: path });
+      }
+    }
+    if (binary || touches.length === 0) continue;
+    const oldPaths = touches.map((t) => t.old!);
+    const newPaths = touches.map((t) => t.new!);
+    const before = blobs(repo, parent, oldPaths);
+    const after = blobs(repo, sha, newPaths);
+    for (const t of touches) {
+      if (!before.has(t.old!)) delete t.old;
+      if (!after.has(t.new!)) delete t.new;
+    }
+    const diff = git(repo, [...DIFF_FLAGS, parent, sha]).toString();
+    out.push({ sha, subject, diff, touches, before, after });
+  }
+  return out;
+}
+
+const shifted = (b: Buffer) => Buffer.concat([Buffer.from(`${SHIFT.join("\n")}\n`), b]);
+
+/** What the tree holds before, and should hold after, for a variant. */
+function variant(c: Commit, shift: boolean) {
+  const before = new Map<string, Buffer>();
+  const after = new Map<string, Buffer | undefined>();
+  for (const t of c.touches) {
+    // Only files the commit keeps are shifted: a deleted file must match its removed lines.
+    const kept = shift && t.old !== undefined && t.new !== undefined;
+    if (t.old !== undefined) {
+      const b = c.before.get(t.old)!;
+      before.set(t.old, kept ? shifted(b) : b);
+      if (t.old !== t.new) after.set(t.old, undefined);
+    }
+    if (t.new !== undefined) {
+      const b = c.after.get(t.new)!;
+      after.set(t.new, kept ? shifted(b) : b);
+    }
+  }
+  return { before, after };
+}
+
+function plant(root: string, files: Map<string, Buffer>): void {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const [path, bytes] of files) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), bytes);
+  }
+}
+
+function judge(root: string, after: Map<string, Buffer | undefined>, before: Map<string, Buffer>) {
+  const differs: string[] = [];
+  let untouched = true;
+  for (const [path, want] of after) {
+    const file = join(root, path);
+    const have = existsSync(file) ? readFileSync(file) : undefined;
+    const was = before.get(path);
+    if (!(have === undefined ? was === undefined : was !== undefined && have.equals(was))) {
+      untouched = false;
+    }
+    const same = have === undefined ? want === undefined : want !== undefined && have.equals(want);
+    if (!same) differs.push(path);
+  }
+  return { differs, untouched };
+}
+
+async function bySplice(root: string, c: Commit, shift: boolean): Promise<Outcome> {
+  const { before, after } = variant(c, shift);
+  plant(root, before);
+  const splice = createSplice({ root, history: { session: "bench" }, lsp: false });
+  let error: string | undefined;
+  let byHeader = 0;
+  try {
+    const r = (await splice.call("patch", { patch: c.diff })) as {
+      results: { warnings: string[] }[];
+    };
+    for (const f of r.results)
+      byHeader += f.warnings.filter((w) => /also match line/.test(w)).length;
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? "error";
+    error = `${code}: ${(e as Error).message.split("\n")[0]}`;
+  }
+  const { differs, untouched } = judge(root, after, before);
+  if (error !== undefined) {
+    return untouched
+      ? { verdict: "refused", why: error }
+      : { verdict: "wrong", why: `wrote, then ${error}` };
+  }
+  return differs.length === 0
+    ? { verdict: "correct", byHeader }
+    : { verdict: "wrong", why: differs.join(", "), byHeader };
+}
+
+function byGit(root: string, c: Commit, shift: boolean): Outcome {
+  const { before, after } = variant(c, shift);
+  plant(root, before);
+  const patch = join(root, "..", "commit.diff");
+  writeFileSync(patch, c.diff);
+  const r = spawnSync("git", ["apply", "--whitespace=nowarn", patch], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(root) },
+  });
+  const { differs, untouched } = judge(root, after, before);
+  if (r.status !== 0) {
+    const why = r.stderr.trim().split("\n").at(-1) ?? "";
+    return untouched
+      ? { verdict: "refused", why }
+      : { verdict: "wrong", why: `wrote, then ${why}` };
+  }
+  return differs.length === 0
+    ? { verdict: "correct" }
+    : { verdict: "wrong", why: differs.join(", ") };
+}
+
+interface Tally {
+  correct: number;
+  refused: number;
+  wrong: number;
+  ms: number;
+  byHeader: number;
+}
+
+const tally = (): Tally => ({ correct: 0, refused: 0, wrong: 0, ms: 0, byHeader: 0 });
+
+defineBenchmark({
+  name: "patch",
+  description:
+    "this repository's own commits: each `git diff` applied by splice's patch tool and by git apply (correct / refused / wrong)",
+  async run() {
+    const repo = resolve(process.env.SPLICE_BENCH_REPO ?? join(import.meta.dirname, ".."));
+    const list = commits(repo);
+    const files = list.reduce((n, c) => n + c.touches.length, 0);
+    const hunks = list.reduce((n, c) => n + (c.diff.match(/^@@ /gm)?.length ?? 0), 0);
+    console.log(
+      `${repo}: ${list.length} commits with text changes, ${files} files, ${hunks} hunks\n`,
+    );
+    await withScratchDir("splice-bench-patch-", async (dir) => {
+      const rows: string[][] = [];
+      const notes: string[] = [];
+      for (const shift of [false, true]) {
+        const name = shift ? `shifted (+${SHIFT.length} lines at the top)` : "as committed";
+        const s = tally();
+        const g = tally();
+        const onlySplice: string[] = [];
+        const onlyGit: string[] = [];
+        const wrong: string[] = [];
+        for (const c of list) {
+          let t = performance.now();
+          const so = await bySplice(join(dir, "splice", "tree"), c, shift);
+          s.ms += performance.now() - t;
+          t = performance.now();
+          const go = byGit(join(dir, "git", "tree"), c, shift);
+          g.ms += performance.now() - t;
+          s[so.verdict]++;
+          s.byHeader += so.byHeader ?? 0;
+          g[go.verdict]++;
+          const label = `${c.sha.slice(0, 8)} ${c.subject.slice(0, 50)}`;
+          if (so.verdict === "refused" && go.verdict !== "refused")
+            onlySplice.push(`${label}: ${so.why}`);
+          if (go.verdict === "refused" && so.verdict !== "refused")
+            onlyGit.push(`${label}: ${go.why}`);
+          if (so.verdict === "wrong") wrong.push(`splice ${label}: ${so.why}`);
+          if (go.verdict === "wrong") wrong.push(`git apply ${label}: ${go.why}`);
+        }
+        for (const [who, t] of [
+          ["git apply", g],
+          ["splice patch tool", s],
+        ] as const) {
+          rows.push([
+            name,
+            who,
+            String(list.length),
+            String(t.correct),
+            String(t.refused),
+            String(t.wrong),
+            who === "git apply" ? "" : String(t.byHeader),
+            ms(t.ms / list.length),
+          ]);
+        }
+        const listed = (title: string, items: string[]) => {
+          if (items.length === 0) return;
+          notes.push(`${name}, ${title} (${items.length}):`);
+          notes.push(...items.slice(0, LISTED).map((i) => `  ${i}`));
+          if (items.length > LISTED) notes.push(`  … and ${items.length - LISTED} more`);
+        };
+        listed("refused by splice only", onlySplice);
+        listed("refused by git apply only", onlyGit);
+        listed("wrong", wrong);
+      }
+      console.log(
+        formatTable(
+          [
+            { header: "files" },
+            { header: "applier" },
+            { header: "commits", right: true },
+            { header: "correct", right: true },
+            { header: "refused", right: true },
+            { header: "wrong", right: true },
+            { header: "repeats placed by header", right: true },
+            { header: "ms/commit", right: true },
+          ],
+          rows,
+        ),
+      );
+      if (notes.length > 0) console.log(`\n${notes.join("\n")}`);
+    });
+  },
+});

@@ -1,0 +1,148 @@
+/**
+ * What settles a hunk whose old lines match several places (a unified
+ * header, as git apply reads it) and the per-line comparisons Codex uses when
+ * the replace engine's ladder finds nothing.
+ */
+import { foldLookalikes, lineKey } from "../text/match/normalize.js";
+import type { Rung } from "../text/match/types.js";
+import {
+  type FileState,
+  lineAlignedMatches,
+  MAX_LISTED,
+  type Search,
+  type Span,
+  spanLocated,
+} from "./state.js";
+import type { Hunk } from "./types.js";
+
+/**
+ * What a unified header says about where the hunk goes, when it is plausible:
+ * `line` is the header's old start moved by the drift of the hunk before.
+ */
+export interface PlaceHint {
+  /** 1-based original line where the header (plus drift) puts the hunk's first old line. */
+  line?: number;
+  /** The header's own old start, before drift. */
+  header: number;
+  drift: number;
+  /** The hunk has context before its change and none after: a diff tool wrote it at the end. */
+  end: boolean;
+  /** The hunk starts at line 1 with no context before its change. */
+  start: boolean;
+}
+
+/** The lines as patched so far, and which original line each one is (-1: new). */
+/**
+ * Several exact places: the header decides, as `git apply` does, when it
+ * points at one of them. First a hunk that a diff tool ended at the end of
+ * the file (or began at its start) takes the place there; then the place at
+ * the header's line moved by the drift of the hunk before; then the nearest
+ * place between the header's line and that one. Refused (undefined) when
+ * none is there, when two are equally near, or when another place overlaps
+ * the chosen one: repeating lines like that leave only the number to go by.
+ */
+export function tieBreak(
+  state: FileState,
+  oldLines: string[],
+  region: Span,
+  hint: PlaceHint,
+  starts: number[],
+): { from: number; why: string } | undefined {
+  const m = oldLines.length;
+  const at = (i: number) =>
+    i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l);
+  const others = (from: number) => {
+    const rest = starts.filter((s) => s !== from).map((s) => state.lineNo(s));
+    const more = starts.length > MAX_LISTED ? " and more" : "";
+    return `${rest.slice(0, MAX_LISTED).join(", ")}${more}`;
+  };
+  const n = state.lines.length;
+  if (hint.end && region.to === n && at(n - m)) {
+    const from = n - m;
+    return {
+      from,
+      why: `its old lines also match line ${others(from)}; it ends at the end of the file, as its header says (no lines after its change), so it was applied at line ${state.lineNo(from)}, the last lines.`,
+    };
+  }
+  if (hint.start && region.from === 0 && at(0)) {
+    return {
+      from: 0,
+      why: `its old lines also match line ${others(0)}; it begins at the start of the file, as its header says, so it was applied at line 1.`,
+    };
+  }
+  if (hint.line === undefined) return undefined;
+  const overlapped = (from: number) =>
+    lineAlignedMatches(
+      state.lines,
+      oldLines,
+      Math.max(region.from, from - m + 1),
+      Math.min(region.to, from + 2 * m - 1),
+    ).some((s) => s !== from);
+  const shifted =
+    hint.drift !== 0
+      ? ` (the header's line ${hint.header} moved ${hint.drift > 0 ? "+" : ""}${hint.drift} like the hunk before)`
+      : "";
+  const exact = state.indexOfOriginal(hint.line - 1);
+  if (exact !== -1 && at(exact)) {
+    if (overlapped(exact)) return undefined;
+    return {
+      from: exact,
+      why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
+    };
+  }
+  if (hint.drift === 0) return undefined;
+  // Between the header's own line and where the drift moves it.
+  const lo = Math.min(hint.header, hint.line);
+  const hi = Math.max(hint.header, hint.line);
+  const from = Math.max(region.from, state.indexAfterOriginal(lo - 1));
+  const to = Math.min(region.to, state.indexAfterOriginal(hi) + m - 1);
+  const near = lineAlignedMatches(state.lines, oldLines, from, to);
+  if (near.length === 0 || near.length > MAX_LISTED) return undefined;
+  const dist = (s: number) => Math.abs(state.lineNo(s) - hint.line!);
+  const sorted = [...near].sort((a, b) => dist(a) - dist(b));
+  const best = sorted[0]!;
+  if (sorted.length > 1 && dist(sorted[1]!) === dist(best)) return undefined;
+  if (overlapped(best)) return undefined;
+  return {
+    from: best,
+    why: `its old lines also match line ${others(best)}; it was applied at line ${state.lineNo(best)}, the nearest to where its header says${shifted}.`,
+  };
+}
+
+/**
+ * Codex's own context matching, for what the replace engine's ladder did not
+ * find: each line compared ignoring trailing whitespace, then all surrounding
+ * whitespace, then Unicode look-alikes too; the first comparison that finds
+ * anything decides, and it must find one place. Added lines go in as written.
+ */
+export function perLine(
+  state: FileState,
+  hunk: Hunk,
+  regionLines: string[],
+  oldLines: string[],
+  region: Span,
+): Search | undefined {
+  const rungs: [Rung, (line: string) => string][] = [
+    ["trailing_whitespace", (l) => lineKey("trailing", l)],
+    ["indentation", (l) => lineKey("indent", l)],
+    ["unicode", (l) => foldLookalikes(l).trim()],
+  ];
+  for (const [rung, key] of rungs) {
+    const hay = regionLines.map(key);
+    const starts = lineAlignedMatches(hay, oldLines.map(key), 0, hay.length);
+    if (starts.length > 1) {
+      return {
+        ok: false,
+        error: { code: "ambiguous", lines: starts.map((s) => state.lineNo(region.from + s)) },
+      };
+    }
+    if (starts.length === 1) {
+      const from = region.from + starts[0]!;
+      return {
+        ok: true,
+        found: spanLocated(state, hunk, { from, to: from + oldLines.length }, rung),
+      };
+    }
+  }
+  return undefined;
+}
