@@ -27,6 +27,10 @@ export interface HunkPlacement {
   match_mode: MatchMode | "position" | "skipped";
   rung?: Rung;
   match_score?: number;
+  /** The old lines matched several places; what chose this one (as git apply would). */
+  chosen_by?: "end_of_file" | "start_of_file" | "header";
+  /** The other places the old lines matched (1-based, at most 10). */
+  other_lines?: number[];
 }
 
 export interface AppliedHunks {
@@ -125,6 +129,7 @@ export function applyHunks(
       match_mode: found.mode,
       rung: found.rung,
       ...(found.mode === "exact" ? {} : { match_score: round(found.score) }),
+      ...(found.chosenBy ? { chosen_by: found.chosenBy, other_lines: found.otherLines ?? [] } : {}),
     };
     placements.push(placement);
     if (found.mode !== "exact") {

@@ -182,6 +182,8 @@ function search(
         to: chosen.from + oldLines.length,
       });
       found.warnings.push(chosen.why);
+      found.chosenBy = chosen.by;
+      found.otherLines = chosen.others;
       return { ok: true, found };
     }
     return { ok: false, error: { code: "ambiguous", lines: starts.map((s) => state.lineNo(s)) } };

@@ -41,32 +41,46 @@ export interface PlaceHint {
  * none is there, when two are equally near, or when another place overlaps
  * the chosen one: repeating lines like that leave only the number to go by.
  */
+/** Which of several places a hunk took, why, and the other places (1-based lines). */
+export interface TieBreak {
+  from: number;
+  by: "end_of_file" | "start_of_file" | "header";
+  others: number[];
+  why: string;
+}
+
 export function tieBreak(
   state: FileState,
   oldLines: string[],
   region: Span,
   hint: PlaceHint,
   starts: number[],
-): { from: number; why: string } | undefined {
+): TieBreak | undefined {
   const m = oldLines.length;
   const at = (i: number) =>
     i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l);
-  const others = (from: number) => {
-    const rest = starts.filter((s) => s !== from).map((s) => state.lineNo(s));
-    const more = starts.length > MAX_LISTED ? " and more" : "";
-    return `${rest.slice(0, MAX_LISTED).join(", ")}${more}`;
-  };
+  const rest = (from: number) =>
+    starts
+      .filter((s) => s !== from)
+      .slice(0, MAX_LISTED)
+      .map((s) => state.lineNo(s));
+  const others = (from: number) =>
+    `${rest(from).join(", ")}${starts.length > MAX_LISTED ? " and more" : ""}`;
   const n = state.lines.length;
   if (hint.end && region.to === n && at(n - m)) {
     const from = n - m;
     return {
       from,
+      by: "end_of_file",
+      others: rest(from),
       why: `its old lines also match line ${others(from)}; it ends at the end of the file, as its header says (no lines after its change), so it was applied at line ${state.lineNo(from)}, the last lines.`,
     };
   }
   if (hint.start && region.from === 0 && at(0)) {
     return {
       from: 0,
+      by: "start_of_file",
+      others: rest(0),
       why: `its old lines also match line ${others(0)}; it begins at the start of the file, as its header says, so it was applied at line 1.`,
     };
   }
@@ -87,6 +101,8 @@ export function tieBreak(
     if (overlapped(exact)) return undefined;
     return {
       from: exact,
+      by: "header",
+      others: rest(exact),
       why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
     };
   }
@@ -105,6 +121,8 @@ export function tieBreak(
   if (overlapped(best)) return undefined;
   return {
     from: best,
+    by: "header",
+    others: rest(best),
     why: `its old lines also match line ${others(best)}; it was applied at line ${state.lineNo(best)}, the nearest to where its header says${shifted}.`,
   };
 }

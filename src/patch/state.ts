@@ -25,6 +25,9 @@ export interface Located {
   rung: Rung;
   score: number;
   warnings: string[];
+  /** Set when the old lines matched several places and the header chose one. */
+  chosenBy?: "end_of_file" | "start_of_file" | "header";
+  otherLines?: number[];
 }
 
 export type Search = { ok: true; found: Located } | { ok: false; error: Refusal };

@@ -45,7 +45,13 @@ describe("placing a hunk whose lines repeat, as git apply does", () => {
   it("appends at the end where the header says, and says which place it took", () => {
     const out = apply(TESTS, APPEND);
     expect(out.lines).toEqual([...TESTS, ...TEST_C]);
-    expect(out.hunks[0]).toMatchObject({ line: 7, offset: 0, match_mode: "exact" });
+    expect(out.hunks[0]).toMatchObject({
+      line: 7,
+      offset: 0,
+      match_mode: "exact",
+      chosen_by: "end_of_file",
+      other_lines: [2],
+    });
     expect(out.warnings.join("\n")).toContain("its old lines also match line 2;");
     expect(out.warnings.join("\n")).toContain("applied at line 7");
   });
@@ -62,6 +68,7 @@ describe("placing a hunk whose lines repeat, as git apply does", () => {
     const out = apply(file, "--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n a\n-x\n+y\n b\n");
     expect(out.lines).toEqual(["a", "x", "b", "mid", "a", "y", "b", "end"]);
     expect(out.warnings.join("\n")).toContain("applied at line 5, where its header says");
+    expect(out.hunks[0]).toMatchObject({ chosen_by: "header", other_lines: [1] });
   });
 
   it("moves the header's line by the drift of the hunk before", () => {
