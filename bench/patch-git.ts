@@ -6,7 +6,9 @@
  * holds the commit's bytes, or is gone when the commit deletes it), refused
  * (it wrote nothing and said so) or wrong (it wrote something else). Also with
  * every changed file shifted: lines inserted at its top, so each header is
- * off and repeated context is placed by drift, not by the number.
+ * off and repeated context is placed by drift, not by the number; and with
+ * lines inserted between a file's first and second hunk, so the drift
+ * changes from one hunk to the next.
  * SPLICE_BENCH_REPO names another repository to read.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -126,23 +128,63 @@ function commits(repo: string): Commit[] {
   return out;
 }
 
-const shifted = (b: Buffer) => Buffer.concat([Buffer.from(`${SHIFT.join("\n")}\n`), b]);
+type Shift = "none" | "top" | "between";
+
+const SHIFT_BYTES = Buffer.from(`${SHIFT.join("\n")}\n`);
+
+/** The shift block inserted before 0-based line `at` (the top when 0). */
+function insertAt(b: Buffer, at: number): Buffer {
+  let offset = 0;
+  for (let k = 0; k < at; k++) {
+    const eol = b.indexOf(10, offset);
+    if (eol === -1) return Buffer.concat([b, SHIFT_BYTES]);
+    offset = eol + 1;
+  }
+  return Buffer.concat([b.subarray(0, offset), SHIFT_BYTES, b.subarray(offset)]);
+}
+
+const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm;
+
+/**
+ * Where to insert the block between a file's first and second hunk: the
+ * 0-based line after the first hunk's old lines, and after its new lines.
+ */
+function gap(c: Commit, path: string): [number, number] | undefined {
+  for (const section of c.diff.split(/^diff --git /m)) {
+    if (!section.includes(`\n+++ b/${path}\n`)) continue;
+    const heads = [...section.matchAll(HEADER)].map((m) => [
+      Number(m[1]),
+      m[2] === undefined ? 1 : Number(m[2]),
+      Number(m[3]),
+      m[4] === undefined ? 1 : Number(m[4]),
+    ]);
+    if (heads.length < 2) return undefined;
+    const [a, b, n, d] = heads[0]! as [number, number, number, number];
+    return b > 0 && d > 0 ? [a + b - 1, n + d - 1] : undefined;
+  }
+  return undefined;
+}
 
 /** What the tree holds before, and should hold after, for a variant. */
-function variant(c: Commit, shift: boolean) {
+function variant(c: Commit, shift: Shift) {
   const before = new Map<string, Buffer>();
   const after = new Map<string, Buffer | undefined>();
   for (const t of c.touches) {
     // Only files the commit keeps are shifted: a deleted file must match its removed lines.
-    const kept = shift && t.old !== undefined && t.new !== undefined;
+    const kept = shift !== "none" && t.old !== undefined && t.new !== undefined;
+    const at: [number, number] | undefined = !kept
+      ? undefined
+      : shift === "top"
+        ? [0, 0]
+        : gap(c, t.new!);
     if (t.old !== undefined) {
       const b = c.before.get(t.old)!;
-      before.set(t.old, kept ? shifted(b) : b);
+      before.set(t.old, at ? insertAt(b, at[0]) : b);
       if (t.old !== t.new) after.set(t.old, undefined);
     }
     if (t.new !== undefined) {
       const b = c.after.get(t.new)!;
-      after.set(t.new, kept ? shifted(b) : b);
+      after.set(t.new, at ? insertAt(b, at[1]) : b);
     }
   }
   return { before, after };
@@ -173,7 +215,7 @@ function judge(root: string, after: Map<string, Buffer | undefined>, before: Map
   return { differs, untouched };
 }
 
-async function bySplice(root: string, c: Commit, shift: boolean): Promise<Outcome> {
+async function bySplice(root: string, c: Commit, shift: Shift): Promise<Outcome> {
   const { before, after } = variant(c, shift);
   plant(root, before);
   const splice = createSplice({ root, history: { session: "bench" }, lsp: false });
@@ -200,7 +242,7 @@ async function bySplice(root: string, c: Commit, shift: boolean): Promise<Outcom
     : { verdict: "wrong", why: differs.join(", "), byHeader };
 }
 
-function byGit(root: string, c: Commit, shift: boolean): Outcome {
+function byGit(root: string, c: Commit, shift: Shift): Outcome {
   const { before, after } = variant(c, shift);
   plant(root, before);
   const patch = join(root, "..", "commit.diff");
@@ -241,14 +283,23 @@ defineBenchmark({
     const list = commits(repo);
     const files = list.reduce((n, c) => n + c.touches.length, 0);
     const hunks = list.reduce((n, c) => n + (c.diff.match(/^@@ /gm)?.length ?? 0), 0);
+    const between = list.reduce(
+      (n, c) => n + c.touches.filter((t) => t.old && t.new && gap(c, t.new)).length,
+      0,
+    );
     console.log(
-      `${repo}: ${list.length} commits with text changes, ${files} files, ${hunks} hunks\n`,
+      `${repo}: ${list.length} commits with text changes, ${files} files, ${hunks} hunks; ${between} files have a second hunk to shift "after hunk 1"\n`,
     );
     await withScratchDir("splice-bench-patch-", async (dir) => {
       const rows: string[][] = [];
       const notes: string[] = [];
-      for (const shift of [false, true]) {
-        const name = shift ? `shifted (+${SHIFT.length} lines at the top)` : "as committed";
+      const names: Record<Shift, string> = {
+        none: "as committed",
+        top: `shifted (+${SHIFT.length} lines at the top)`,
+        between: `shifted (+${SHIFT.length} lines after hunk 1)`,
+      };
+      for (const shift of ["none", "top", "between"] as const) {
+        const name = names[shift];
         const s = tally();
         const g = tally();
         const onlySplice: string[] = [];
