@@ -16,6 +16,7 @@ export type ErrorCode =
   | "exists"
   | "is_directory"
   | "is_link"
+  | "not_a_file"
   | "unknown_tool"
   | "batch_failed"
   | "check_failed"

@@ -136,6 +136,7 @@ async function writeDurably(
   // and the backup id of a change that did happen.
   const diff = replacedDiff(file.display, before, change.doc);
   let written: boolean;
+  let journaled: string | undefined;
   try {
     // Compare-and-swap: history records the write only once the file is
     // known to still be the version the change was computed from.
@@ -144,8 +145,9 @@ async function writeDurably(
       beforeReplace: async () => {
         // Syncing the backup and the journal line shares one wait with the new file's fsync.
         const barrier = new SyncBarrier();
-        context.history.recordWrite(
+        journaled = context.history.recordWrite(
           {
+            pending: true,
             kind: change.restores ? "rollback" : "write",
             path: file.rel,
             before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
@@ -154,7 +156,7 @@ async function writeDurably(
             backup: context.backup,
           },
           barrier,
-        );
+        ).id;
         await barrier.flush();
       },
     });
@@ -162,6 +164,8 @@ async function writeDurably(
     throw writeFailure(context, file, error);
   }
   if (!written) throw new RaceError(file.display);
+  const landed = journaled;
+  if (landed !== undefined) afterWrite(() => context.history.landed(landed));
   afterWrite(() => rememberWritten(change, bytes, tag, sha));
   emitChanged(context, file, change.action, diff);
   return { tag, sha, diff };
@@ -195,7 +199,8 @@ async function commitDelete(
   if (mode !== "apply") return { ...outcome, applied: false };
   const current = await context.workspace.readFile(file.real).catch(() => undefined);
   if (!current || sha256(current) !== before.sha) throw new RaceError(file.display);
-  context.history.recordWrite({
+  const { id } = context.history.recordWrite({
+    pending: true,
     kind: "delete",
     path: file.rel,
     before: { bytes: before.bytes, tag: before.tag, sha: before.sha },
@@ -207,6 +212,7 @@ async function commitDelete(
   } catch (error) {
     throw writeFailure(context, file, error, "delete");
   }
+  if (id !== undefined) afterWrite(() => context.history.landed(id));
   emitChanged(context, file, change.action, diff);
   return { ...outcome, applied: true, sha: null, backup: context.backup };
 }

@@ -93,6 +93,7 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
       { path: file.display },
     );
   }
+  if (stat.kind === "other") throw notAFile(file.display);
   if (stat.size > context.limits.maxFileBytes) {
     throw new ToolError(
       "too_large",
@@ -113,10 +114,32 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
   return { ...decoded, mode: stat.mode };
 }
 
+/**
+ * A FIFO, socket or device: refused before it is opened for its bytes (a
+ * FIFO blocks a read until something writes to it, a device may never end).
+ */
+function notAFile(display: string): ToolError {
+  return new ToolError(
+    "not_a_file",
+    `${display} is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use the run tool.`,
+    { path: display },
+  );
+}
+
 async function readBytes(context: ChangeContext, file: GuardedPath): Promise<Uint8Array> {
   try {
     return await context.workspace.readFile(file.real);
   } catch (error) {
+    if (error instanceof WorkspaceError && error.kind === "not_a_file") {
+      throw notAFile(file.display);
+    }
+    if (error instanceof WorkspaceError && error.kind === "is_directory") {
+      throw new ToolError(
+        "is_directory",
+        `${file.display} became a directory while it was read. Name a file inside it.`,
+        { path: file.display },
+      );
+    }
     if (error instanceof WorkspaceError && error.kind === "missing") {
       throw new ToolError("not_found", `${file.display} disappeared while reading it. Try again.`);
     }
@@ -162,6 +185,7 @@ export async function loadReplaced(
       { path: file.display },
     );
   }
+  if (stat.kind === "other") throw notAFile(file.display);
   const limit = context.limits.maxFileBytes;
   if (stat.size <= limit) {
     try {

@@ -17,10 +17,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { BlobStore } from "./blobs.js";
+import { EventIndex } from "./event-index.js";
 import { fsyncDir, isErrno, tempPath, writeAll } from "./fsutil.js";
 import {
   appendLines,
   compactionHeader,
+  landedLine,
   parseChunk,
   readRange,
   type StoredEvent,
@@ -133,8 +135,8 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
   }
   try {
     const size = fstatSync(fd).size;
-    const { events: parsed, consumed, lines } = parseChunk(readRange(fd, 0, size));
-    const events = dedupe(parsed);
+    const { events: parsed, consumed, lines, landed } = parseChunk(readRange(fd, 0, size));
+    const events = settle(dedupe(parsed), landed);
     const keep = selectKept(events, target.maxEntries, target.maxBytes);
     const kept = events.filter((_, i) => keep[i]);
     let carried: StoredEvent[] = [];
@@ -150,8 +152,10 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
       // Lines appended to the old file after we read it. Writers that append
       // after this point notice the new inode and write their line again.
       const tail = readRange(fd, consumed, fstatSync(fd).size - consumed);
-      carried = parseChunk(tail).events;
-      if (carried.length > 0) appendLines(target.journalPath, carried.map(serializeEvent), true);
+      const late = parseChunk(tail);
+      carried = late.events;
+      const lines = [...carried.map(serializeEvent), ...late.landed.map(landedLine)];
+      if (lines.length > 0) appendLines(target.journalPath, lines, true);
     }
     const referenced = new Set<string>();
     const sizes = new Map<string, number>();
@@ -166,6 +170,22 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Folds completion marks into their events (the marks are not kept): a
+ * pending change that landed is written back as a plain one; one that never
+ * landed stays pending, so it stays no change.
+ */
+function settle(events: StoredEvent[], landed: string[]): StoredEvent[] {
+  const index = new EventIndex();
+  for (const e of events) index.add(e);
+  index.markLanded(landed);
+  return events.map((e) => {
+    if (!e.pending || !index.landed(e)) return e;
+    const { pending: _, ...rest } = e;
+    return rest;
+  });
 }
 
 function dedupe(events: StoredEvent[]): StoredEvent[] {

@@ -75,9 +75,12 @@ export class DryRunHistory implements HistoryStore {
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) out.before = this.ref(e.before);
     if (e.after) out.after = this.ref(e.after);
-    this.own.add(writeEvent(e, this.session, out));
+    // A dry run replaces no file: its changes are never pending.
+    this.own.add(writeEvent({ ...e, pending: false }, this.session, out));
     return out;
   }
+
+  landed(_id: string): void {}
 
   hasSeen(path: string, sha: string): boolean {
     return this.own.hasSeen(this.session, path, sha) || this.base.hasSeen(path, sha);

@@ -16,6 +16,8 @@ export class EventIndex {
   private ids = new Set<string>();
   private sizes = new Map<string, number>();
   private backupEvents = new Map<string, StoredEvent[]>();
+  /** Ids of pending changes whose completion mark was seen. */
+  private landedIds = new Set<string>();
   /** Events indexed (duplicates excluded). */
   count = 0;
   /** Sum of the sizes of the distinct blobs the indexed events name (plus blobs noted directly). */
@@ -27,6 +29,7 @@ export class EventIndex {
     this.ids = new Set();
     this.sizes = new Map();
     this.backupEvents = new Map();
+    this.landedIds = new Set();
     this.count = 0;
     this.bytes = 0;
   }
@@ -58,6 +61,35 @@ export class EventIndex {
     if (event.before) this.noteBlob(event.before.sha, event.before.size);
     if (event.sha && event.kind !== "delete") this.markSeen(event.session, event.path, event);
     return true;
+  }
+
+  /** The completion marks noted so far (kept across a re-index of the same journal). */
+  landedSoFar(): string[] {
+    return [...this.landedIds];
+  }
+
+  /** Notes completion marks (a mark may come before its event when two polls split them). */
+  markLanded(ids: Iterable<string>): void {
+    for (const id of ids) this.landedIds.add(id);
+  }
+
+  /**
+   * Whether a change happened. A pending change without its completion mark
+   * is one whose process died between the journal line and the rename,
+   * unless a later event of the path names the version it wrote (the process
+   * died just after the rename, and a read or the next write saw the file).
+   * Deciding it from the journal alone keeps undo a function of history; the
+   * file's bytes are not evidence, an outside writer may have changed them.
+   */
+  landed(event: StoredEvent): boolean {
+    if (!event.pending || (event.id !== undefined && this.landedIds.has(event.id))) return true;
+    if (!event.sha) return false;
+    const events = this.byPath.get(event.path) ?? [];
+    for (let i = events.lastIndexOf(event) + 1; i > 0 && i < events.length; i++) {
+      const later = events[i]!;
+      if (later.sha === event.sha || later.before?.sha === event.sha) return true;
+    }
+    return false;
   }
 
   /** Count a blob towards the byte total (once per sha). */
@@ -187,8 +219,11 @@ export class EventIndex {
   /** Backup sessions, newest first, each with the files it changed in journal order. */
   backups(): BackupSession[] {
     const out: BackupSession[] = [];
-    for (const [id, events] of this.backupEvents) {
-      const first = events[0]!;
+    for (const [id, all] of this.backupEvents) {
+      // A change that never landed is not a change: undo must not pick it.
+      const events = all.filter((e) => this.landed(e));
+      const first = events[0];
+      if (!first) continue;
       out.push({
         id,
         at: first.at,

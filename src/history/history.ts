@@ -19,6 +19,7 @@ import {
   appendLines,
   JOURNAL_FILE,
   JournalReader,
+  landedLine,
   newEventId,
   parseChunk,
   parseEvent,
@@ -112,12 +113,13 @@ class Store {
 
   /** Index whatever was appended since the last look (all of it after a compaction). */
   catchUp(): void {
-    const { reset, events, raw } = this.reader.poll(this.lazyAbove);
+    const { reset, events, raw, landed } = this.reader.poll(this.lazyAbove);
     if (reset) {
       this.index.reset();
       this.forgetPrefix();
     }
     if (raw) this.load(raw);
+    if (landed) this.index.markLanded(landed);
     for (const event of events) this.add(event);
   }
 
@@ -134,14 +136,18 @@ class Store {
   private load(raw: Buffer): void {
     const totals = readTotals(this.dir);
     if (!totals || !totalsFit(totals, this.reader.position(), raw)) {
-      for (const event of parseChunk(raw).events) this.index.add(event);
+      const parsed = parseChunk(raw);
+      for (const event of parsed.events) this.index.add(event);
+      this.index.markLanded(parsed.landed);
       this.saveTotals();
       return;
     }
     this.prefix = new JournalPrefix(raw.subarray(0, totals.offset));
     this.prefixCount = totals.count;
     this.prefixBytes = totals.bytes;
-    for (const event of parseChunk(raw.subarray(totals.offset)).events) this.add(event);
+    const rest = parseChunk(raw.subarray(totals.offset));
+    for (const event of rest.events) this.add(event);
+    this.index.markLanded(rest.landed);
     if (this.tail.length > REFRESH_AFTER) this.indexAll();
   }
 
@@ -150,9 +156,13 @@ class Store {
     const { prefix, tail } = this;
     if (!prefix) return;
     this.forgetPrefix();
+    const landed = this.index.landedSoFar();
     this.index.reset();
-    for (const event of prefix.all()) this.index.add(event);
+    const parsed = prefix.parsed();
+    for (const event of parsed.events) this.index.add(event);
     for (const event of tail) this.index.add(event);
+    this.index.markLanded(parsed.landed);
+    this.index.markLanded(landed);
     this.saveTotals();
   }
 
@@ -183,10 +193,18 @@ class Store {
     return this.index;
   }
 
+  /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
+  appendLanded(id: string): void {
+    const appended = appendLines(this.journalPath, [landedLine(id)], false, this.lockPath);
+    this.index.markLanded([id]);
+    if (!this.reader.acknowledge(appended)) this.catchUp();
+  }
+
   /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
-  append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): void {
+  append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): string {
     const durable = wanted && this.fsync;
-    const line = serializeEvent({ id: newEventId(), ...event });
+    const id = newEventId();
+    const line = serializeEvent({ id, ...event });
     const appended = appendLines(this.journalPath, [line], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
@@ -202,6 +220,7 @@ class Store {
     if (own && this.reader.acknowledge(appended)) this.add(own);
     else this.catchUp();
     this.collectIfOver();
+    return id;
   }
 
   /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */
@@ -297,7 +316,10 @@ export class History implements HistoryStore {
    * returns the original cannot be lost. With a `barrier`, those fsyncs join
    * it instead: flush it before replacing the file.
    */
-  recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef } {
+  recordWrite(
+    e: WriteRecord,
+    barrier?: SyncBarrier,
+  ): { before?: VersionRef; after?: VersionRef; id: string } {
     checkWriteRecord(e);
     const sync = barrier ?? new SyncBarrier();
     const out: { before?: VersionRef; after?: VersionRef } = {};
@@ -311,9 +333,14 @@ export class History implements HistoryStore {
       const sha = this.putBlob(e.after.bytes, false, e.after.sha);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
-    this.store.append(writeEvent(e, this.session, out), true, sync);
+    const id = this.store.append(writeEvent(e, this.session, out), true, sync);
     if (!barrier) sync.flushSync();
-    return out;
+    return { ...out, id };
+  }
+
+  /** Marks the pending change `id` (from recordWrite) as landed: call it right after the rename. */
+  landed(id: string): void {
+    this.store.appendLanded(id);
   }
 
   seenShasForTag(path: string, tag: string): string[] {

@@ -99,4 +99,9 @@ export class JournalPrefix {
   all(): StoredEvent[] {
     return parseChunk(this.#bytes).events;
   }
+
+  /** Every event and completion mark. */
+  parsed(): { events: StoredEvent[]; landed: string[] } {
+    return parseChunk(this.#bytes);
+  }
 }

@@ -82,6 +82,7 @@ export function parseEvent(line: string): StoredEvent | undefined {
   }
   if (typeof o.backup === "string") event.backup = o.backup;
   if (typeof o.note === "string") event.note = o.note;
+  if (o.pending === true) event.pending = true;
   return event;
 }
 
@@ -104,19 +105,48 @@ export function parseChunk(chunk: Uint8Array): {
   events: StoredEvent[];
   consumed: number;
   lines: number;
+  /** The ids of pending changes this chunk's completion marks say landed. */
+  landed: string[];
 } {
   const last = chunk.lastIndexOf(NEWLINE);
-  if (last < 0) return { events: [], consumed: 0, lines: 0 };
+  if (last < 0) return { events: [], consumed: 0, lines: 0, landed: [] };
   const text = Buffer.from(chunk.buffer, chunk.byteOffset, last + 1).toString("utf8");
   const events: StoredEvent[] = [];
+  const landed: string[] = [];
   let lines = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "" || line.startsWith(HEADER_PREFIX)) continue;
     lines++;
+    if (line.startsWith(LANDED_PREFIX)) {
+      const id = parseLanded(line);
+      if (id !== undefined) landed.push(id);
+      continue;
+    }
     const event = parseEvent(line);
     if (event) events.push(event);
   }
-  return { events, consumed: last + 1, lines };
+  return { events, consumed: last + 1, lines, landed };
+}
+
+const LANDED_PREFIX = '{"landed":';
+
+/**
+ * The completion mark of a pending change: appended once its rename (or
+ * removal) happened. An event marked `pending` without one never landed —
+ * the process died between journaling and replacing the file — unless a
+ * later event shows the file holding what it wrote (see EventIndex).
+ */
+export function landedLine(id: string): string {
+  return JSON.stringify({ landed: id });
+}
+
+function parseLanded(line: string): string | undefined {
+  try {
+    const o = JSON.parse(line) as { landed?: unknown };
+    return typeof o.landed === "string" ? o.landed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Read `length` bytes at `position` (fewer when the file is shorter). */
@@ -212,6 +242,8 @@ export interface PollResult {
   /** The file was replaced or truncated: drop what you have, `events` is the whole journal. */
   reset: boolean;
   events: StoredEvent[];
+  /** Completion marks among the new lines (see landedLine). */
+  landed?: string[];
   /**
    * Instead of `events`, on a reset above the size asked for: the complete
    * lines unparsed, for an index that parses only what it is asked about.
@@ -311,7 +343,7 @@ export class JournalReader {
       const chunk = readRange(fd, this.offset, st.size - this.offset);
       const raw = replaced && chunk.length > rawAbove;
       const consumed = raw ? chunk.lastIndexOf(NEWLINE) + 1 : 0;
-      const parsed = raw ? { events: [], consumed } : parseChunk(chunk);
+      const parsed = raw ? { events: [], consumed, landed: [] } : parseChunk(chunk);
       this.offset += parsed.consumed;
       if (this.head.length < HEAD_BYTES && this.offset > this.head.length) {
         this.head = readRange(fd, 0, Math.min(HEAD_BYTES, this.offset));
@@ -320,8 +352,8 @@ export class JournalReader {
       this.dev = st.dev;
       this.size = st.size;
       this.ctimeMs = st.ctimeMs;
-      if (raw) return { reset: true, events: [], raw: chunk.subarray(0, consumed) };
-      return { reset: replaced, events: parsed.events };
+      if (raw) return { reset: true, events: [], landed: [], raw: chunk.subarray(0, consumed) };
+      return { reset: replaced, events: parsed.events, landed: parsed.landed };
     } finally {
       closeSync(fd);
     }

@@ -53,6 +53,11 @@ export interface JournalEvent {
   backup?: string;
   /** Free text, e.g. "edit", "write", "rollback to 1A2B". */
   note?: string;
+  /**
+   * The change was journaled before the file was replaced and is a change
+   * only once its completion mark follows (History.landed).
+   */
+  pending?: boolean;
 }
 
 export interface VersionInfo {
@@ -75,6 +80,8 @@ export interface WriteRecord {
   after?: { bytes: Uint8Array; tag: string; sha?: string };
   backup?: string;
   note?: string;
+  /** The caller marks the change landed (History.landed) once the file is replaced. */
+  pending?: boolean;
 }
 
 export interface LastRead {
@@ -139,7 +146,12 @@ export interface HistoryStore extends HistoryReader {
    * Record a write, rollback or delete before the file is replaced; with a
    * `barrier`, what must be durable joins it and is synced when it is flushed.
    */
-  recordWrite(e: WriteRecord, barrier?: SyncBarrier): { before?: VersionRef; after?: VersionRef };
+  recordWrite(
+    e: WriteRecord,
+    barrier?: SyncBarrier,
+  ): { before?: VersionRef; after?: VersionRef; id?: string };
+  /** Marks a `pending` change (by the id recordWrite returned) as landed: its file was replaced. */
+  landed(id: string): void;
 }
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
@@ -202,6 +214,7 @@ export function writeEvent(
   if (refs.before) event.before = { ...refs.before };
   if (e.backup !== undefined) event.backup = e.backup;
   if (e.note !== undefined) event.note = e.note;
+  if (e.pending) event.pending = true;
   return event;
 }
 

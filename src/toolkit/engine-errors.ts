@@ -16,6 +16,7 @@ import { WorkspaceError, type WorkspaceErrorKind } from "../workspace/workspace.
 const WORKSPACE_CODES: Record<WorkspaceErrorKind, ErrorCode> = {
   missing: "not_found",
   is_directory: "is_directory",
+  not_a_file: "not_a_file",
   escape: "guard",
   io: "io",
 };

@@ -3,6 +3,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -17,8 +18,8 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
 import { fsyncPath } from "../util/durable.js";
-import { randomId } from "../util/ids.js";
 import { withFileLock } from "./file-lock.js";
+import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
   type DirEntry,
   type FileStat,
@@ -87,10 +88,26 @@ export class LocalWorkspace implements Workspace {
     }
   }
 
+  /**
+   * Opened without blocking and checked before a byte is read: a FIFO would
+   * block the read (and a server) until a writer came, a device might never
+   * end. A regular file ignores O_NONBLOCK.
+   */
   async readFile(path: string): Promise<Uint8Array> {
     try {
-      return readFileSync(path);
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        const st = fstatSync(fd);
+        if (st.isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
+        if (!st.isFile()) {
+          throw new WorkspaceError("not_a_file", path, `${path} is ${specialKind(st)}`);
+        }
+        return readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
+      if (error instanceof WorkspaceError) throw error;
       if (isMissing(error)) throw new WorkspaceError("missing", path, `${path} does not exist`);
       if ((error as NodeJS.ErrnoException).code === "EISDIR") {
         throw new WorkspaceError("is_directory", path, `${path} is a directory`);
@@ -134,6 +151,7 @@ export class LocalWorkspace implements Workspace {
     const dir = dirname(path);
     if (this.#confineTo) this.#confine(path, dir);
     const temp = join(dir, tempName(basename(path)));
+    sweepTemps(dir);
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     let fd: number;
     try {
@@ -223,6 +241,7 @@ async function settle(temp: string, pending: Promise<unknown> | undefined): Prom
 
 /** Renames the staged temp file over `path`; on failure the temp file is removed. */
 function replace(temp: string, path: string): void {
+  testHangBeforeRename(temp);
   const old = holdOpen(path);
   try {
     renameSync(temp, path);
@@ -252,17 +271,11 @@ function holdOpen(path: string): number | undefined {
   }
 }
 
-/** Longest file name most file systems allow, in bytes. */
-const NAME_MAX = 255;
-
-/**
- * The staged file's name: beside the file and named after it (a leftover
- * says whose it was), unless that would pass NAME_MAX for a long name.
- */
-function tempName(name: string): string {
-  const id = randomId(6);
-  const named = `.${name}.splice-${id}.tmp`;
-  return Buffer.byteLength(named) <= NAME_MAX ? named : `.splice-${id}.tmp`;
+/** What a file that is neither a regular file nor a folder is, as a message says it. */
+export function specialKind(st: { isFIFO(): boolean; isSocket(): boolean }): string {
+  if (st.isFIFO()) return "a named pipe (FIFO)";
+  if (st.isSocket()) return "a socket";
+  return "a device or other special file";
 }
 
 function existingMode(path: string): number | undefined {

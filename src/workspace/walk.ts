@@ -9,6 +9,7 @@ import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
+import { isTempName } from "./temp.js";
 import type { DirEntry, Workspace } from "./workspace.js";
 
 /** VCS, dependency and cache folders: not entered during a walk (naming one lists it). */
@@ -195,6 +196,7 @@ export class Walker {
           result.complete = false;
           break;
         }
+        if (isTempName(entry.name)) continue; // a write in flight, or a killed one's leftover
         const rel = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
         // Hidden names are counted (first level only) once nothing else would hide them.
         const hidden = entry.name.startsWith(".") && !options.includeHidden;

@@ -75,7 +75,7 @@ export interface Workspace {
   readDir(path: string): Promise<DirEntry[]>;
 }
 
-export type WorkspaceErrorKind = "missing" | "is_directory" | "escape" | "io";
+export type WorkspaceErrorKind = "missing" | "is_directory" | "not_a_file" | "escape" | "io";
 
 export class WorkspaceError extends Error {
   readonly kind: WorkspaceErrorKind;

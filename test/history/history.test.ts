@@ -77,6 +77,7 @@ describe("reads and writes", () => {
     expect(out).toEqual({
       before: { sha: sha("old"), tag: "AAAA", size: 3 },
       after: { sha: sha("new"), tag: "BBBB", size: 3 },
+      id: JSON.parse(journalLines(history.dir)[0]!).id,
     });
     expect(history.getBlob(sha("old"))).toBeDefined();
     expect(history.getBlob(sha("new"))).toBeDefined();
@@ -100,14 +101,14 @@ describe("reads and writes", () => {
         path: "n.txt",
         after: { bytes: bytes("x"), tag: "AAAA" },
       }),
-    ).toEqual({ after: { sha: sha("x"), tag: "AAAA", size: 1 } });
+    ).toEqual({ after: { sha: sha("x"), tag: "AAAA", size: 1 }, id: expect.any(String) });
     expect(
       history.recordWrite({
         kind: "delete",
         path: "n.txt",
         before: { bytes: bytes("x"), tag: "AAAA" },
       }),
-    ).toEqual({ before: { sha: sha("x"), tag: "AAAA", size: 1 } });
+    ).toEqual({ before: { sha: sha("x"), tag: "AAAA", size: 1 }, id: expect.any(String) });
     expect(history.latestKnown("n.txt")).toBeUndefined();
     expect(history.versions("n.txt").map((v) => v.sha)).toEqual([sha("x")]);
   });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
 import { escapeControls } from "../../text/names.js";
+import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
@@ -102,7 +103,7 @@ function exclusions(guard: PathGuard): string[] {
   let globs = exclusionCache.get(guard);
   if (globs) return globs;
   // The folders list does not enter (.git and .splice among them); naming one as path still searches it.
-  globs = [...SKIPPED_FOLDERS].map((name) => `!${name}`);
+  globs = [...SKIPPED_FOLDERS].map((name) => `!${name}`).concat(TEMP_GLOBS);
   for (const [glob, probe] of SECRET_EXCLUSIONS) {
     try {
       guard.check(path.join(guard.base, PROBE_DIR, probe), "read");
