@@ -20,6 +20,7 @@ export type ErrorCode =
   | "unknown_tool"
   | "batch_failed"
   | "check_failed"
+  | "history_unavailable"
   | "io";
 
 export class ToolError extends Error {

@@ -58,11 +58,18 @@ export class BlobStore {
     const sha = knownSha ?? sha256(bytes);
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
-    if (!this.touch(path)) {
-      this.write(sha, path, bytes, sync);
-      if (backup) this.markBackedUp(sha, sync);
-    } else if (backup) {
-      this.makeBackup(sha, path, bytes, sync);
+    try {
+      if (!this.touch(path)) {
+        this.write(sha, path, bytes, sync);
+        if (backup) this.markBackedUp(sha, sync);
+      } else if (backup) {
+        this.makeBackup(sha, path, bytes, sync);
+      }
+    } catch (error) {
+      // A read or write on a descriptor names no path; the blob's lets the error say where.
+      const e = error as NodeJS.ErrnoException;
+      if (typeof e.code === "string" && e.path === undefined) e.path = path;
+      throw error;
     }
     if (sync && !barrier) sync.flushSync();
     return sha;
@@ -75,7 +82,8 @@ export class BlobStore {
     try {
       bytes = readFileSync(this.pathOf(sha));
     } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
+      // A folder where the blob should be is damage, as a wrong content is.
+      if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR")) return undefined;
       throw error;
     }
     if (sha256(bytes) !== sha) return undefined;

@@ -18,9 +18,28 @@ export function historyFailure(error: unknown, historyDir: string): ToolError | 
   ) {
     return undefined;
   }
+  if (code === "EISDIR") {
+    return new ToolError(
+      "io",
+      `splice could not use its history folder ${historyDir}: ${path} is a folder where splice keeps a file (${code} on ${syscall ?? "access"}), so the call stopped there and no file was changed. Move ${path} out of the way (it is not splice's), then try again.`,
+      { history_dir: historyDir, errno: code },
+    );
+  }
   return new ToolError(
     "io",
     `splice could not use its history folder ${historyDir} (${code} on ${syscall ?? "access"} of ${path}), so the call stopped there. splice records every read and backs up every file there before changing it, so no file was changed without its backup. Make sure that folder is writable and its disk has room (the library's history.dir option can move it), then try again.`,
     { history_dir: historyDir, errno: code },
   );
+}
+
+/**
+ * The warning a call's result carries while no history can be kept, so a
+ * model knows why its edits will be refused; undefined while history works.
+ */
+export function unavailableWarning(history: {
+  dir: string;
+  unavailable?: { message: string } | undefined;
+}): string | undefined {
+  if (!history.unavailable) return undefined;
+  return `splice keeps no history now (${history.dir} cannot be written): this call was not journaled, and edits, writes and undo are refused until the folder is fixed.`;
 }

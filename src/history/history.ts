@@ -10,7 +10,9 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ToolError } from "../errors.js";
 import { SyncBarrier } from "../util/durable.js";
+import { sha256 } from "../util/hash.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
@@ -45,6 +47,15 @@ import {
   type WriteRecord,
   writeEvent,
 } from "./types.js";
+
+/** The error of a history folder that cannot be used; `code` is the errno that said so. */
+function unavailableError(dir: string, code: string): ToolError {
+  return new ToolError(
+    "history_unavailable",
+    `splice cannot keep its history in ${dir} (${code}), so it changes no file: every change is backed up there first. Reads still work, without history. Make the project folder writable, or remove or repair ${dir} if it is a file or unreadable (the library's history.dir option can move it), then try again.`,
+    { history_dir: dir, errno: code },
+  );
+}
 
 /** How far past a bound the store may grow before a record call collects. */
 function margin(bound: number): number {
@@ -100,19 +111,34 @@ class Store {
     this.lockPath = join(this.dir, LOCK_FILE);
     this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync);
     this.reader = new JournalReader(this.journalPath);
-    ensureDir(this.dir);
-    const gitignore = join(this.dir, ".gitignore");
-    if (!existsSync(gitignore)) {
-      try {
-        writeFileSync(gitignore, "*\n", { flag: "wx" });
-      } catch (error) {
-        if (!isErrno(error, "EEXIST")) throw error;
+    try {
+      ensureDir(this.dir);
+      const gitignore = join(this.dir, ".gitignore");
+      if (!existsSync(gitignore)) {
+        try {
+          writeFileSync(gitignore, "*\n", { flag: "wx" });
+        } catch (error) {
+          if (!isErrno(error, "EEXIST")) throw error;
+        }
       }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== "string") throw error;
+      this.unavailable = unavailableError(this.dir, code);
     }
   }
 
+  /**
+   * Set when the history folder cannot be made or written (a read-only
+   * project, `.splice` a file or unreadable): reads are then indexed in
+   * memory only, and every write is refused with this error, since no
+   * backup could be kept.
+   */
+  readonly unavailable: ToolError | undefined;
+
   /** Index whatever was appended since the last look (all of it after a compaction). */
   catchUp(): void {
+    if (this.unavailable) return;
     const { reset, events, raw, landed } = this.reader.poll(this.lazyAbove);
     if (reset) {
       this.index.reset();
@@ -195,6 +221,7 @@ class Store {
 
   /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
   appendLanded(id: string): void {
+    if (this.unavailable) return;
     const appended = appendLines(this.journalPath, [landedLine(id)], false, this.lockPath);
     this.index.markLanded([id]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
@@ -204,6 +231,11 @@ class Store {
   append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): string {
     const durable = wanted && this.fsync;
     const id = newEventId();
+    if (this.unavailable) {
+      if (event.kind !== "read") throw this.unavailable;
+      this.index.add({ id, ...event });
+      return id;
+    }
     const line = serializeEvent({ id, ...event });
     const appended = appendLines(this.journalPath, [line], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
@@ -241,6 +273,7 @@ class Store {
   }
 
   collect(): CollectResult {
+    if (this.unavailable) return { removedBlobs: 0, freedBytes: 0 };
     const outcome = compact({
       dir: this.dir,
       journalPath: this.journalPath,
@@ -282,7 +315,16 @@ export class History implements HistoryStore {
     return new History(this.store, session);
   }
 
+  /** Why no history can be kept (reads still work, unjournaled); undefined when it can. */
+  get unavailable(): ToolError | undefined {
+    return this.store.unavailable;
+  }
+
   putBlob(bytes: Uint8Array, backup = false, knownSha?: string, barrier?: SyncBarrier): string {
+    if (this.store.unavailable) {
+      if (backup) throw this.store.unavailable;
+      return knownSha ?? sha256(bytes); // a read's version, named but not kept
+    }
     const sha = this.store.blobs.put(bytes, backup, knownSha, barrier);
     this.store.index.noteBlob(sha, bytes.length);
     return sha;
@@ -321,6 +363,7 @@ export class History implements HistoryStore {
     barrier?: SyncBarrier,
   ): { before?: VersionRef; after?: VersionRef; id: string } {
     checkWriteRecord(e);
+    if (this.store.unavailable) throw this.store.unavailable;
     const sync = barrier ?? new SyncBarrier();
     const out: { before?: VersionRef; after?: VersionRef } = {};
     if (e.before) {
@@ -391,6 +434,7 @@ export class History implements HistoryStore {
 
   /** Blob files and bytes as found on disk; events as indexed from the journal. */
   stats(): HistoryStats {
+    if (this.store.unavailable) return { blobs: 0, bytes: 0, events: 0 };
     this.store.catchUp();
     let bytes = 0;
     const blobs = this.store.blobs.list();

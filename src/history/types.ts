@@ -111,6 +111,8 @@ export interface HistoryReader {
   readonly dir: string;
   /** The session this handle reads as and records for. */
   readonly session: string;
+  /** Set when no history can be kept: reads are not journaled and writes are refused with it. */
+  readonly unavailable?: { message: string } | undefined;
   getBlob(sha: string): Uint8Array | undefined;
   hasSeen(path: string, sha: string): boolean;
   /** The shas this session saw `path` at with `tag`, newest first. */

@@ -46,7 +46,9 @@ function resultText(result: unknown): string {
     if (own !== undefined) return own;
     if (Array.isArray(result.results) && result.results.every(isObject)) {
       const parts = result.results.map(itemText);
-      if (parts.every((p) => p !== undefined)) return parts.join("\n\n");
+      if (parts.every((p) => p !== undefined)) {
+        return [parts.join("\n\n"), ...notices(result)].filter(Boolean).join("\n");
+      }
     }
   }
   return JSON.stringify(result, null, 2) ?? "";

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { EventBus } from "../events.js";
-import { historyFailure } from "../history/failure.js";
+import { historyFailure, unavailableWarning } from "../history/failure.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -97,9 +97,11 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const tool = find(name);
       const parsed = parseArgs(tool, args);
       try {
-        return await tool.call(callContext(callOptions?.signal), parsed);
+        const result = await tool.call(callContext(callOptions?.signal), parsed);
+        return withHistoryWarning(result, unavailableWarning(base.history));
       } catch (error) {
-        throw historyFailure(error, base.history.dir) ?? engineToolError(error) ?? error;
+        const failure = historyFailure(error, base.history.dir);
+        throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
       }
     },
     describe: (name, args) => {
@@ -116,4 +118,12 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
   };
+}
+
+/** A result with the warning that history is unavailable added to its `warnings`. */
+function withHistoryWarning<T>(result: T, warning: string | undefined): T {
+  if (!warning || typeof result !== "object" || result === null) return result;
+  const r = result as { warnings?: unknown };
+  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  return { ...result, warnings: [...warnings, warning] };
 }

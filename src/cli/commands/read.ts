@@ -1,5 +1,5 @@
 import { defineCommand, invalid } from "../define.js";
-import { readView } from "../format.js";
+import { formatWarnings, readView } from "../format.js";
 import { withProgress } from "../progress.js";
 
 /** `path:10..20` names a range; a colon followed by anything else is part of the name. */
@@ -60,6 +60,9 @@ their largest nested blocks into one notice each.`,
       return line !== undefined && t.line_range === undefined ? { path: t.path, line } : t;
     });
     const json = await withProgress(splice, () => splice.read({ targets }));
-    return { json, human: readView(json.results, paint) };
+    // Call-wide warnings (no history can be kept, say) follow the files.
+    const notes = (json as { warnings?: string[] }).warnings ?? [];
+    const human = [readView(json.results, paint), ...formatWarnings(notes, paint)].join("\n");
+    return { json, human };
   },
 });

@@ -144,6 +144,10 @@ export async function hasNulByte(file: string): Promise<boolean> {
   try {
     for await (const chunk of stream) if ((chunk as Buffer).includes(0)) return true;
     return false;
+  } catch (error) {
+    // Deleted since rg read it: its hits are what was there.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
   } finally {
     stream.destroy();
   }

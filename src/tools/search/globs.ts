@@ -21,6 +21,14 @@ type Matcher = (rel: string) => boolean;
 
 /** rg's glob syntax (gitignore's): no "/" matches a name at any depth, a leading "/" anchors. */
 function matcher(glob: string): Matcher {
+  if (glob.includes("\0")) {
+    // No file name holds a NUL, and a process argument cannot carry one to rg.
+    throw new ToolError(
+      "invalid_input",
+      `A glob is not valid: ${JSON.stringify(glob)} has a NUL character (U+0000), which no file name can hold. Remove it (for example "*.ts" or "src/**/*.py").`,
+      { glob },
+    );
+  }
   const body = glob.replace(/^\//, "");
   try {
     picomatch.makeRe(body, { strictBrackets: true });

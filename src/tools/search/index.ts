@@ -251,6 +251,14 @@ export const searchTool = defineTool({
         { path: where.display },
       );
     }
+    if ((await context.workspace.stat(where.real))?.kind === "other") {
+      // rg would read a FIFO named as its path, and wait for a writer forever.
+      throw new ToolError(
+        "not_a_file",
+        `${where.display} is not a regular file (a named pipe, socket or device), so splice does not search it. Name a file or folder.`,
+        { path: where.display },
+      );
+    }
     const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
     const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
     const contextLines = args.context ?? 0;
