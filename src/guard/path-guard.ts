@@ -11,6 +11,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { isInside, posixRelative, segmentsBelow } from "../util/paths.js";
 import {
   emptyPath,
   type Fence,
@@ -22,7 +23,7 @@ import {
   refused,
   tooLong,
 } from "./messages.js";
-import { isInside, posixRelative, ResolveStop, resolveReal, segmentsBelow } from "./resolve.js";
+import { ResolveStop, resolveReal } from "./resolve.js";
 import { Rules, type Scope } from "./rules.js";
 
 export type { GuardReason } from "./messages.js";

@@ -1,42 +1,13 @@
 /**
- * Path arithmetic for the guard: segment-wise containment and symlink
- * resolution one component at a time. Nothing here normalizes Unicode or
- * compares by string prefix: `/x/root2` is not inside `/x/root`, and an NFD
- * `café` is not the NFC one.
+ * Symlink resolution for the guard, one component at a time, on the
+ * segment-wise containment of util/paths.ts.
  */
 import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
+import { isInside, segments } from "../util/paths.js";
 
 /** The kernel's own limit (Linux MAXSYMLINKS); more hops than this is a loop. */
 export const MAX_LINK_HOPS = 40;
-
-/** The non-empty segments of a path, split on the platform separator. */
-export function segments(p: string): string[] {
-  return p.split(path.sep).filter((s) => s !== "");
-}
-
-/**
- * The segments of `child` below `parent` (both absolute and normalized), or
- * undefined when `child` is not `parent` itself or under it.
- */
-export function segmentsBelow(parent: string, child: string): string[] | undefined {
-  const outer = segments(parent);
-  const inner = segments(child);
-  if (inner.length < outer.length) return undefined;
-  for (let i = 0; i < outer.length; i++) {
-    if (outer[i] !== inner[i]) return undefined;
-  }
-  return inner.slice(outer.length);
-}
-
-export function isInside(parent: string, child: string): boolean {
-  return segmentsBelow(parent, child) !== undefined;
-}
-
-/** `child` relative to `parent` with "/" separators; "" for `parent` itself. */
-export function posixRelative(parent: string, child: string): string | undefined {
-  return segmentsBelow(parent, child)?.join("/");
-}
 
 /** Why resolution stopped; the guard turns this into a ToolError for the model. */
 export class ResolveStop extends Error {

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { ToolError } from "../errors.js";
-import { isInside } from "../guard/resolve.js";
+import { isInside } from "../util/paths.js";
 
 /** `error` as a ToolError when it is a system error on a path in `historyDir`; else undefined. */
 export function historyFailure(error: unknown, historyDir: string): ToolError | undefined {

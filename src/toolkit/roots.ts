@@ -5,9 +5,10 @@
  * inside the engine (Workspace.exclusive), so nothing is serialized here.
  */
 import { randomUUID } from "node:crypto";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { ToolError } from "../errors.js";
 import { EVERYTHING, parseArgs } from "../tools/define.js";
+import { isInside } from "../util/paths.js";
 import type { ToolkitOptions } from "./options.js";
 import { createToolkit, type Toolkit } from "./toolkit.js";
 
@@ -17,11 +18,6 @@ interface Entry {
   /** The root as given (a client may name it through a link); the toolkit holds the real path. */
   given: string;
   toolkit: Toolkit;
-}
-
-/** Whether `path` is `root` or below it, by whole segments (`/a/b2` is not in `/a/b`). */
-function within(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 export class RootSet {
@@ -64,7 +60,7 @@ export class RootSet {
     let depth = -1;
     for (const entry of this.#entries) {
       for (const root of [entry.toolkit.root, entry.given]) {
-        if (within(root, path) && root.length > depth) [best, depth] = [entry, root.length];
+        if (isInside(root, path) && root.length > depth) [best, depth] = [entry, root.length];
       }
     }
     return best;

@@ -16,8 +16,9 @@ import {
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fsyncPath } from "../util/durable.js";
+import { isInside } from "../util/paths.js";
 import { withFileLock } from "./file-lock.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
@@ -45,10 +46,6 @@ export interface LocalWorkspaceOptions {
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   return code === "ENOENT" || code === "ENOTDIR";
-}
-
-function inside(dir: string, root: string): boolean {
-  return dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /**
@@ -183,7 +180,7 @@ export class LocalWorkspace implements Workspace {
       mkdirSync(dir, { recursive: true });
       real = realpathSync(dir);
     }
-    if (!inside(real, this.#confineTo!)) {
+    if (!isInside(this.#confineTo!, real)) {
       throw new WorkspaceError("escape", path, `${dir} now resolves outside ${this.#confineTo}`);
     }
   }
@@ -198,7 +195,7 @@ export class LocalWorkspace implements Workspace {
         throw error;
       }
       // The same defence as a write's: a folder swapped for a link out of the root after the guard ran.
-      if (!inside(dir, this.#confineTo)) {
+      if (!isInside(this.#confineTo, dir)) {
         throw new WorkspaceError(
           "escape",
           path,
