@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
+import type { BackupSession } from "../../history/history.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import { dryRunContext } from "./preview.js";
@@ -90,8 +91,15 @@ interface Run {
 /** Steps on the disk: every write joins the plan's backup session; changed files are noted from events. */
 function onDisk(context: ToolContext, planId: string): Run {
   const touched = new Map<string, Touch>();
+  // The plan's backup session, read once until the next write changes it.
+  let session: BackupSession | undefined;
+  const planSession = () => {
+    session ??= context.history.backups().find((b) => b.id === planId);
+    return session;
+  };
   const stop = context.events.on((e) => {
     if (e.type !== "files_changed") return;
+    session = undefined;
     for (const c of e.changes) {
       if (touched.has(c.resolved)) continue;
       touched.set(c.resolved, {
@@ -107,8 +115,7 @@ function onDisk(context: ToolContext, planId: string): Run {
     before: async (real) => {
       const t = touched.get(real);
       if (!t) return read(context, real);
-      const plan = context.history.backups().find((b) => b.id === planId);
-      const before = plan?.changes.find((c) => c.path === t.rel)?.before;
+      const before = planSession()?.changes.find((c) => c.path === t.rel)?.before;
       return before ? context.history.getBlob(before.sha) : undefined;
     },
     after: (real) => read(context, real),

@@ -135,14 +135,6 @@ async function applyStep(
   mode: Mode,
 ): Promise<UndoFile> {
   const { file, current, change } = step;
-  const warnings: string[] = [];
-  if ((current?.sha ?? undefined) !== change.last.after?.sha) {
-    warnings.push(
-      current
-        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${context.backup} before it is replaced.`
-        : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
-    );
-  }
   const restored = await restoreFile(
     context,
     {
@@ -153,7 +145,15 @@ async function applyStep(
     },
     { note: `${UNDO_NOTE}${sessionId}`, action: "undo", ifChanged: "replace", mode },
   );
-  const { outcome } = restored;
+  const { outcome, changedSince } = restored;
+  const warnings: string[] = [];
+  if (changedSince !== undefined) {
+    warnings.push(
+      changedSince
+        ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${context.backup} before it is replaced.`
+        : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
+    );
+  }
   if (outcome?.validationNotice) warnings.push(outcome.validationNotice);
   const deleted = restored.action === "delete";
   return {
