@@ -216,6 +216,17 @@ export async function collectCodeFiles(
   return { files: all.slice(0, options.maxFiles), found: all.length, capped, warnings };
 }
 
+/** Whether a syntax edit in this mode only looks (preview, check) and needs no approval. */
+export function onlyLooks(mode: string | undefined): boolean {
+  return mode === "preview" || mode === "check";
+}
+
+/** A syntax edit's footprint: it reads its paths when it only looks, else writes them. */
+export function codeEditFootprint(inputs: readonly string[], mode: string | undefined) {
+  const paths = footprintPaths(inputs);
+  return onlyLooks(mode) ? { reads: paths, writes: [] } : { reads: [], writes: paths };
+}
+
 /** What a call over these paths may touch, for scheduling: a glob touches its folder. */
 export function footprintPaths(inputs: readonly string[]): string[] {
   return inputs.map((p) => (GLOB_CHARS.test(p) ? globBase(p) : p));

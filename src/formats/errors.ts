@@ -1,6 +1,6 @@
 /**
  * The error the document engines throw: a code and a sentence, with no path
- * (the engines see text, not files). asToolError adds the path for the doc
+ * (the engines see text, not files). docToolError adds the path for the doc
  * and md tools.
  */
 import { ToolError } from "../errors.js";
@@ -19,7 +19,7 @@ export class DocError extends Error {
 }
 
 /** A DocError as the ToolError of the file it was raised for; any other error as it is. */
-export function asToolError(error: unknown, path: string): unknown {
+export function docToolError(error: unknown, path: string): unknown {
   if (!(error instanceof DocError)) return error;
   return new ToolError(error.code, error.message, { path, ...error.details });
 }

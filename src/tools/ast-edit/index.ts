@@ -10,13 +10,14 @@ import {
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   type CodeFile,
+  codeEditFootprint,
   collectCodeFiles,
   containsAll,
-  footprintPaths,
   langSchema,
   languageArg,
   maxFilesSchema,
   noFiles,
+  onlyLooks,
 } from "../../codebase/files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
@@ -168,8 +169,6 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
   );
 }
 
-const previewing = (args: Args) => args.mode === "preview" || args.mode === "check";
-
 export const astEditTool = defineTool({
   name: "ast_edit",
   description: manual("ast-edit/ast-edit.md"),
@@ -181,11 +180,8 @@ export const astEditTool = defineTool({
   input,
   annotations: CHANGES,
   kind: "edit",
-  needsApproval: (args) => !previewing(args),
-  footprint: (args) => {
-    const paths = footprintPaths(args.paths);
-    return previewing(args) ? { reads: paths, writes: [] } : { reads: [], writes: paths };
-  },
+  needsApproval: (args) => !onlyLooks(args.mode),
+  footprint: (args) => codeEditFootprint(args.paths, args.mode),
   summarize: (args) => {
     const subject = pathList(args.paths);
     const first = args.ops[0]!;

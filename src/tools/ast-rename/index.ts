@@ -4,13 +4,14 @@ import { identifierNodes, isIdentifier, renameReplacements } from "../../code/re
 import { applyReplacements } from "../../code/rewrite.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
+  codeEditFootprint,
   collectCodeFiles,
   containsAll,
-  footprintPaths,
   langSchema,
   languageArg,
   maxFilesSchema,
   noFiles,
+  onlyLooks,
 } from "../../codebase/files.js";
 import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
@@ -98,8 +99,6 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
   );
 }
 
-const previewing = (args: Args) => args.mode === "preview" || args.mode === "check";
-
 export const astRenameTool = defineTool({
   name: "ast_rename",
   description: manual("ast-rename/ast-rename.md"),
@@ -107,11 +106,8 @@ export const astRenameTool = defineTool({
   input,
   annotations: CHANGES,
   kind: "edit",
-  needsApproval: (args) => !previewing(args),
-  footprint: (args) => {
-    const paths = footprintPaths(args.paths);
-    return previewing(args) ? { reads: paths, writes: [] } : { reads: [], writes: paths };
-  },
+  needsApproval: (args) => !onlyLooks(args.mode),
+  footprint: (args) => codeEditFootprint(args.paths, args.mode),
   summarize: (args) => {
     const subject = pathList(args.paths);
     return { subject, summary: `ast_rename ${args.name} -> ${args.new_name} in ${subject}` };

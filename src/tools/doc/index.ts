@@ -9,7 +9,7 @@ import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadTextFile } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { runDocAction } from "../../formats/actions.js";
-import { asToolError } from "../../formats/errors.js";
+import { docToolError } from "../../formats/errors.js";
 import { DOC_FORMATS, type DocFormat, requireFormat } from "../../formats/formats.js";
 import type { Json } from "../../formats/values.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
@@ -149,7 +149,7 @@ async function doc(context: ToolContext, args: Args): Promise<DocResult> {
     }
     return await serialized(context, args.path, () => change(context, args));
   } catch (error) {
-    throw asToolError(error, args.path);
+    throw docToolError(error, args.path);
   }
 }
 

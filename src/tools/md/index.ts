@@ -10,7 +10,7 @@ import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
-import { asToolError } from "../../formats/errors.js";
+import { docToolError } from "../../formats/errors.js";
 import type { MdEdit } from "../../formats/markdown-edit.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
@@ -220,7 +220,7 @@ async function md(context: ToolContext, args: Args): Promise<MdResult> {
     }
     return await serialized(context, args.path, () => inOneFile(context, args));
   } catch (error) {
-    throw asToolError(error, args.path);
+    throw docToolError(error, args.path);
   }
 }
 
