@@ -92,8 +92,14 @@ export function tableAppend(
     const rows = block.filter((_, i) => i !== 1).map((l) => cells(l).cells);
     const out = texts.map((t, i) => {
       const column = rows.map((r) => r[i] ?? "");
-      const lead = Math.min(...column.map((c) => c.length - c.trimStart().length));
-      const trail = Math.min(...column.map((c) => c.length - c.trimEnd().length));
+      const lead = column.reduce(
+        (low, c) => Math.min(low, c.length - c.trimStart().length),
+        Infinity,
+      );
+      const trail = column.reduce(
+        (low, c) => Math.min(low, c.length - c.trimEnd().length),
+        Infinity,
+      );
       const width = header.cells[i]!.length - lead - trail;
       if (t.length > width)
         warnings.push(

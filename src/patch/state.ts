@@ -87,10 +87,15 @@ export class FileState {
   /** `eolFrom` holds current indexes (as a Located's does); they become original lines here. */
   splice(span: Span, lines: string[], origin: number[], eolFrom: number[]): void {
     const eols = eolFrom.map((i) => (i >= 0 ? this.eolFrom[i]! : -1));
-    this.lines.splice(span.from, span.to - span.from, ...lines);
-    this.origin.splice(span.from, span.to - span.from, ...origin);
-    this.eolFrom.splice(span.from, span.to - span.from, ...eols);
+    this.lines = spliced(this.lines, span, lines);
+    this.origin = spliced(this.origin, span, origin);
+    this.eolFrom = spliced(this.eolFrom, span, eols);
   }
+}
+
+/** `list` with `span` replaced; concat, not splice(...spread): a hunk may add more lines than a call takes arguments. */
+function spliced<T>(list: T[], span: Span, items: T[]): T[] {
+  return list.slice(0, span.from).concat(items, list.slice(span.to));
 }
 
 /**

@@ -218,7 +218,7 @@ function found(
     kind: "lines",
     mode: MODE_OF[rung],
     rung,
-    score: Math.min(...spans.map((s) => s.score)),
+    score: spans.reduce((low, s) => Math.min(low, s.score), 1),
     spans,
     old: { ...ctx.old, lead: variant.lead, trail: variant.trail },
     file: ctx.file,

@@ -162,7 +162,7 @@ function applyLines(
     match.spans.flatMap((s) => [s.from, s.to]),
   );
   const parts: string[] = [];
-  const kept: number[] = [];
+  let kept: number[] = [];
   let pos = 0;
   let lineCount = file.lines.length;
   let changedAt = 0;
@@ -180,7 +180,7 @@ function applyLines(
       if (d >= 0) changedAt = span.from + (lineCount - file.lines.length) + d + 1;
     }
     lineCount += edit.lines.length - (span.to - span.from);
-    kept.push(...edit.kept);
+    kept = kept.concat(edit.kept);
   }
   parts.push(text.slice(pos));
   let out = parts.join("");

@@ -235,3 +235,22 @@ describe("applying hunks (properties)", () => {
     );
   });
 });
+
+describe("sizes", () => {
+  it("applies a hunk that adds more lines than a call takes arguments", () => {
+    const added = lines(300_000, "new").map((l) => `+${l}`);
+    const patch = [
+      "--- a/f",
+      "+++ b/f",
+      "@@ -1,2 +1,300002 @@",
+      " line 1",
+      ...added,
+      " line 2",
+      "",
+    ];
+    const out = apply(lines(2), patch.join("\n"));
+    expect(out.lines).toHaveLength(300_002);
+    expect(out.lines[1]).toBe("new 1");
+    expect(out.lines.at(-1)).toBe("line 2");
+  });
+});

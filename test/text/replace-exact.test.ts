@@ -199,3 +199,22 @@ describe("indentation of changed lines", () => {
     expect(r.ok && r.text).toBe(text.replace("   * Name of", "   * NameValue of"));
   });
 });
+
+describe("sizes", () => {
+  it("inserts more lines than a call takes arguments, through a quote placed by its shape", () => {
+    // A quote with the wrong indentation goes the line-by-line way; its insertion must not be spread into a call.
+    const file = "function f() {\n    const a = 1;\n    return a;\n}\n";
+    const added = Array.from({ length: 300_000 }, (_, i) => `  x${i}();`);
+    const out = ok(
+      replace(
+        file,
+        "function f() {\n  const a = 1;\n  return a;\n}",
+        ["function f() {", "  const a = 1;", ...added, "  return a;", "}"].join("\n"),
+      ),
+    );
+    const lines = out.text.split("\n");
+    expect(lines).toHaveLength(300_005);
+    expect(lines[2]).toBe("    x0();");
+    expect(lines.at(-3)).toBe("    return a;");
+  });
+});

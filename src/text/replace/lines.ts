@@ -62,7 +62,7 @@ export function editSpan(
   };
   const insert = (lines: string[]) => {
     const at = inserted.get(lastPos);
-    if (at) at.push(...lines);
+    if (at) for (const line of lines) at.push(line);
     else inserted.set(lastPos, lines);
   };
   /** Unquoted file lines with content between lastPos and the next quoted one make a pure insertion's place uncertain. */
@@ -126,12 +126,15 @@ export function editSpan(
     }
   }
 
-  const lines: string[] = [...(inserted.get(span.from - 1) ?? [])];
+  // Loops, not push(...spread): an insertion may be longer than the engine's argument limit.
+  const lines: string[] = [];
+  const add = (more: readonly string[] | undefined) => {
+    for (const line of more ?? []) lines.push(line);
+  };
+  add(inserted.get(span.from - 1));
   for (let f = span.from; f < span.to; f++) {
-    const r = replaced.get(f);
-    if (r) lines.push(...r);
-    else lines.push(fileLines[f]!);
-    lines.push(...(inserted.get(f) ?? []));
+    add(replaced.get(f) ?? [fileLines[f]!]);
+    add(inserted.get(f));
   }
   return { ok: true, lines, kept };
 }
@@ -193,7 +196,9 @@ function unquotedWithin(
 ): number | undefined {
   const placed = hunk.filter((f) => f >= 0);
   if (placed.length < 2) return undefined;
-  for (let f = Math.min(...placed) + 1; f < Math.max(...placed); f++) {
+  const first = placed.reduce((a, b) => Math.min(a, b));
+  const last = placed.reduce((a, b) => Math.max(a, b));
+  for (let f = first + 1; f < last; f++) {
     if (!aligned.has(f) && !isBlank(fileLines[f]!)) return f;
   }
   return undefined;
