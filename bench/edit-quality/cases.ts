@@ -45,6 +45,7 @@ import {
   spanText,
   withSpan,
 } from "./spans.js";
+import { WHITESPACE_CLASSES, wsAlready, wsMisquoted, wsReindent } from "./whitespace-cases.js";
 
 /** Classes whose correct outcome is the edited file: the target is certain. */
 export const APPLY_CLASSES = [
@@ -65,7 +66,7 @@ export const REFUSE_CLASSES = ["ambiguous", "ambiguous_fuzzy", "hallucinated", "
 /** The classes the original benchmark had; the delta ones (delta-cases.ts) are reported beside them. */
 export const BASE_CLASSES = [...APPLY_CLASSES, ...REFUSE_CLASSES] as const;
 export const DELTA_CLASSES = [...DELTA_APPLY_CLASSES, ...DELTA_REFUSE_CLASSES] as const;
-export const CLASSES = [...BASE_CLASSES, ...DELTA_CLASSES] as const;
+export const CLASSES = [...BASE_CLASSES, ...DELTA_CLASSES, ...WHITESPACE_CLASSES] as const;
 export type CaseClass = (typeof CLASSES)[number];
 
 export type { Expected } from "./drafts.js";
@@ -481,6 +482,9 @@ const MAKERS: Record<CaseClass, Maker> = {
   delta_middle: deltaMiddle,
   near_duplicate: nearDuplicate,
   typo_in_changed: typoInChanged,
+  ws_reindent: wsReindent,
+  ws_already: wsAlready,
+  ws_misquoted: wsMisquoted,
 };
 
 export interface GenerateOptions {
@@ -519,6 +523,9 @@ export function generateCases(files: readonly CorpusFile[], options: GenerateOpt
   return cases;
 }
 
-export const expectsRefusal = (cls: CaseClass): boolean =>
-  (REFUSE_CLASSES as readonly string[]).includes(cls) ||
-  (DELTA_REFUSE_CLASSES as readonly string[]).includes(cls);
+/** What a class's cases want, as the tables say it. */
+export function wanted(cls: CaseClass): "apply" | "refuse" | "no change" {
+  if (cls === "ws_already") return "no change";
+  const refusing: readonly string[] = [...REFUSE_CLASSES, ...DELTA_REFUSE_CLASSES, "ws_misquoted"];
+  return refusing.includes(cls) ? "refuse" : "apply";
+}

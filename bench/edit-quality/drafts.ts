@@ -19,7 +19,8 @@ import {
   withSpan,
 } from "./spans.js";
 
-export type Expected = { kind: "apply"; text: string } | { kind: "refuse" };
+/** unchanged: the file already says what new_text says; the right answer leaves it as it is. */
+export type Expected = { kind: "apply"; text: string } | { kind: "refuse" } | { kind: "unchanged" };
 
 /** A case before it has an id, a class and a file. */
 export interface Draft {

@@ -12,9 +12,9 @@ import {
   type Case,
   type CaseClass,
   DELTA_CLASSES,
-  expectsRefusal,
   generateCases,
   SEED,
+  wanted,
 } from "./cases.js";
 import { loadCorpus, SOURCES } from "./corpus.js";
 import { type Engine, exactOnly, splicePure, spliceTakesTextEdits, spliceTool } from "./engines.js";
@@ -33,6 +33,7 @@ import {
   targets,
 } from "./scorer.js";
 import { TIMING_LINES, TIMING_RUNS, TIMING_TARGET_MS, timeMatcher } from "./timing.js";
+import { WHITESPACE_CLASSES } from "./whitespace-cases.js";
 
 const NODE_MODULES = fileURLToPath(new URL("../../node_modules", import.meta.url));
 /** Wrong and missed splice cases listed in full. */
@@ -55,7 +56,7 @@ function classTable(engines: Engine[], all: Scored[][], classes: readonly CaseCl
   const rows = tallies[0]!.rows.map(([cls, t], i) => [
     cls,
     String(t.cases),
-    expectsRefusal(cls) ? "refuse" : "apply",
+    wanted(cls),
     ...tallies.flatMap((x) => [cell(x.rows[i]![1]), String(x.rows[i]![1].missed)]),
   ]);
   rows.push([
@@ -167,7 +168,9 @@ function failures(scored: Scored[]): string[] {
             ? "reported success, file unchanged"
             : `applied: ${firstDifference(c.original, s.outcome.after, "the file had", "now")}`;
     } else if (s.outcome.reported === "refused") why = "refused but changed the file";
-    else if (s.outcome.after === c.original) why = "reported success, file unchanged";
+    else if (c.expected.kind === "unchanged") {
+      why = `changed a file that already held new_text: ${firstDifference(c.original, s.outcome.after, "the file had", "now")}`;
+    } else if (s.outcome.after === c.original) why = "reported success, file unchanged";
     else why = firstDifference(c.expected.text, s.outcome.after);
     const crash = s.outcome.crashed ? " [CRASH]" : "";
     return `  ${s.verdict.toUpperCase()}${crash} ${c.id} ${c.file}:${c.line} (${c.what})\n      ${why.slice(0, 300)}`;
@@ -229,6 +232,10 @@ export const editQuality = defineBenchmark({
       console.log(classTable(engines, results, DELTA_CLASSES));
       console.log("\nDelta targets, judged for splice:\n");
       console.log(deltaTargetTable(engines, results));
+      console.log(
+        '\nWhitespace-only edits (old_text and new_text differ only in indentation): the exact quote re-indented must apply, a file that already holds new_text must be left as it is ("no change"), a quote with neither\'s whitespace must be refused — same run:\n',
+      );
+      console.log(classTable(engines, results, WHITESPACE_CLASSES));
 
       const notes = results.map((r, i) => {
         const { total } = tallyByClass(r);

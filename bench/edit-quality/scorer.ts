@@ -23,7 +23,8 @@ export interface Outcome {
  * was expected, and the file is untouched. missed: a clean refusal where an
  * application was expected. wrong: anything else — a write of other bytes,
  * any write where a refusal was expected, a "success" that left the file as
- * it was, or a refusal that changed the file anyway.
+ * it was, or a refusal that changed the file anyway. Where the file already
+ * holds new_text, "no change" is applied_ok and a clean refusal is missed.
  */
 export type Verdict = "applied_ok" | "refused_ok" | "wrong" | "missed";
 
@@ -31,6 +32,10 @@ export function judge(c: Pick<Case, "original" | "expected">, outcome: Outcome):
   const untouched = outcome.after === c.original;
   if (c.expected.kind === "refuse") {
     return outcome.reported === "refused" && untouched ? "refused_ok" : "wrong";
+  }
+  if (c.expected.kind === "unchanged") {
+    if (!untouched) return "wrong";
+    return outcome.reported === "applied" ? "applied_ok" : "missed";
   }
   if (outcome.reported === "refused") return untouched ? "missed" : "wrong";
   return outcome.after === c.expected.text ? "applied_ok" : "wrong";

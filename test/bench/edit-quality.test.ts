@@ -64,7 +64,7 @@ describe("generator", () => {
 
   it("really perturbs: old_text of a non-exact class is not in the file exactly", () => {
     for (const c of cases) {
-      if (c.cls === "exact" || c.cls === "ambiguous") continue;
+      if (c.cls === "exact" || c.cls === "ambiguous" || c.cls === "ws_reindent") continue;
       expect(countExact(c.original, c.oldText, 1), c.id).toBe(0);
       expect(c.oldText, c.id).not.toBe(c.newText);
     }
@@ -88,8 +88,23 @@ describe("generator", () => {
         "stale",
         "near_duplicate",
         "typo_in_changed",
+        "ws_misquoted",
       ].includes(c.cls);
-      expect(c.expected.kind, c.id).toBe(refuse ? "refuse" : "apply");
+      const kind = refuse ? "refuse" : c.cls === "ws_already" ? "unchanged" : "apply";
+      expect(c.expected.kind, c.id).toBe(kind);
+    }
+  });
+
+  it("makes whitespace cases whose old_text and new_text differ only in indentation", () => {
+    const trimmed = (t: string) => t.split("\n").map((l) => l.trim());
+    for (const cls of ["ws_reindent", "ws_already", "ws_misquoted"] as const) {
+      for (const c of ofClass(cls)) {
+        expect(c.oldText, c.id).not.toBe(c.newText);
+        expect(trimmed(c.oldText), c.id).toEqual(trimmed(c.newText));
+        // Only a re-indent quotes the file exactly; an already-done edit holds new_text.
+        expect(countExact(c.original, c.oldText, 1), c.id).toBe(cls === "ws_reindent" ? 1 : 0);
+        expect(countExact(c.original, c.newText, 1), c.id).toBe(cls === "ws_already" ? 1 : 0);
+      }
     }
   });
 
@@ -173,6 +188,13 @@ describe("scorer", () => {
     expect(judge(apply, { reported: "refused", after: "old\n" })).toBe("missed");
     // A refusal that wrote anyway is a wrong write.
     expect(judge(apply, { reported: "refused", after: "new\n" })).toBe("wrong");
+  });
+
+  it("classifies edits the file already holds: no change is right, a refusal missed", () => {
+    const already = { original: "old\n", expected: { kind: "unchanged" } } as const;
+    expect(judge(already, { reported: "applied", after: "old\n" })).toBe("applied_ok");
+    expect(judge(already, { reported: "refused", after: "old\n" })).toBe("missed");
+    expect(judge(already, { reported: "applied", after: " old\n" })).toBe("wrong");
   });
 
   it("classifies refusals", () => {
