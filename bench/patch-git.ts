@@ -8,7 +8,9 @@
  * every changed file shifted: lines inserted at its top, so each header is
  * off and repeated context is placed by drift, not by the number; and with
  * lines inserted between a file's first and second hunk, so the drift
- * changes from one hunk to the next.
+ * changes from one hunk to the next; and with the old side of each file's
+ * first hunk copied to its top, so that hunk's lines match two places and
+ * only the header (off by the copy) tells which.
  * SPLICE_BENCH_REPO names another repository to read.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -128,19 +130,19 @@ function commits(repo: string): Commit[] {
   return out;
 }
 
-type Shift = "none" | "top" | "between";
+type Shift = "none" | "top" | "between" | "copied";
 
 const SHIFT_BYTES = Buffer.from(`${SHIFT.join("\n")}\n`);
 
-/** The shift block inserted before 0-based line `at` (the top when 0). */
-function insertAt(b: Buffer, at: number): Buffer {
+/** `block` (the shift block by default) inserted before 0-based line `at` (the top when 0). */
+function insertAt(b: Buffer, at: number, block: Buffer = SHIFT_BYTES): Buffer {
   let offset = 0;
   for (let k = 0; k < at; k++) {
     const eol = b.indexOf(10, offset);
-    if (eol === -1) return Buffer.concat([b, SHIFT_BYTES]);
+    if (eol === -1) return Buffer.concat([b, block]);
     offset = eol + 1;
   }
-  return Buffer.concat([b.subarray(0, offset), SHIFT_BYTES, b.subarray(offset)]);
+  return Buffer.concat([b.subarray(0, offset), block, b.subarray(offset)]);
 }
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm;
@@ -150,19 +152,40 @@ const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm;
  * 0-based line after the first hunk's old lines, and after its new lines.
  */
 function gap(c: Commit, path: string): [number, number] | undefined {
-  for (const section of c.diff.split(/^diff --git /m)) {
-    if (!section.includes(`\n+++ b/${path}\n`)) continue;
-    const heads = [...section.matchAll(HEADER)].map((m) => [
-      Number(m[1]),
-      m[2] === undefined ? 1 : Number(m[2]),
-      Number(m[3]),
-      m[4] === undefined ? 1 : Number(m[4]),
-    ]);
-    if (heads.length < 2) return undefined;
-    const [a, b, n, d] = heads[0]! as [number, number, number, number];
-    return b > 0 && d > 0 ? [a + b - 1, n + d - 1] : undefined;
-  }
-  return undefined;
+  const text = section(c, path);
+  if (text === undefined) return undefined;
+  const heads = [...text.matchAll(HEADER)].map((m) => [
+    Number(m[1]),
+    m[2] === undefined ? 1 : Number(m[2]),
+    Number(m[3]),
+    m[4] === undefined ? 1 : Number(m[4]),
+  ]);
+  if (heads.length < 2) return undefined;
+  const [a, b, n, d] = heads[0]! as [number, number, number, number];
+  return b > 0 && d > 0 ? [a + b - 1, n + d - 1] : undefined;
+}
+
+/** The diff's section for `path`, or undefined. */
+function section(c: Commit, path: string): string | undefined {
+  return c.diff.split(/^diff --git /m).find((s) => s.includes(`\n+++ b/${path}\n`));
+}
+
+/**
+ * The old side of a file's first hunk (its context and removed lines), as
+ * a block to copy to the file's top: then the hunk's lines match there too,
+ * and only the header (off by the copy's length) tells the two apart.
+ */
+function firstHunkCopy(c: Commit, path: string): Buffer | undefined {
+  const text = section(c, path);
+  // A hunk at line 1 is left alone: its header would name the copy, not the original.
+  const start = text === undefined ? undefined : /^@@ -(\d+)/m.exec(text)?.[1];
+  if (start === undefined || Number(start) <= 1) return undefined;
+  const body = text!.split(/^@@ .*$/m)[1]!;
+  const old = body
+    .split("\n")
+    .filter((l) => l.startsWith(" ") || l.startsWith("-"))
+    .map((l) => l.slice(1));
+  return old.length === 0 ? undefined : Buffer.from(`${old.join("\n")}\n`);
 }
 
 /** What the tree holds before, and should hold after, for a variant. */
@@ -172,19 +195,22 @@ function variant(c: Commit, shift: Shift) {
   for (const t of c.touches) {
     // Only files the commit keeps are shifted: a deleted file must match its removed lines.
     const kept = shift !== "none" && t.old !== undefined && t.new !== undefined;
+    const copy = kept && shift === "copied" ? firstHunkCopy(c, t.new!) : undefined;
     const at: [number, number] | undefined = !kept
       ? undefined
-      : shift === "top"
+      : shift === "top" || copy
         ? [0, 0]
-        : gap(c, t.new!);
+        : shift === "between"
+          ? gap(c, t.new!)
+          : undefined;
     if (t.old !== undefined) {
       const b = c.before.get(t.old)!;
-      before.set(t.old, at ? insertAt(b, at[0]) : b);
+      before.set(t.old, at ? insertAt(b, at[0], copy) : b);
       if (t.old !== t.new) after.set(t.old, undefined);
     }
     if (t.new !== undefined) {
       const b = c.after.get(t.new)!;
-      after.set(t.new, at ? insertAt(b, at[1]) : b);
+      after.set(t.new, at ? insertAt(b, at[1], copy) : b);
     }
   }
   return { before, after };
@@ -297,8 +323,9 @@ defineBenchmark({
         none: "as committed",
         top: `shifted (+${SHIFT.length} lines at the top)`,
         between: `shifted (+${SHIFT.length} lines after hunk 1)`,
+        copied: "first hunk's old lines copied to the top",
       };
-      for (const shift of ["none", "top", "between"] as const) {
+      for (const shift of ["none", "top", "between", "copied"] as const) {
         const name = names[shift];
         const s = tally();
         const g = tally();
