@@ -62,6 +62,43 @@ describe("applying hunks", () => {
     expect(out.warnings.join("\n")).toContain("ignoring indentation");
   });
 
+  it("places a hunk whose edge context line is misremembered by its changed lines, keeping the file's line", () => {
+    // Like GNU patch's fuzz, but only for one clear region whose changed lines match exactly.
+    const file = [
+      "export function parse(input: string): Node {",
+      "  const tokens = tokenize(input);",
+      "  return build(tokens);",
+      "}",
+      ...lines(20),
+    ];
+    const patch =
+      "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n export function parse(inptu: string): Node {\n-  const tokens = tokenize(input);\n+  const tokens = tokenize(input.trim());\n   return build(tokens);\n";
+    const out = apply(file, patch);
+    expect(out.lines.slice(0, 3)).toEqual([
+      "export function parse(input: string): Node {",
+      "  const tokens = tokenize(input.trim());",
+      "  return build(tokens);",
+    ]);
+    expect(out.hunks[0]).toMatchObject({ match_mode: "delta", line: 1 });
+  });
+
+  it("refuses a misremembered hunk when the line it changes differs from the file", () => {
+    // The changed line is at the quote's edge, so no anchored match covers it either.
+    const file = [
+      "export function compute(a: number): number {",
+      "  return a * 2;",
+      "}",
+      ...lines(5),
+    ];
+    const e = refusal(() =>
+      apply(
+        file,
+        "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n-export function compute(a: nmber): number {\n+export function compute(a: bigint): bigint {\n   return a * 2;\n }\n",
+      ),
+    );
+    expect(e.code).toBe("not_found");
+  });
+
   it("refuses an ambiguous hunk, naming it and the candidate lines", () => {
     const file = ["a", "x", "b", "a", "x", "b"];
     const e = refusal(() => apply(file, "--- a/f\n+++ b/f\n@@ -10,3 +10,3 @@\n a\n-x\n+y\n b\n"));
