@@ -382,7 +382,7 @@ function unreadableResult(
   if (bytes.length > limit) {
     return new ToolError(
       "too_large",
-      `${file.display} was not written: it would be ${formatBytes(bytes.length)}, over the ${formatBytes(limit)} limit for text operations, so splice could not read, edit or undo it afterwards. Split the text into smaller files, or raise max_file_bytes.`,
+      `${file.display} was not written: it would be ${formatBytes(bytes.length)}, over the ${formatBytes(limit)} limit for text operations, so splice could not read, edit or undo it afterwards. Split the text into smaller files, or start splice with a larger maxFileBytes limit.`,
       { path: file.display, size: bytes.length },
     );
   }

@@ -97,7 +97,7 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
   if (stat.size > context.limits.maxFileBytes) {
     throw new ToolError(
       "too_large",
-      `${file.display} is ${formatBytes(stat.size)}, over the ${formatBytes(context.limits.maxFileBytes)} limit for text operations. Search it instead, or raise max_file_bytes.`,
+      `${file.display} is ${formatBytes(stat.size)}, over the ${formatBytes(context.limits.maxFileBytes)} limit for text operations. Search it instead, or start splice with a larger maxFileBytes limit.`,
       { path: file.display, size: stat.size },
     );
   }
