@@ -10,6 +10,7 @@ import "./docs.js";
 import "./edit-quality/index.js";
 import "./engine.js";
 import "./hosts.js";
+import "./install.js";
 import "./lsp.js";
 import "./patch-git.js";
 import "./search.js";

@@ -19,8 +19,9 @@ import { build } from "esbuild";
  * (jsonc-parser's UMD build), and the SDKs and parsers only some calls load.
  */
 const BUNDLED = new Set(["zod", "vscode-jsonrpc", "picomatch", "ignore", "diff"]);
-const { dependencies } = JSON.parse(readFileSync("package.json", "utf8"));
-const external = Object.keys(dependencies)
+const { dependencies, peerDependencies = {} } = JSON.parse(readFileSync("package.json", "utf8"));
+// Optional peers are add-ons (grammars, language servers, SDKs): found at run time, never bundled.
+const external = [...Object.keys(dependencies), ...Object.keys(peerDependencies)]
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 

@@ -2,8 +2,10 @@
  * The languages splice parses, all through one engine: @ast-grep/napi (its
  * built-in TypeScript, TSX, JavaScript, HTML and CSS, plus the prebuilt
  * `@ast-grep/lang-*` grammars). A file's language comes from its name.
+ * The common languages' grammars install with splice; the others are
+ * add-ons (util/addons.ts), and a file in one that is not installed gets a
+ * sentence naming the command that installs it.
  */
-import { createRequire } from "node:module";
 import path from "node:path";
 import {
   type DynamicLangRegistrations,
@@ -13,6 +15,7 @@ import {
   registerDynamicLanguage,
   type SgRoot,
 } from "@ast-grep/napi";
+import { findAddon, requireAddon } from "../util/addons.js";
 
 export interface Language {
   /** Stable lower-case id: "typescript", "python", "cpp". */
@@ -38,6 +41,8 @@ interface Entry extends Omit<Language, "napi" | "expando"> {
   builtin?: Lang;
   /** The `@ast-grep/lang-*` package name suffix. */
   pkg?: string;
+  /** Not installed with splice: `splice lang add ID` installs it. */
+  addon?: true;
 }
 
 const TABLE: readonly Entry[] = [
@@ -67,34 +72,44 @@ const TABLE: readonly Entry[] = [
   },
   { id: "rust", name: "Rust", pkg: "rust", extensions: ["rs"], aliases: ["rs"] },
   { id: "go", name: "Go", pkg: "go", extensions: ["go"], aliases: ["golang"] },
-  { id: "java", name: "Java", pkg: "java", extensions: ["java"] },
-  { id: "c", name: "C", pkg: "c", extensions: ["c", "h"] },
+  { id: "java", name: "Java", pkg: "java", addon: true, extensions: ["java"] },
+  { id: "c", name: "C", pkg: "c", addon: true, extensions: ["c", "h"] },
   {
     id: "cpp",
     name: "C++",
     pkg: "cpp",
+    addon: true,
     extensions: ["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "cu", "ino"],
     aliases: ["c++", "cxx"],
   },
-  { id: "csharp", name: "C#", pkg: "csharp", extensions: ["cs"], aliases: ["c#", "cs"] },
+  {
+    id: "csharp",
+    name: "C#",
+    pkg: "csharp",
+    addon: true,
+    extensions: ["cs"],
+    aliases: ["c#", "cs"],
+  },
   {
     id: "ruby",
     name: "Ruby",
     pkg: "ruby",
+    addon: true,
     extensions: ["rb", "rbw", "rake", "gemspec"],
     filenames: ["Rakefile", "Gemfile"],
     aliases: ["rb"],
   },
-  { id: "php", name: "PHP", pkg: "php", extensions: ["php"] },
+  { id: "php", name: "PHP", pkg: "php", addon: true, extensions: ["php"] },
   {
     id: "kotlin",
     name: "Kotlin",
     pkg: "kotlin",
+    addon: true,
     extensions: ["kt", "kts", "ktm"],
     aliases: ["kt"],
   },
-  { id: "swift", name: "Swift", pkg: "swift", extensions: ["swift"] },
-  { id: "scala", name: "Scala", pkg: "scala", extensions: ["scala", "sc", "sbt"] },
+  { id: "swift", name: "Swift", pkg: "swift", addon: true, extensions: ["swift"] },
+  { id: "scala", name: "Scala", pkg: "scala", addon: true, extensions: ["scala", "sc", "sbt"] },
   {
     id: "bash",
     name: "Bash",
@@ -102,10 +117,24 @@ const TABLE: readonly Entry[] = [
     extensions: ["sh", "bash", "zsh", "ksh", "bats"],
     aliases: ["sh", "shell", "zsh"],
   },
-  { id: "lua", name: "Lua", pkg: "lua", extensions: ["lua"] },
-  { id: "elixir", name: "Elixir", pkg: "elixir", extensions: ["ex", "exs"], aliases: ["ex"] },
-  { id: "haskell", name: "Haskell", pkg: "haskell", extensions: ["hs"], aliases: ["hs"] },
-  { id: "dart", name: "Dart", pkg: "dart", extensions: ["dart"] },
+  { id: "lua", name: "Lua", pkg: "lua", addon: true, extensions: ["lua"] },
+  {
+    id: "elixir",
+    name: "Elixir",
+    pkg: "elixir",
+    addon: true,
+    extensions: ["ex", "exs"],
+    aliases: ["ex"],
+  },
+  {
+    id: "haskell",
+    name: "Haskell",
+    pkg: "haskell",
+    addon: true,
+    extensions: ["hs"],
+    aliases: ["hs"],
+  },
+  { id: "dart", name: "Dart", pkg: "dart", addon: true, extensions: ["dart"] },
   { id: "yaml", name: "YAML", pkg: "yaml", extensions: ["yaml", "yml"], aliases: ["yml"] },
   { id: "json", name: "JSON", pkg: "json", extensions: ["json"] },
   { id: "toml", name: "TOML", pkg: "toml", extensions: ["toml"] },
@@ -113,6 +142,8 @@ const TABLE: readonly Entry[] = [
 
 interface Registry {
   languages: Language[];
+  /** Add-on languages that are not installed, by extension, file name and name. */
+  missing: Map<string, Entry>;
   byExtension: Map<string, Language>;
   byFilename: Map<string, Language>;
   byName: Map<string, Language>;
@@ -127,26 +158,30 @@ function load(): Registry {
   const global = globalThis as Global;
   const cached = global[REGISTERED];
   if (cached) return cached;
-  const require = createRequire(import.meta.url);
   const dynamic: DynamicLangRegistrations = {};
   const languages: Language[] = [];
+  const missing = new Map<string, Entry>();
   for (const entry of TABLE) {
-    const { builtin, pkg, ...rest } = entry;
+    const { builtin, pkg, addon: _, ...rest } = entry;
     if (builtin) {
       languages.push({ ...rest, napi: builtin, expando: "$" });
       continue;
     }
+    const found = findAddon(grammarPackage(entry));
     try {
-      const registration = require(`@ast-grep/lang-${pkg}`) as DynamicLangRegistrations[string];
+      if (!found) throw new Error("not installed");
+      const registration = requireAddon(found) as DynamicLangRegistrations[string];
       dynamic[entry.id] = registration;
       languages.push({ ...rest, napi: entry.id, expando: registration.expandoChar ?? "$" });
     } catch {
-      // A grammar without a prebuilt library for this platform is left out.
+      // Not installed, or a grammar without a prebuilt library for this platform.
+      for (const key of namesOf(entry)) missing.set(key, entry);
     }
   }
   registerDynamicLanguage(dynamic);
   const registry: Registry = {
     languages,
+    missing,
     byExtension: new Map(),
     byFilename: new Map(),
     byName: new Map(),
@@ -160,6 +195,54 @@ function load(): Registry {
   }
   global[REGISTERED] = registry;
   return registry;
+}
+
+const grammarPackage = (entry: Entry) => `@ast-grep/lang-${entry.pkg}`;
+
+/** The keys a language is looked up by: ".ext", file names, and lower-case names. */
+function namesOf(entry: Entry): string[] {
+  return [
+    ...entry.extensions.map((e) => `.${e}`),
+    ...(entry.filenames ?? []),
+    ...[entry.id, entry.name, ...(entry.aliases ?? [])].map((n) => n.toLowerCase()),
+  ];
+}
+
+export interface GrammarInfo {
+  id: string;
+  name: string;
+  /** The npm package, or undefined for a grammar built into ast-grep. */
+  package?: string;
+  /** Installed with splice by default, or an add-on. */
+  addon: boolean;
+  installed: boolean;
+}
+
+/** Every language splice knows, installed or not: what `splice lang list` shows. */
+export function grammarCatalog(): GrammarInfo[] {
+  const { missing } = load();
+  return TABLE.map((entry) => ({
+    id: entry.id,
+    name: entry.name,
+    ...(entry.pkg ? { package: grammarPackage(entry) } : {}),
+    addon: entry.addon === true,
+    installed: !missing.has(entry.id),
+  }));
+}
+
+/** "Swift support is not installed: …" for a known language that is missing, else undefined. */
+function notInstalled(entry: Entry | undefined): string | undefined {
+  if (!entry) return undefined;
+  return `${entry.name} support is not installed: run \`splice lang add ${entry.id}\` (or add ${grammarPackage(entry)} to the project beside splice).`;
+}
+
+/** "Swift support is not installed: run …" when a file is in an add-on language not installed. */
+export function missingLanguage(file: string): string | undefined {
+  const { missing } = load();
+  const base = path.posix.basename(file.replaceAll("\\", "/"));
+  const dot = base.lastIndexOf(".");
+  const ext = dot > 0 ? base.slice(dot).toLowerCase() : undefined;
+  return notInstalled(missing.get(base) ?? (ext ? missing.get(ext) : undefined));
 }
 
 export function supportedLanguages(): readonly Language[] {
@@ -192,7 +275,8 @@ export function languageNamed(name: string): Language | undefined {
 export class UnknownLanguageError extends Error {
   constructor(readonly requested: string) {
     super(
-      `"${requested}" is not a language splice parses. The supported languages are: ${supportedLanguageNames()}.`,
+      notInstalled(load().missing.get(requested.trim().toLowerCase())) ??
+        `"${requested}" is not a language splice parses. The supported languages are: ${supportedLanguageNames()}.`,
     );
     this.name = "UnknownLanguageError";
   }
@@ -207,6 +291,8 @@ export function requireLanguage(name: string): Language {
 
 /** Why a file has no syntax support: one sentence naming the supported languages. */
 export function unsupportedFile(display: string): string {
+  const missing = missingLanguage(display);
+  if (missing) return `${display}: ${missing}`;
   return `${display} is not in a language splice parses (it goes by the file extension). The supported languages are: ${supportedLanguageNames()}.`;
 }
 

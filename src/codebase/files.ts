@@ -12,6 +12,7 @@ import { formatBytes, identify, type LoadedFile } from "../change/load.js";
 import {
   type Language,
   languageOf,
+  missingLanguage,
   requireLanguage,
   supportedLanguageNames,
   UnknownLanguageError,
@@ -190,9 +191,10 @@ export async function collectCodeFiles(
     }
     const language = languageOf(file.display) ?? options.language;
     if (!language) {
-      warnings.push(
-        `Skipped ${file.display}: it is not in a language splice parses. The supported languages are: ${supportedLanguageNames()}.`,
-      );
+      const why =
+        missingLanguage(file.display) ??
+        `it is not in a language splice parses. The supported languages are: ${supportedLanguageNames()}.`;
+      warnings.push(`Skipped ${file.display}: ${why}`);
       continue;
     }
     if (!wanted(language)) {

@@ -1,12 +1,14 @@
 /**
- * Which language server validates which files. Servers splice ships (the
- * TypeScript 7 native server, typescript-language-server, pyright) resolve
- * from splice's own node_modules, so they work whatever the user's PATH or
- * project holds; the others (gopls, rust-analyzer, clangd) are found on PATH.
+ * Which language server validates which files. typescript-language-server
+ * ships with splice; the TypeScript 7 native server and pyright are add-ons
+ * (`splice lang add typescript` / `python`, util/addons.ts), found beside
+ * splice or in its add-on folder, so they work whatever the user's PATH
+ * holds; the others (gopls, rust-analyzer, clangd) are found on PATH.
  */
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, extname, join } from "node:path";
+import { findAddon } from "../util/addons.js";
 
 export type LanguageId = "typescript" | "python" | "go" | "rust" | "cpp";
 
@@ -110,12 +112,13 @@ export const LANGUAGES: readonly Language[] = [
   },
 ];
 
-const require = createRequire(import.meta.url);
+/** The folder of an installed package (beside splice or an add-on), or undefined. */
+const packageDir = (name: string): string | undefined => findAddon(name)?.dir;
 
-/** The folder of an installed package, or undefined. */
-function packageDir(name: string, from = require): string | undefined {
+/** A package's own dependency, resolved from that package's folder. */
+function dependencyDir(of: string, name: string): string | undefined {
   try {
-    return dirname(from.resolve(`${name}/package.json`));
+    return dirname(createRequire(join(of, "package.json")).resolve(`${name}/package.json`));
   } catch {
     return undefined;
   }
@@ -133,7 +136,7 @@ function tsgo(): Launch | undefined {
   if (!main) return undefined;
   const exe = process.platform === "win32" ? "tsgo.exe" : "tsgo";
   const platform = `@typescript/native-preview-${process.platform}-${process.arch}`;
-  const native = packageDir(platform, createRequire(join(main, "package.json")));
+  const native = dependencyDir(main, platform);
   if (native) return { command: join(native, "lib", exe), args: ["--lsp", "--stdio"] };
   return { command: process.execPath, args: [join(main, "bin", "tsgo"), "--lsp", "--stdio"] };
 }
@@ -183,7 +186,7 @@ export const SERVERS: Record<string, ServerSpec> = {
     language: "typescript",
     resolve: tsgo,
     installHint:
-      "splice ships the TypeScript 7 native server (@typescript/native-preview); reinstall splice's dependencies (npm ci), or run npx tsc --noEmit to check the code.",
+      "The TypeScript 7 native server is an add-on: run `splice lang add typescript` (typescript-language-server is used meanwhile, with the project's own typescript), or run npx tsc --noEmit to check the code.",
   },
   "typescript-language-server": {
     name: "typescript-language-server",
@@ -192,7 +195,7 @@ export const SERVERS: Record<string, ServerSpec> = {
     installHint:
       "splice ships typescript-language-server; reinstall splice's dependencies (npm ci), or run npx tsc --noEmit to check the code.",
     get initializationOptions() {
-      // Never depend on the user's project having TypeScript installed.
+      // A typescript beside splice (the project's, or splice's own in a clone) is used; else the server looks in the project.
       const path = typescriptLib();
       return path ? { tsserver: { path } } : {};
     },
@@ -202,7 +205,7 @@ export const SERVERS: Record<string, ServerSpec> = {
     language: "python",
     resolve: () => nodeScript("pyright", "langserver.index.js", ["--stdio"]),
     installHint:
-      "splice ships pyright; reinstall splice's dependencies (npm ci), or run pyright / mypy to check the code.",
+      "pyright, which validates Python edits, is an add-on: run `splice lang add python`, or run pyright / mypy to check the code.",
   },
   gopls: {
     name: "gopls",

@@ -37,8 +37,13 @@ import {
   validationNotice,
 } from "./verdict.js";
 
+/** tsgo (an add-on) when it is installed, else typescript-language-server, which ships with splice. */
+function defaultTypescriptServer(): "tsgo" | "typescript-language-server" {
+  return SERVERS.tsgo!.resolve() ? "tsgo" : "typescript-language-server";
+}
+
 export interface LspOptions {
-  /** The TypeScript/JavaScript server: "tsgo" (default, the TypeScript 7 native server) or "typescript-language-server". */
+  /** The TypeScript/JavaScript server: "tsgo" (the TypeScript 7 native server, the default when installed) or "typescript-language-server". */
   typescript?: "tsgo" | "typescript-language-server";
   /** Another command for a language's server, or false to never validate that language. */
   servers?: Partial<Record<LanguageId, { command: string; args?: string[] } | false>>;
@@ -132,7 +137,9 @@ export class Validator {
     const override = this.options.servers?.[language.id];
     if (override === false) return false;
     const name =
-      language.id === "typescript" ? (this.options.typescript ?? "tsgo") : language.servers[0]!;
+      language.id === "typescript"
+        ? (this.options.typescript ?? defaultTypescriptServer())
+        : language.servers[0]!;
     const spec = SERVERS[name]!;
     return override
       ? { spec, launch: { command: override.command, args: override.args ?? [] } }

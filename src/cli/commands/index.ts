@@ -9,6 +9,7 @@ import { ast } from "./ast.js";
 import { call } from "./call.js";
 import { edit } from "./edit.js";
 import { history } from "./history.js";
+import { lang } from "./lang.js";
 import { lspHealth } from "./lsp-health.js";
 import { outline } from "./outline.js";
 import { patch } from "./patch.js";
@@ -35,6 +36,7 @@ export const commands: readonly CommandDefinition[] = [
   call,
   serve,
   lspHealth,
+  lang,
   agent,
 ];
 
