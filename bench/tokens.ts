@@ -45,6 +45,7 @@ interface SpliceList {
 }
 
 const FULL_MANUALS = "splice --tools full --descriptions full";
+const CODING_MANUALS = "splice --tools coding --descriptions full";
 const MINIMAL_MANUALS = "splice --tools minimal --descriptions full";
 
 /**
@@ -53,6 +54,7 @@ const MINIMAL_MANUALS = "splice --tools minimal --descriptions full";
  */
 const SPLICE_LISTS: SpliceList[] = [
   { label: FULL_MANUALS, options: { tools: "full", descriptions: "full" } },
+  { label: CODING_MANUALS, options: { tools: "coding", descriptions: "full" } },
   { label: MINIMAL_MANUALS, options: { tools: "minimal", descriptions: "full" } },
   {
     label: "splice --tools full",
@@ -60,7 +62,7 @@ const SPLICE_LISTS: SpliceList[] = [
     target: 4_500,
     baseline: FULL_MANUALS,
   },
-  { label: "splice --tools coding", options: { tools: "coding" }, baseline: FULL_MANUALS },
+  { label: "splice --tools coding", options: { tools: "coding" }, baseline: CODING_MANUALS },
   {
     label: "splice --tools minimal",
     options: { tools: "minimal" },
