@@ -14,6 +14,7 @@ import "./install.js";
 import "./lsp.js";
 import "./patch-git.js";
 import "./search.js";
+import "./tokens.js";
 
 const all = registeredBenchmarks();
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

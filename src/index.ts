@@ -18,13 +18,17 @@ export {
 } from "./splice.js";
 export {
   type CallInfo,
+  codingTools,
   createToolkit,
+  type DescriptionStyle,
   fullTools,
   minimalTools,
   scheduleWaves,
+  TOOL_PROFILES,
   type ToolCall,
   type Toolkit,
   type ToolkitOptions,
+  type ToolProfile,
 } from "./toolkit/index.js";
 export type {
   CallSummary,
@@ -37,6 +41,7 @@ export type {
 export type { DocResult } from "./tools/doc/index.js";
 export type { EditResult } from "./tools/edit/index.js";
 export type { FileOpResult } from "./tools/file/index.js";
+export type { HelpResult } from "./tools/help/index.js";
 export type { HistoryResult } from "./tools/history/index.js";
 export type { ListResult } from "./tools/list/index.js";
 export type { LspHealthResult } from "./tools/lsp-health/index.js";

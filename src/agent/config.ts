@@ -23,7 +23,7 @@ export interface AgentConfig {
   model: string;
   maxTokens: number;
   key: KeySource;
-  tools: "minimal" | "full";
+  tools: "minimal" | "coding" | "full";
   /** Approve every call without asking. */
   yes: boolean;
   /** Resume the newest conversation of this folder. */
@@ -42,7 +42,7 @@ const fileSchema = z.strictObject({
   base_url: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   max_tokens: z.number().int().min(1).optional(),
-  tools: z.enum(["minimal", "full"]).optional(),
+  tools: z.enum(["minimal", "coding", "full"]).optional(),
   /** A file holding the key (relative paths resolve against the config file's folder). */
   key_file: z.string().min(1).optional(),
   /** The environment variable holding the key, e.g. OPENROUTER_API_KEY. */
@@ -112,8 +112,8 @@ function keySource(flags: Flags, env: Env, file: FileConfig): KeySource {
 export function resolveConfig(flags: Flags, env: Env = process.env): AgentConfig {
   const file = loadFile(configPath(env));
   const tools = str(flags.tools) ?? file.tools ?? "minimal";
-  if (tools !== "minimal" && tools !== "full") {
-    throw new ConfigError(`--tools must be "minimal" or "full", not "${tools}".`);
+  if (tools !== "minimal" && tools !== "coding" && tools !== "full") {
+    throw new ConfigError(`--tools must be "minimal", "coding" or "full", not "${tools}".`);
   }
   const baseURL = (
     str(flags["base-url"]) ??

@@ -7,9 +7,11 @@
 import { isToolError } from "../errors.js";
 import { serveHttp } from "../hosts/mcp/http.js";
 import { serveStdio } from "../hosts/mcp/server.js";
+import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
 
 interface Flags {
   tools?: string;
+  descriptions?: string;
   http?: string;
   host?: string;
   token?: string;
@@ -42,14 +44,19 @@ function untilSignal(controller: AbortController): () => void {
 }
 
 export async function serveCommand(root: string, flags: Flags): Promise<number> {
-  const tools = flags.tools ?? "full";
-  if (tools !== "full" && tools !== "minimal") {
-    return usage(`--tools must be "full" or "minimal", not "${tools}".`);
+  const tools = (flags.tools ?? "full") as ToolProfile;
+  if (!TOOL_PROFILES.includes(tools)) {
+    const names = TOOL_PROFILES.map((p) => `"${p}"`).join(", ");
+    return usage(`--tools must be one of ${names}, not "${tools}".`);
+  }
+  const descriptions = (flags.descriptions ?? "short") as DescriptionStyle;
+  if (descriptions !== "short" && descriptions !== "full") {
+    return usage(`--descriptions must be "short" or "full", not "${descriptions}".`);
   }
   const token = flags.token ?? process.env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage("the token is empty.");
   const { host } = flags;
-  const options = { root, tools, log } as const;
+  const options = { root, tools, descriptions, log } as const;
 
   const controller = new AbortController();
   const forget = untilSignal(controller);

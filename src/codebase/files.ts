@@ -34,14 +34,11 @@ export function maxFilesSchema(what: string, byDefault: number) {
     .min(1)
     .max(100_000)
     .optional()
-    .describe(`Most files ${what}, in path order (default ${byDefault}).`);
+    .describe(`Most files ${what}; default ${byDefault}.`);
 }
 
 /** The `lang` field of the tools that walk folders for code. */
-export const langSchema = z
-  .string()
-  .optional()
-  .describe('Only files of this language: "typescript", "python", …');
+export const langSchema = z.string().optional().describe('Only this language, e.g. "python".');
 
 /** How many files a syntax edit covers unless `max_files` says otherwise. */
 export const CODE_EDIT_DEFAULT_MAX_FILES = 1000;

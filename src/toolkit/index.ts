@@ -11,7 +11,15 @@ export {
   type ToolAnnotations,
 } from "../tools/define.js";
 export type { BaseContext, ToolkitOptions } from "./options.js";
-export { fullTools, minimalTools } from "./registry.js";
+export {
+  codingTools,
+  type DescriptionStyle,
+  fullTools,
+  minimalTools,
+  profileTools,
+  TOOL_PROFILES,
+  type ToolProfile,
+} from "./registry.js";
 export { renderError, renderResult } from "./render-result.js";
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";

@@ -13,6 +13,7 @@ import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
 import { LocalWorkspace } from "../workspace/local.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { DescriptionStyle, ToolProfile } from "./registry.js";
 
 export interface ToolkitOptions {
   /** The project root: every path must resolve inside it. */
@@ -59,8 +60,14 @@ export interface ToolkitOptions {
   durable?: boolean;
   /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
   hiddenEnv?: string[];
-  /** "full" (default) or "minimal": the five tools small models handle best. */
-  tools?: "full" | "minimal";
+  /**
+   * Which tools: "full" (default, every tool), "coding" (read, outline,
+   * search, list, edit, patch, write, run, undo) or "minimal" (read, list,
+   * search, a simple edit, run: for small models). Each has help.
+   */
+  tools?: ToolProfile;
+  /** "short" (default): brief descriptions, the manuals through help; "full": the whole manuals. */
+  descriptions?: DescriptionStyle;
   /**
    * Validate edits with language servers when a call does not say (default
    * true). A server starts only for a file whose language has one and whose

@@ -11,6 +11,7 @@ import { docTool } from "../tools/doc/index.js";
 import { editTool } from "../tools/edit/index.js";
 import { simpleEditTool } from "../tools/edit/simple.js";
 import { fileTool } from "../tools/file/index.js";
+import { helpTool } from "../tools/help/index.js";
 import { historyTool } from "../tools/history/index.js";
 import { listTool } from "../tools/list/index.js";
 import { lspHealthTool } from "../tools/lsp-health/index.js";
@@ -47,10 +48,28 @@ export const FULL_TOOLS = [
   historyTool,
   undoTool,
   lspHealthTool,
+  helpTool,
 ] as const;
 
 /** Every tool splice offers, in the order hosts list them. */
 export const fullTools = FULL_TOOLS as unknown as readonly Tool[];
+
+/**
+ * For coding agents: find, read, change, run, undo. What a coding turn needs
+ * nearly always, at about half the full list's tokens (`npm run bench -- tokens`).
+ */
+export const codingTools = [
+  readTool,
+  outlineTool,
+  searchTool,
+  listTool,
+  editTool,
+  patchTool,
+  writeTool,
+  runTool,
+  undoTool,
+  helpTool,
+] as unknown as readonly Tool[];
 
 /** For small models and simple hosts: read, list, search, edit, run. */
 export const minimalTools = [
@@ -59,7 +78,54 @@ export const minimalTools = [
   searchTool,
   simpleEditTool,
   runTool,
+  helpTool,
 ] as unknown as readonly Tool[];
+
+/** The tool sets a toolkit can publish (`--tools`). */
+export type ToolProfile = "full" | "coding" | "minimal";
+
+const PROFILES: Record<ToolProfile, readonly Tool[]> = {
+  full: fullTools,
+  coding: codingTools,
+  minimal: minimalTools,
+};
+
+export const TOOL_PROFILES = Object.keys(PROFILES) as ToolProfile[];
+
+/**
+ * Which description a model gets: "short" (what, when, one example; the
+ * manual through the help tool) or "full" (the whole manual, every turn).
+ */
+export type DescriptionStyle = "short" | "full";
+
+/** One copy per tool, so every toolkit publishes the same objects (hosts cache per tool). */
+const manualCopies = new WeakMap<Tool, Tool>();
+
+function withManual(tool: Tool): Tool {
+  let copy = manualCopies.get(tool);
+  if (!copy) {
+    copy = { ...tool, description: tool.manual };
+    manualCopies.set(tool, copy);
+  }
+  return copy;
+}
+
+/** The tools of a profile, described as asked; a name that is no profile is refused. */
+export function profileTools(profile = "full", descriptions = "short"): readonly Tool[] {
+  if (!Object.hasOwn(PROFILES, profile)) {
+    throw new ToolError(
+      "invalid_input",
+      `There is no tool set "${clip(profile)}". Pass tools as one of: ${TOOL_PROFILES.join(", ")}.`,
+    );
+  }
+  const tools = PROFILES[profile as ToolProfile];
+  if (descriptions === "short") return tools;
+  if (descriptions === "full") return tools.map(withManual);
+  throw new ToolError(
+    "invalid_input",
+    `There is no description style "${clip(descriptions)}". Pass descriptions as "short" (default) or "full".`,
+  );
+}
 
 /** A registry over `tools`: lookup by name, with the real names when one is unknown. */
 export function registryOf(tools: readonly Tool[]): ToolRegistry {

@@ -18,7 +18,7 @@ import {
 import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
-import { fullTools, minimalTools, registryOf } from "./registry.js";
+import { profileTools, registryOf } from "./registry.js";
 import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 
 export interface CallInfo extends CallSummary {
@@ -53,7 +53,7 @@ export interface Toolkit {
 
 export function createToolkit(options: ToolkitOptions): Toolkit {
   const { context: base, session } = createContext(options);
-  const registry = registryOf(options.tools === "minimal" ? minimalTools : fullTools);
+  const registry = registryOf(profileTools(options.tools, options.descriptions));
   const { find } = registry;
   /**
    * Every call gets a backup session of its own: all its writes undo as one.

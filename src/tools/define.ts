@@ -67,8 +67,13 @@ export interface Tool<I extends z.ZodType = z.ZodType, O = unknown, N extends st
   kind: "read" | "edit" | "run";
   /** Whether a person must approve a call before it runs. */
   needsApproval: boolean | ((args: z.output<I>) => boolean);
-  /** Model-facing manual, loaded from `<name>.md` beside the tool. */
+  /**
+   * What the model reads on every turn: what the tool does, when to pick it,
+   * one example call. A few lines; the details are in `manual`.
+   */
   description: string;
+  /** The long manual, loaded from `<name>.md` beside the tool: sent on request (help, --descriptions full). */
+  manual: string;
   /** A valid call, shown when a model sends a malformed one. */
   example: z.input<I>;
   input: I;

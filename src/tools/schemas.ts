@@ -4,13 +4,9 @@ import { z } from "zod";
 export const modeSchema = z
   .enum(["apply", "preview", "check", "validate_only"])
   .optional()
-  .describe(
-    '"apply" (default) writes; "preview" shows the diff only; "check" fails if it would change anything; "validate_only" reports what the language server says about the result, writing nothing.',
-  );
+  .describe('"apply" (default) writes; "preview" shows the diff; "check" fails on a change.');
 
 export const validateSchema = z
   .boolean()
   .optional()
-  .describe(
-    "Check the result with the language server (default: on for languages with a server in their project); false skips it.",
-  );
+  .describe("Language-server check of the result; false skips it.");

@@ -67,6 +67,7 @@ describe("splice agent", { timeout: 60_000 }, () => {
       "search",
       "edit",
       "run",
+      "help",
     ]);
     expect(request.body.system).toContain(
       "# Instructions from AGENTS.md\n\nAlways answer in haiku.",
@@ -391,7 +392,7 @@ describe("splice agent", { timeout: 60_000 }, () => {
       /^invalid_input: This read call could not be read: its input was not valid JSON \(.*\)\. Send it again with one JSON object as its input\. A valid call looks like: \{"targets"/,
     );
     expect(resultText(results[1]!)).toBe(
-      'unknown_tool: There is no tool named "frobnicate". The tools are: read, list, search, edit, run.',
+      'unknown_tool: There is no tool named "frobnicate". The tools are: read, list, search, edit, run, help.',
     );
     expect(resultText(results[2]!)).toMatch(/^invalid_input: Invalid arguments for read: targets/);
     // The malformed call is kept with an empty input, so the next request is valid.

@@ -42,6 +42,7 @@ const CALLS: [string, object][] = [
   ["rollback", { path: "notes.txt", hash: "" }],
   ["undo", {}],
   ["lsp_health", {}],
+  ["help", { tool: "edit" }],
 ];
 
 describe("the bundled command", () => {

@@ -679,6 +679,17 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     );
   });
 
+  it("gives a tool's full manual through help, and names the tools there are when asked for another", async () => {
+    const { call } = await open({ tools: "coding" });
+    const edit = fullTools.find((t) => t.name === "edit")!;
+    expectOk(await call("help", { tool: "edit" }), edit.manual);
+    // A tool of another set is not one this session can call: a result, not a protocol error.
+    expectError(
+      await call("help", { tool: "doc" }),
+      'not_found: There is no tool named "doc" here. Ask about one of: read, outline, search, list, edit, patch, write, run, undo, help.',
+    );
+  });
+
   it("answers malformed calls with a sentence for the model", async () => {
     const { host } = await open();
     const example = JSON.stringify(fullTools.find((t) => t.name === "read")!.example);

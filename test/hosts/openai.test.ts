@@ -23,6 +23,7 @@ function toolWith(input: z.ZodType): Tool {
     kind: "read",
     needsApproval: false,
     description: "A probe.",
+    manual: "A probe.",
     example: {},
     input,
     annotations: {

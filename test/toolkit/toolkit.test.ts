@@ -117,10 +117,10 @@ describe("createToolkit", () => {
   it("offers the minimal set and names the real tools for an unknown one", async () => {
     const p = new Project();
     const kit = createToolkit({ root: p.root, tools: "minimal" });
-    expect(kit.tools.map((t) => t.name)).toEqual(["read", "list", "search", "edit", "run"]);
+    expect(kit.tools.map((t) => t.name)).toEqual(["read", "list", "search", "edit", "run", "help"]);
     const error = await rejection(kit.call("write", {}));
     expect(error.code).toBe("unknown_tool");
-    expect(error.message).toContain("The tools are: read, list, search, edit, run.");
+    expect(error.message).toContain("The tools are: read, list, search, edit, run, help.");
   });
 });
 

@@ -194,7 +194,7 @@ describe("ast_edit", () => {
       '"lang": "python"',
       '"mode": "preview"',
     ]) {
-      expect(astEditTool.description).toContain(text);
+      expect(astEditTool.manual).toContain(text);
     }
   });
 });

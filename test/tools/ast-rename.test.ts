@@ -73,7 +73,7 @@ describe("ast_rename", () => {
       "No identifier",
       "is not an identifier",
     ]) {
-      expect(astRenameTool.description).toContain(text);
+      expect(astRenameTool.manual).toContain(text);
     }
   });
 });

@@ -256,7 +256,7 @@ describe("doc manual", () => {
         }),
       ),
     ]).then((errors) => errors.map((e) => e.message));
-    const description = docTool.description;
+    const description = docTool.manual;
     expect(messages[0]).toContain("which has no keys or items");
     expect(description).toContain("which has no keys or items");
     expect(messages[1]).toContain('Use the "append" action');

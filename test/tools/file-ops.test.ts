@@ -213,7 +213,7 @@ describe("file: delete", () => {
 
   it("has a manual with every action", () => {
     for (const action of ["create", "append", "prepend", "rename", "move", "delete"]) {
-      expect(fileTool.description).toContain(`"${action}"`);
+      expect(fileTool.manual).toContain(`"${action}"`);
     }
   });
 });

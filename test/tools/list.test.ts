@@ -240,13 +240,13 @@ describe("list", () => {
   });
 
   it("has a manual that quotes its real notices and errors", () => {
-    expect(listTool.description).toContain("is a file, not a folder");
-    expect(listTool.description).toContain("does not exist");
-    expect(listTool.description).toContain(
+    expect(listTool.manual).toContain("is a file, not a folder");
+    expect(listTool.manual).toContain("does not exist");
+    expect(listTool.manual).toContain(
       "[showing 500 of 1,840 entries; to see more, list a deeper path",
     );
     for (const field of ["depth", "include_hidden", "limit", "path"]) {
-      expect(listTool.description).toContain(`"${field}"`);
+      expect(listTool.manual).toContain(`"${field}"`);
     }
   });
 });

@@ -328,11 +328,11 @@ describe("md manual", () => {
       md(p, { action: "append_to_section", path: "README.md", heading: "Notes", text: "x" }),
     );
     expect(missing.message).toContain("README.md has no heading");
-    expect(mdTool.description).toContain("README.md has no heading");
+    expect(mdTool.manual).toContain("README.md has no heading");
     expect(twice.message).toContain("Add the parent heading to make it unique");
-    expect(mdTool.description).toContain("Add the parent heading to make it unique");
+    expect(mdTool.manual).toContain("Add the parent heading to make it unique");
     expect(twice.message).toContain('or pass "line" with the line of the one you mean');
-    expect(mdTool.description).toContain('pass "line" with the line of the one you mean');
+    expect(mdTool.manual).toContain('pass "line" with the line of the one you mean');
     for (const action of [
       "replace_section",
       "insert_after_heading",
@@ -341,7 +341,7 @@ describe("md manual", () => {
       "upsert_bullet",
       "table_append",
     ]) {
-      expect(mdTool.description).toContain(`"action": "${action}"`);
+      expect(mdTool.manual).toContain(`"action": "${action}"`);
     }
   });
 });

@@ -119,8 +119,8 @@ describe("outline", () => {
   });
 
   it("has a manual with its options and real notices", () => {
-    expect(outlineTool.description).toContain('"max_files"');
-    expect(outlineTool.description).toContain('"lang"');
-    expect(outlineTool.description).toContain("outline a subfolder or a file for the rest");
+    expect(outlineTool.manual).toContain('"max_files"');
+    expect(outlineTool.manual).toContain('"lang"');
+    expect(outlineTool.manual).toContain("outline a subfolder or a file for the rest");
   });
 });

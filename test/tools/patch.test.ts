@@ -421,15 +421,13 @@ describe("patch: Codex format", () => {
   });
 
   it("has a manual that shows both formats and quotes the real refusals", () => {
-    expect(patchTool.description).toContain("*** Begin Patch");
-    expect(patchTool.description).toContain("--- a/path");
-    expect(patchTool.description).toContain(
-      "Add context lines that occur only at the place you mean",
-    );
-    expect(patchTool.description).toContain(
+    expect(patchTool.manual).toContain("*** Begin Patch");
+    expect(patchTool.manual).toContain("--- a/path");
+    expect(patchTool.manual).toContain("Add context lines that occur only at the place you mean");
+    expect(patchTool.manual).toContain(
       "Read the file again and rebuild the hunk from its current lines",
     );
-    expect(patchTool.description).toContain("The patch writes b.txt twice");
+    expect(patchTool.manual).toContain("The patch writes b.txt twice");
   });
 });
 

@@ -375,10 +375,10 @@ describe("plan: preview and check", () => {
   });
 
   it("has a manual that shows both kinds of steps", () => {
-    expect(planTool.description).toContain('{"validate": {"run": "npm test"}}');
-    expect(planTool.description).toContain('"best_effort"');
-    expect(planTool.description).toContain("the plan sets the mode of every step");
-    expect(planTool.description).toContain("Files changed by commands are not rolled back");
+    expect(planTool.manual).toContain('{"validate": {"run": "npm test"}}');
+    expect(planTool.manual).toContain('"best_effort"');
+    expect(planTool.manual).toContain("the plan sets the mode of every step");
+    expect(planTool.manual).toContain("Files changed by commands are not rolled back");
   });
 });
 

@@ -232,9 +232,9 @@ describe("read by syntax", () => {
   });
 
   it("documents symbol, line and the elision notice", () => {
-    expect(readTool.description).toContain('"symbol"');
-    expect(readTool.description).toContain('"line"');
-    expect(readTool.description).toContain("elided (method parse); read them with line_range");
+    expect(readTool.manual).toContain('"symbol"');
+    expect(readTool.manual).toContain('"line"');
+    expect(readTool.manual).toContain("elided (method parse); read them with line_range");
   });
 });
 

@@ -219,9 +219,9 @@ describe("run", () => {
 
   it("has a manual with an example for every optional field", () => {
     for (const field of ["cwd", "timeout_ms", "max_output_bytes"]) {
-      expect(runTool.description).toContain(`"${field}"`);
+      expect(runTool.manual).toContain(`"${field}"`);
     }
-    expect(runTool.description).toContain(
+    expect(runTool.manual).toContain(
       "elided from the middle; error-looking lines from that part:]",
     );
   });

@@ -281,11 +281,11 @@ describe("search", () => {
 
   it("has a manual with an example for every optional field and its real errors", () => {
     for (const field of ["path", "glob", "regex", "ignore_case", "context", "limit"]) {
-      expect(searchTool.description).toContain(`"${field}"`);
+      expect(searchTool.manual).toContain(`"${field}"`);
     }
-    expect(searchTool.description).toContain("is not valid");
-    expect(searchTool.description).toContain("does not exist");
-    expect(searchTool.description).toContain(
+    expect(searchTool.manual).toContain("is not valid");
+    expect(searchTool.manual).toContain("does not exist");
+    expect(searchTool.manual).toContain(
       "[showing 200 matches in 31 files; there are more, and which are shown can change",
     );
   });

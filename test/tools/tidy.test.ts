@@ -132,7 +132,7 @@ describe("tidy tool", () => {
   });
 
   it("has a manual that quotes its warnings", () => {
-    expect(tidyTool.description).toContain("does not convert evenly");
-    expect(tidyTool.description).toContain("check_failed");
+    expect(tidyTool.manual).toContain("does not convert evenly");
+    expect(tidyTool.manual).toContain("check_failed");
   });
 });

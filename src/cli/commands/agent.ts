@@ -4,7 +4,7 @@ export const agent = defineCommand({
   name: "agent",
   summary: "a terminal coding agent on any Anthropic-compatible model",
   usage:
-    "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|full] [--yes] [--continue]",
+    "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|coding|full] [--yes] [--continue]",
   description: `A line-oriented coding agent in this folder (or --root DIR), on any model that
 speaks the Anthropic Messages API. The model's text streams as it arrives.
 With PROMPT it runs that turn first. It then reads further messages from stdin
@@ -58,7 +58,7 @@ The key is never printed, logged or written to the conversation files.`,
     tools: {
       type: "string",
       valueName: "SET",
-      description: '"minimal" (default: read, list, search, edit, run) or "full"',
+      description: '"minimal" (default: read, list, search, edit, run), "coding" or "full"',
     },
     yes: {
       type: "boolean",

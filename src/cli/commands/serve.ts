@@ -6,7 +6,8 @@ const SERVE_EXIT_MS = 5_000;
 export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
-  usage: "[--tools full|minimal] [--http PORT [--host HOST] [--token T]]",
+  usage:
+    "[--tools full|coding|minimal] [--descriptions short|full] [--http PORT [--host HOST] [--token T]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
@@ -20,7 +21,14 @@ fast for small edits, but a power loss may take the last writes.`,
     tools: {
       type: "string",
       valueName: "SET",
-      description: '"full" (default) or "minimal": the few tools small models handle best',
+      description:
+        '"full" (default: every tool), "coding" (read, outline, search, list, edit, patch, write, run, undo) or "minimal" (the few tools small models handle best)',
+    },
+    descriptions: {
+      type: "string",
+      valueName: "STYLE",
+      description:
+        '"short" (default: what each tool does and one example; the help tool gives a manual) or "full" (every manual, sent with each request)',
     },
     http: {
       type: "string",

@@ -27,17 +27,15 @@ import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 
 const op = z.strictObject({
-  pat: z
-    .string()
-    .describe("ast-grep pattern: code with $NAME (one node) and $$$NAME (zero or more)."),
-  out: z.string().describe("The replacement; $NAME and $$$NAME insert what the pattern captured."),
+  pat: z.string().describe("ast-grep pattern."),
+  out: z.string().describe("Replacement; may use the captures."),
 });
 
 /** The `lang` field of ast_edit and ast_rename. */
 
 const input = z.strictObject({
-  ops: z.array(op).min(1).describe("Rewrites, applied in order to each file."),
-  paths: z.array(z.string()).min(1).describe("Files, folders or globs (src/**/*.ts)."),
+  ops: z.array(op).min(1).describe("Applied in order."),
+  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
   max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,
@@ -171,7 +169,9 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
 
 export const astEditTool = defineTool({
   name: "ast_edit",
-  description: manual("ast-edit/ast-edit.md"),
+  description: `Rewrite code by syntax across files with ast-grep patterns: $A matches one node, $$$A any number; strings and comments never match by accident.
+Example: {"ops": [{"pat": "console.log($$$A)", "out": "logger.debug($$$A)"}], "paths": ["src"], "mode": "preview"}`,
+  manual: manual("ast-edit/ast-edit.md"),
   example: {
     ops: [{ pat: "console.log($$$ARGS)", out: "logger.debug($$$ARGS)" }],
     paths: ["src"],

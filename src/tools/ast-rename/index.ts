@@ -21,8 +21,8 @@ import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 
 const input = z.strictObject({
-  name: z.string().describe("The identifier to rename."),
-  new_name: z.string().describe("What to call it."),
+  name: z.string(),
+  new_name: z.string(),
   paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
   max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
@@ -101,7 +101,9 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
 
 export const astRenameTool = defineTool({
   name: "ast_rename",
-  description: manual("ast-rename/ast-rename.md"),
+  description: `Rename an identifier across files, token by token: never inside strings or comments, and blind to scopes.
+Example: {"name": "parseConfig", "new_name": "loadConfig", "paths": ["src"]}`,
+  manual: manual("ast-rename/ast-rename.md"),
   example: { name: "parseConfig", new_name: "loadConfig", paths: ["src"], mode: "preview" },
   input,
   annotations: CHANGES,

@@ -22,20 +22,15 @@ import { modeSchema } from "../schemas.js";
 const ACTIONS = ["get", "set", "delete", "delete_where", "append", "merge", "ensure"] as const;
 
 const input = z.strictObject({
-  action: z.enum(ACTIONS).describe("What to do with the value the selector names."),
-  path: z.string().describe("The file: .json, .jsonc, tsconfig*.json, .yaml/.yml or .toml."),
-  selector: z
-    .string()
-    .describe('Dotted path: scripts.test, jobs.build.steps[2], "a.b".c; "" is the whole document.'),
-  value: z.unknown().optional().describe("set/append/merge/ensure: the JSON value."),
-  where: z
-    .unknown()
-    .optional()
-    .describe('delete_where: what an item must contain, e.g. {"name": "left-pad"}.'),
+  action: z.enum(ACTIONS),
+  path: z.string(),
+  selector: z.string().describe('e.g. jobs.build.steps[2]; "" is the whole file.'),
+  value: z.unknown().optional().describe("set, append, merge, ensure: a JSON value."),
+  where: z.unknown().optional().describe("delete_where: what an item contains."),
   format: z
     .enum(DOC_FORMATS as [DocFormat, ...DocFormat[]])
     .optional()
-    .describe("Override the format the file name implies."),
+    .describe("Default: by the file name."),
   mode: modeSchema,
 });
 
@@ -155,7 +150,9 @@ async function doc(context: ToolContext, args: Args): Promise<DocResult> {
 
 export const docTool = defineTool({
   name: "doc",
-  description: manual("doc/doc.md"),
+  description: `Read or change one value of a JSON, JSONC, YAML or TOML file by selector (get, set, delete, append, merge); comments and formatting elsewhere stay.
+Example: {"action": "set", "path": "package.json", "selector": "scripts.test", "value": "vitest run"}`,
+  manual: manual("doc/doc.md"),
   example: { action: "set", path: "package.json", selector: "scripts.test", value: "vitest run" },
   input,
   annotations: CHANGES,

@@ -17,25 +17,22 @@ import { planTextEdit } from "./text-edit.js";
 export type { EditResult } from "./plan.js";
 
 const textEdit = z.strictObject({
-  old_text: z.string().describe("The exact text to replace (whole lines are safest)."),
-  new_text: z.string().describe("The text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every exact occurrence."),
+  old_text: z.string().describe("Exact text to replace; whole lines."),
+  new_text: z.string(),
+  replace_all: z.boolean().optional(),
 });
 
 /** One object for both forms, so every host (even strict OpenAI) can take it; the shape is checked in `formOf`. */
 const target = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
-  file_hash: z
-    .string()
-    .optional()
-    .describe("Line ops: the 4-hex tag from the read you edit against."),
-  ops: z.string().optional().describe('Line ops, e.g. "replace 5..7:\\n+new text\\ndelete 10".'),
-  edits: z.array(textEdit).min(1).optional().describe("Text edits, applied in order."),
+  path: z.string(),
+  file_hash: z.string().optional().describe("For ops: the tag of the read."),
+  ops: z.string().optional().describe("Line ops, one per line."),
+  edits: z.array(textEdit).min(1).optional().describe("Applied in order."),
 });
 
 const input = z.strictObject({
-  targets: z.array(target).min(1).describe("Files to edit, in order."),
-  atomic: z.boolean().optional().describe("Apply every target or none."),
+  targets: z.array(target).min(1),
+  atomic: z.boolean().optional().describe("All targets or none."),
   mode: modeSchema,
   validate: validateSchema,
 });
@@ -140,7 +137,9 @@ function edit(
 
 export const editTool = defineTool({
   name: "edit",
-  description: manual("edit/edit.md"),
+  description: `Change part of a file. Quote old_text (whole lines, unique) and new_text; slips in whitespace or quotes are tolerated and reported, several matches refused. Or line ops on the numbers of a read, with its tag as file_hash: "replace 5..7:\\n+text", "delete 9", "insert after 3:\\n+text".
+Example: {"targets": [{"path": "src/a.ts", "edits": [{"old_text": "const x = 1;", "new_text": "const x = 2;"}]}]}`,
+  manual: manual("edit/edit.md"),
   example: {
     targets: [
       {

@@ -11,17 +11,19 @@ import { commitEdit, type EditResult } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
 const input = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
-  old_text: z.string().describe("The exact text to replace; empty creates a new file."),
-  new_text: z.string().describe("The text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every exact occurrence."),
+  path: z.string(),
+  old_text: z.string().describe("Exact text to replace; whole lines."),
+  new_text: z.string(),
+  replace_all: z.boolean().optional(),
   mode: modeSchema,
   validate: validateSchema,
 });
 
 export const simpleEditTool = defineTool({
   name: "edit",
-  description: manual("edit/simple.md"),
+  description: `Replace text in a file: old_text is the exact text (whole lines, unique), new_text its replacement; an empty old_text creates the file. Slips in whitespace or quotes are tolerated and reported; several matches are refused.
+Example: {"path": "src/a.ts", "old_text": "const x = 1;", "new_text": "const x = 2;"}`,
+  manual: manual("edit/simple.md"),
   example: { path: "src/main.ts", old_text: "const answer = 41;", new_text: "const answer = 42;" },
   input,
   annotations: CHANGES,

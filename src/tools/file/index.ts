@@ -23,14 +23,11 @@ import { modeSchema } from "../schemas.js";
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
 
 const input = z.strictObject({
-  action: z.enum(ACTIONS).describe("What to do with the file."),
-  path: z.string().describe("The file, relative to the root."),
-  text: z.string().optional().describe("create: the content; append/prepend: the lines to add."),
-  to: z
-    .string()
-    .optional()
-    .describe('rename/move: the new path (a folder, or a path ending in "/", keeps the name).'),
-  overwrite: z.boolean().optional().describe("rename/move: replace a file already at `to`."),
+  action: z.enum(ACTIONS),
+  path: z.string(),
+  text: z.string().optional().describe("create, append, prepend: the text."),
+  to: z.string().optional().describe('rename: the new path (ending in "/": keep the name).'),
+  overwrite: z.boolean().optional().describe("rename: replace a file at to."),
   mode: modeSchema,
 });
 
@@ -288,7 +285,9 @@ function fileOp(context: ToolContext, args: Args): Promise<FileOpResult> {
 
 export const fileTool = defineTool({
   name: "file",
-  description: manual("file/file.md"),
+  description: `Create a file, add lines to its end or start, rename (move) or delete it.
+Example: {"action": "rename", "path": "src/old.ts", "to": "src/new.ts"}`,
+  manual: manual("file/file.md"),
   example: { action: "rename", path: "src/old-name.ts", to: "src/new-name.ts" },
   input,
   annotations: CHANGES,

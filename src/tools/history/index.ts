@@ -3,7 +3,7 @@ import { loadReplaced } from "../../change/load.js";
 import { defineTool, manual, READS } from "../define.js";
 
 const input = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
+  path: z.string(),
 });
 
 export interface VersionEntry {
@@ -27,7 +27,9 @@ export interface HistoryResult {
 
 export const historyTool = defineTool({
   name: "history",
-  description: manual("history/history.md"),
+  description: `List the versions of a file splice knows, newest first, with tags for rollback.
+Example: {"path": "src/a.ts"}`,
+  manual: manual("history/history.md"),
   example: { path: "src/main.ts" },
   input,
   annotations: READS,

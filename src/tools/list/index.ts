@@ -19,28 +19,22 @@ export const LIST_LIMITS = {
 } as const;
 
 const input = z.strictObject({
-  path: z
-    .string()
-    .optional()
-    .describe('Folder to list, relative to the root; "" or "." is the root.'),
+  path: z.string().optional().describe('Default "." (the root).'),
   depth: z
     .number()
     .int()
     .min(1)
     .max(LIST_LIMITS.maxDepth)
     .optional()
-    .describe("1 = the folder's names (default); more = an indented tree with file sizes."),
-  include_hidden: z
-    .boolean()
-    .optional()
-    .describe('Also show names starting with "." (default false).'),
+    .describe("1 (default): names only; more: a tree with sizes."),
+  include_hidden: z.boolean().optional().describe('Also names starting with ".".'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(LIST_LIMITS.maxLimit)
     .optional()
-    .describe(`Most entries to show (default ${LIST_LIMITS.defaultLimit}).`),
+    .describe(`Default ${LIST_LIMITS.defaultLimit}.`),
 });
 
 export interface ListEntry {
@@ -142,7 +136,9 @@ function emptyNotice(walk: WalkResult): string {
 
 export const listTool = defineTool({
   name: "list",
-  description: manual("list/list.md"),
+  description: `List a folder; folders end with /. depth > 1 is a tree with file sizes. Gitignored files and dependency folders are left out.
+Example: {"path": "src", "depth": 2}`,
+  manual: manual("list/list.md"),
   example: { path: "src", depth: 2 },
   input,
   annotations: READS,

@@ -9,16 +9,8 @@ import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 
 const input = z.strictObject({
-  language: z
-    .string()
-    .optional()
-    .describe('One language: "typescript", "python", "go", "rust" or "cpp"; default all.'),
-  action: z
-    .enum(["status", "start", "restart"])
-    .optional()
-    .describe(
-      '"status" (default) reports; "start" starts the server; "restart" stops and starts it.',
-    ),
+  language: z.string().optional().describe('e.g. "typescript"; default all.'),
+  action: z.enum(["status", "start", "restart"]).optional().describe('Default "status".'),
 });
 
 export interface LspHealthResult {
@@ -76,7 +68,9 @@ async function lspHealth(
 
 export const lspHealthTool = defineTool({
   name: "lsp_health",
-  description: manual("lsp-health/lsp-health.md"),
+  description: `Show the language servers that validate edits; restart one when validation keeps coming back uncertain.
+Example: {"language": "typescript", "action": "restart"}`,
+  manual: manual("lsp-health/lsp-health.md"),
   example: {},
   input,
   annotations: READS,

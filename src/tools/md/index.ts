@@ -28,34 +28,19 @@ const ACTIONS = [
 ] as const;
 
 const input = z.strictObject({
-  action: z.enum(ACTIONS).describe("What to do in the section."),
-  path: z.string().describe("The Markdown file."),
-  heading: z
-    .string()
-    .describe('The section: a heading, or a path of headings "Install > From source".'),
-  text: z
-    .string()
-    .optional()
-    .describe("replace_section/insert_after_heading/append_to_section: Markdown."),
-  line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("When several headings match `heading`: the 1-based line of the one you mean."),
-  to: z.string().optional().describe("move_section: the heading (path) to move the section under."),
-  to_line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("move_section, when several headings match `to`: the line of the one you mean."),
-  to_path: z.string().optional().describe("move_section: another file to move the section to."),
-  bullet: z.string().optional().describe("upsert_bullet: the item's text."),
+  action: z.enum(ACTIONS),
+  path: z.string(),
+  heading: z.string().describe('A heading, or a path: "Install > From source".'),
+  text: z.string().optional().describe("Markdown to put in."),
+  line: z.number().int().min(1).optional().describe("The heading's line, when several match."),
+  to: z.string().optional().describe("move_section: the new parent heading."),
+  to_line: z.number().int().min(1).optional().describe("to's line, when several match."),
+  to_path: z.string().optional().describe("move_section: another file."),
+  bullet: z.string().optional(),
   row: z
     .array(z.union([z.string(), z.number(), z.boolean()]))
     .optional()
-    .describe("table_append: the new row's cells, in column order."),
+    .describe("table_append: the cells."),
   mode: modeSchema,
 });
 
@@ -226,7 +211,9 @@ async function md(context: ToolContext, args: Args): Promise<MdResult> {
 
 export const mdTool = defineTool({
   name: "md",
-  description: manual("md/md.md"),
+  description: `Edit Markdown by heading: replace, insert into, append to or move a section; add a bullet or a table row.
+Example: {"action": "append_to_section", "path": "README.md", "heading": "Install", "text": "Needs Node 20."}`,
+  manual: manual("md/md.md"),
   example: {
     action: "append_to_section",
     path: "README.md",

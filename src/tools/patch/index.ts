@@ -24,19 +24,9 @@ import { modeSchema } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 
 const input = z.strictObject({
-  patch: z
-    .string()
-    .describe(
-      "A unified diff (as git diff prints it) or a Codex patch (*** Begin Patch … *** End Patch).",
-    ),
-  format: z
-    .enum(["auto", "unified", "codex"])
-    .optional()
-    .describe('"auto" (default) tells the two apart.'),
-  allow_overwrite: z
-    .boolean()
-    .optional()
-    .describe("Let an added or renamed file replace a file that already exists."),
+  patch: z.string().describe("A unified diff or a Codex patch."),
+  format: z.enum(["auto", "unified", "codex"]).optional().describe('Default "auto".'),
+  allow_overwrite: z.boolean().optional().describe("An added or renamed file may replace one."),
   mode: modeSchema,
 });
 
@@ -163,7 +153,9 @@ function paths(args: Args): string[] {
 
 export const patchTool = defineTool({
   name: "patch",
-  description: manual("patch/patch.md"),
+  description: `Apply a unified diff (as git diff prints it) or a Codex patch (*** Begin Patch) to any number of files: all change or none.
+Example: {"patch": "--- a/src/a.ts\\n+++ b/src/a.ts\\n@@ -1 +1 @@\\n-let x = 1;\\n+let x = 2;\\n"}`,
+  manual: manual("patch/patch.md"),
   example: {
     patch:
       "*** Begin Patch\n*** Update File: src/main.ts\n@@ function main() {\n-  const answer = 41;\n+  const answer = 42;\n*** End Patch\n",

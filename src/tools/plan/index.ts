@@ -28,24 +28,21 @@ import {
 export type { StepReport } from "./steps.js";
 
 const toolStep = z.strictObject({
-  tool: z.string().describe('A tool name: "edit", "patch", "file", "write", "tidy", "run", …'),
-  args: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("The tool's arguments, exactly as in a direct call."),
+  tool: z.string().describe('e.g. "edit"'),
+  args: z.record(z.string(), z.unknown()).optional().describe("As in a direct call, without mode."),
 });
 
 const validateStep = z.strictObject({
   validate: z.union([
     z.strictObject({
-      run: z.string().describe('A command that must exit 0, e.g. "npm test".'),
+      run: z.string().describe("Must exit 0."),
       cwd: z.string().optional(),
       timeout_ms: z.number().int().min(1).optional(),
     }),
     z.strictObject({
       syntax: z
         .union([z.literal(true), z.array(z.string()).min(1)])
-        .describe("true: every file the plan changed parses as well as before; or these files."),
+        .describe("Changed files (or these) still parse."),
     }),
   ]),
 });
@@ -54,13 +51,11 @@ const input = z.strictObject({
   steps: z
     .array(z.union([toolStep, validateStep]))
     .min(1)
-    .describe('In order: {"tool", "args"} calls and {"validate": …} checks.'),
+    .describe("Run in order."),
   policy: z
     .enum(["strict", "best_effort"])
     .optional()
-    .describe(
-      '"strict" (default): a failure restores every file; "best_effort": stop, keep what was done.',
-    ),
+    .describe('"strict" (default) puts every file back on a failure.'),
   mode: modeSchema,
 });
 
@@ -311,7 +306,9 @@ async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
 
 export const planTool = defineTool({
   name: "plan",
-  description: manual("plan/plan.md"),
+  description: `Run several tool calls and checks as one transaction: when a step fails, every file is put back.
+Example: {"steps": [{"tool": "file", "args": {"action": "delete", "path": "old.ts"}}, {"validate": {"run": "npm test"}}]}`,
+  manual: manual("plan/plan.md"),
   example: {
     steps: [
       {

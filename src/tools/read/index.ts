@@ -13,21 +13,13 @@ export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
   .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
-  .describe('Lines to show, 1-based inclusive: "40..80", "40-80", "40" or [40, 80].');
+  .describe('1-based, inclusive: "40..80" or "40".');
 
 const target = z.strictObject({
-  path: z.string().describe("File path, relative to the root (a folder only with symbol)."),
+  path: z.string().describe("A file (a folder with symbol)."),
   line_range: lineRange.optional(),
-  symbol: z
-    .string()
-    .optional()
-    .describe('A definition to show: "parseConfig", "Parser.parse" or "Parser::parse".'),
-  line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Show the innermost function, class or block around this line."),
+  symbol: z.string().optional().describe('A definition: "parse" or "Parser.parse".'),
+  line: z.number().int().min(1).optional().describe("Show the function or class around this line."),
 });
 
 /**
@@ -38,7 +30,7 @@ const target = z.strictObject({
 export const READ_TOTAL_FILES = 5;
 
 const input = z.strictObject({
-  targets: z.array(target).min(1).describe("Files to read, in order."),
+  targets: z.array(target).min(1),
 });
 
 function lineCount(text: string): number {
@@ -140,7 +132,9 @@ async function readOne(
 
 export const readTool = defineTool({
   name: "read",
-  description: manual("read/read.md"),
+  description: `Read files with line numbers: a header ¶path#TAG, then one "N| text" line per line (N| is not in the file). A line-op edit passes the 4-hex TAG as file_hash. Narrow with line_range, a definition by symbol, or the block around a line.
+Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
+  manual: manual("read/read.md"),
   example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
   input,
   annotations: READS,

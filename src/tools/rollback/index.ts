@@ -13,10 +13,8 @@ import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema, validateSchema } from "../schemas.js";
 
 const input = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
-  hash: z
-    .string()
-    .describe('Tag of the version to restore; "" for the version before the current one.'),
+  path: z.string(),
+  hash: z.string().describe('A tag; "" is the previous version.'),
   mode: modeSchema,
   validate: validateSchema,
 });
@@ -146,7 +144,9 @@ async function rollback(
 
 export const rollbackTool = defineTool({
   name: "rollback",
-  description: manual("rollback/rollback.md"),
+  description: `Restore a file's earlier version by its tag (see history); "" is the version before the current one.
+Example: {"path": "src/a.ts", "hash": ""}`,
+  manual: manual("rollback/rollback.md"),
   example: { path: "src/main.ts", hash: "" },
   input,
   annotations: CHANGES,

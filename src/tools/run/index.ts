@@ -40,27 +40,22 @@ const input = z.strictObject({
   command: z
     .string()
     .refine((c) => c.trim() !== "", "must not be empty")
-    .describe("Shell command, run with sh -c."),
-  cwd: z
-    .string()
-    .optional()
-    .describe("Folder to run in, relative to the root (default: the root)."),
+    .describe("Run with sh -c."),
+  cwd: z.string().optional().describe("Default: the root."),
   timeout_ms: z
     .number()
     .int()
     .min(1)
     .max(RUN_LIMITS.maxTimeoutMs)
     .optional()
-    .describe(
-      `Stop the command after this many milliseconds (default ${RUN_LIMITS.defaultTimeoutMs}).`,
-    ),
+    .describe(`Default ${RUN_LIMITS.defaultTimeoutMs}.`),
   max_output_bytes: z
     .number()
     .int()
     .min(RUN_LIMITS.minOutputBytes)
     .max(RUN_LIMITS.maxOutputBytes)
     .optional()
-    .describe(`Output kept, start and end (default ${RUN_LIMITS.defaultOutputBytes}).`),
+    .describe(`Default ${RUN_LIMITS.defaultOutputBytes}.`),
 });
 
 export interface RunResult {
@@ -185,7 +180,9 @@ function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: st
 
 export const runTool = defineTool({
   name: "run",
-  description: manual("run/run.md"),
+  description: `Run a shell command (sh -c, no stdin) in the project: tests, builds, git. Gives the exit code and output; long output keeps its start and end.
+Example: {"command": "npm test"}`,
+  manual: manual("run/run.md"),
   example: { command: "npm test", cwd: ".", timeout_ms: 300000 },
   input,
   annotations: RUNS,

@@ -41,31 +41,28 @@ const input = z.strictObject({
     .max(MAX_PATTERN_CHARS, {
       error: `a pattern may have at most ${MAX_PATTERN_CHARS.toLocaleString("en-US")} characters; search for a distinctive part of it`,
     })
-    .describe("Text to find (literal unless regex is true)."),
-  path: z
-    .string()
-    .optional()
-    .describe("Folder or file to search, relative to the root (default: the root)."),
+    .describe("Literal text unless regex is true."),
+  path: z.string().optional().describe("A folder or file (default: the root)."),
   glob: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
     .optional()
-    .describe('Only files matching these globs, e.g. "*.ts" or ["src/**", "!*.test.ts"].'),
-  regex: z.boolean().optional().describe("Treat pattern as a regular expression (default false)."),
-  ignore_case: z.boolean().optional().describe("Match regardless of case (default false)."),
+    .describe('e.g. "*.ts" or ["src/**", "!*.test.ts"]'),
+  regex: z.boolean().optional(),
+  ignore_case: z.boolean().optional(),
   context: z
     .number()
     .int()
     .min(0)
     .max(SEARCH_LIMITS.maxContext)
     .optional()
-    .describe("Lines to show before and after each match (default 0)."),
+    .describe("Lines around each match."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(SEARCH_LIMITS.maxLimit)
     .optional()
-    .describe(`Most matches to show (default ${SEARCH_LIMITS.defaultLimit}).`),
+    .describe(`Default ${SEARCH_LIMITS.defaultLimit}.`),
 });
 
 export interface SearchResult {
@@ -230,7 +227,9 @@ function emptyNotice(
 
 export const searchTool = defineTool({
   name: "search",
-  description: manual("search/search.md"),
+  description: `Search file contents with ripgrep (literal text unless regex is true); prints path:line: text. Narrow with path and glob.
+Example: {"pattern": "createServer(", "glob": "*.ts"}`,
+  manual: manual("search/search.md"),
   example: { pattern: "createServer", path: "src", glob: "*.ts" },
   input,
   annotations: READS,

@@ -28,11 +28,7 @@ export const TIDY_MAX_FILES = 5000;
 const MAX_SHOWN_DIFF = 20_000;
 
 const input = z.strictObject({
-  paths: z
-    .union([z.string(), z.array(z.string()).min(1)])
-    .describe(
-      'Files or folders (folders: every file not ignored by .gitignore), e.g. ["src", "README.md"].',
-    ),
+  paths: z.union([z.string(), z.array(z.string()).min(1)]).describe("Files or folders."),
   mode: modeSchema,
 });
 
@@ -245,7 +241,9 @@ async function tidy(context: ToolContext, args: Args): Promise<TidyResult> {
 
 export const tidyTool = defineTool({
   name: "tidy",
-  description: manual("tidy/tidy.md"),
+  description: `Fix whitespace in files or folders: trailing spaces, the final newline, mixed line endings, indentation as .editorconfig says.
+Example: {"paths": ["src"], "mode": "check"}`,
+  manual: manual("tidy/tidy.md"),
   example: { paths: ["src", "README.md"], mode: "check" },
   input,
   annotations: {

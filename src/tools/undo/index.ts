@@ -18,14 +18,11 @@ import { modeSchema } from "../schemas.js";
 import { argPath, restoreSession, type UndoFile } from "./restore.js";
 
 const input = z.strictObject({
-  backup_session: z.string().optional().describe("The session to undo; default: your newest."),
-  path: z.string().optional().describe("Restore only this file from the session."),
-  list: z.boolean().optional().describe("List backup sessions instead of undoing."),
-  limit: z.number().int().min(1).max(200).optional().describe("Sessions to list (default 10)."),
-  all_sessions: z
-    .boolean()
-    .optional()
-    .describe("Include changes made by other agents and processes on this root."),
+  backup_session: z.string().optional().describe("Default: your newest change."),
+  path: z.string().optional().describe("Only this file."),
+  list: z.boolean().optional().describe("List sessions instead."),
+  limit: z.number().int().min(1).max(200).optional().describe("Default 10."),
+  all_sessions: z.boolean().optional().describe("Also other agents' changes."),
   mode: modeSchema,
 });
 
@@ -247,7 +244,9 @@ async function undo(
 
 export const undoTool = defineTool({
   name: "undo",
-  description: manual("undo/undo.md"),
+  description: `Undo a whole earlier call by its backup_session (default: your newest change), or list what can be undone.
+Example: {"list": true}`,
+  manual: manual("undo/undo.md"),
   example: { backup_session: "20261130-091650-a1b2c3" },
   input,
   annotations: CHANGES,

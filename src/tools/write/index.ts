@@ -15,16 +15,13 @@ import { defineTool, manual } from "../define.js";
 import { modeSchema, validateSchema } from "../schemas.js";
 
 const target = z.strictObject({
-  path: z.string().describe("File path, relative to the root."),
-  text: z.string().describe("The complete new content of the file."),
-  force: z
-    .boolean()
-    .optional()
-    .describe("Write the text exactly as given, even to a lockfile or a generated file."),
+  path: z.string(),
+  text: z.string().describe("The whole new content."),
+  force: z.boolean().optional().describe("Write as given, even a lockfile or generated file."),
 });
 
 const input = z.strictObject({
-  targets: z.array(target).min(1).describe("Files to write, in order."),
+  targets: z.array(target).min(1),
   mode: modeSchema,
   validate: validateSchema,
 });
@@ -130,7 +127,9 @@ function write(context: ToolContext, args: z.output<typeof input>) {
 
 export const writeTool = defineTool({
   name: "write",
-  description: manual("write/write.md"),
+  description: `Create or replace whole files (folders are created). To change part of a file, use edit.
+Example: {"targets": [{"path": "src/new.ts", "text": "export const x = 1;\\n"}]}`,
+  manual: manual("write/write.md"),
   example: { targets: [{ path: "src/hello.ts", text: 'export const hello = "world";\n' }] },
   input,
   annotations: {

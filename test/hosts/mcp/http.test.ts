@@ -298,7 +298,8 @@ describe("splice serve", () => {
   });
 
   it.each([
-    [["--tools", "huge"], '--tools must be "full" or "minimal", not "huge".'],
+    [["--tools", "huge"], '--tools must be one of "full", "coding", "minimal", not "huge".'],
+    [["--descriptions", "long"], '--descriptions must be "short" or "full", not "long".'],
     [["--http", "port"], "--http needs a port number"],
     [["--token", "t"], "--host and --token apply to --http only."],
   ])("refuses %j with exit 2", async (args, message) => {

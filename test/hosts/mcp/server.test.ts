@@ -21,7 +21,7 @@ import {
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../../src/hosts/mcp/http.js";
-import { fullTools, minimalTools } from "../../../src/toolkit/index.js";
+import { codingTools, fullTools, minimalTools } from "../../../src/toolkit/index.js";
 import { readTool } from "../../../src/tools/read/index.js";
 import { alive, sleep } from "../../helpers/processes.js";
 import { numbered, Project } from "../../helpers/project.js";
@@ -73,8 +73,14 @@ const stdio: Harness = {
 const http: Harness = {
   name: "http",
   launch: async (root, args = []) => {
-    const tools = args.includes("minimal") ? "minimal" : "full";
-    const server = await serveHttp({ root, port: 0, tools });
+    // The flags splice serve takes, as options.
+    const flag = (name: string) => args[args.indexOf(name) + 1] as never;
+    const server = await serveHttp({
+      root,
+      port: 0,
+      ...(args.includes("--tools") ? { tools: flag("--tools") } : {}),
+      ...(args.includes("--descriptions") ? { descriptions: flag("--descriptions") } : {}),
+    });
     cleanups.push(() => server.close());
     return {
       connect: (roots) =>
@@ -286,6 +292,15 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     const client = await (await harness.launch(project.root, ["--tools", "minimal"])).connect();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(minimalTools.map((t) => t.name));
+  });
+
+  it("offers the coding set with each tool's whole manual with --tools coding --descriptions full", async () => {
+    const project = new Project();
+    const args = ["--tools", "coding", "--descriptions", "full"];
+    const client = await (await harness.launch(project.root, args)).connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(codingTools.map((t) => t.name));
+    expect(tools.map((t) => t.description)).toEqual(codingTools.map((t) => t.manual));
   });
 
   it("uses the client's roots instead of --root, and follows changes", async () => {
