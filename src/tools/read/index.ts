@@ -12,7 +12,8 @@ import { readLine, readSymbol } from "./symbol.js";
 export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
-  .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
+  // An array of two, not a tuple: prefixItems is outside Gemini's and OpenAI strict's schemas.
+  .union([z.string(), z.array(z.number().int()).length(2)])
   .describe('Lines to show, 1-based inclusive: "40..80", "40-80", "40" or [40, 80].');
 
 const target = z.strictObject({
@@ -49,7 +50,7 @@ function lineCount(text: string): number {
 }
 
 function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
-  return typeof value === "string" ? parseRange(value) : value;
+  return typeof value === "string" ? parseRange(value) : [value[0]!, value[1]!];
 }
 
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
