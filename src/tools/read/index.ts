@@ -68,7 +68,7 @@ async function readTarget(
   }
   if (t.line !== undefined && t.line_range === undefined) {
     const file = context.guard.check(t.path, "read");
-    return [readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
+    return [await readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
   if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
   const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
