@@ -93,6 +93,10 @@ const where = (path: readonly PropertyKey[]) =>
 
 /** The union member a value is meant for: the object whose fields cover most of its keys. */
 function pickOption(options: readonly z.ZodType[], value: unknown): z.ZodType | undefined {
+  // Text where text is allowed stays text: a table cell "5" is not the number 5.
+  if (typeof value === "string" && options.some((o) => unwrap(o).type === "string")) {
+    return undefined;
+  }
   const fits = options.filter((o) => {
     const def = unwrap(o);
     if (Array.isArray(value)) return def.type === "array";

@@ -110,7 +110,14 @@ describe("numbers written as text", () => {
       { path: "a.txt", line_range: [1, 2] },
       { path: "a.txt", line: 2 },
     ]);
-    // A string field keeps its digits.
+    // A string field keeps its digits, also where a number would do.
+    const md = parseArgs(tool(k, "md"), {
+      action: "table_append",
+      path: "a.md",
+      heading: "T",
+      row: ["5", 5],
+    });
+    expect((md as { row: unknown }).row).toEqual(["5", 5]);
     expect(parseArgs(tool(k, "search"), { pattern: "42" })).toEqual({ pattern: "42" });
   });
 });
