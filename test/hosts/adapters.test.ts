@@ -775,6 +775,27 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     );
   });
 
+  it("takes arguments as real clients send them: injected fields, other spellings, digits", async () => {
+    const { host } = await open();
+    // Gemini CLI adds wait_for_previous to every call; Claude Code's edit says old_string.
+    expectOk(
+      await host.call("list", { path: "src", wait_for_previous: true }),
+      "a.txt\nconfig.ts\nmain.ts\nold-name.ts",
+    );
+    expectOk(
+      await host.call("search", { pattern: "three", dir_path: "src", ignoreCase: true }),
+      "src/a.txt:3: three",
+    );
+    expectError(
+      await host.call("list", { path: "src", dir_path: "src" }),
+      /^invalid_input: Invalid arguments for list: the arguments has both "dir_path" and "path", two spellings of one field; send only "path"\./,
+    );
+    const read = await host.call("read", {
+      targets: [{ path: "src/a.txt", line_range: ["2", "3"] }],
+    });
+    expect(read.text).toMatch(/^¶src\/a\.txt#[0-9A-F]{4}\n2\| two\n3\| three/);
+  });
+
   it("turns a failure inside a tool into an error result with its code", async () => {
     const { host } = await open();
     expectError(
