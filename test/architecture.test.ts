@@ -147,7 +147,11 @@ describe("the layout", () => {
 
   it("holds only the shared definitions at the top of tools/, and one folder per tool", () => {
     const top = readdirSync(join(SRC, "tools"), { withFileTypes: true });
-    expect(top.filter((e) => e.isFile()).map((e) => e.name)).toEqual(["define.ts", "schemas.ts"]);
+    expect(top.filter((e) => e.isFile()).map((e) => e.name)).toEqual([
+      "arguments.ts",
+      "define.ts",
+      "schemas.ts",
+    ]);
     for (const folder of top.filter((e) => e.isDirectory())) {
       const files = readdirSync(join(SRC, "tools", folder.name));
       expect(files, `tools/${folder.name}`).toContain("index.ts");

@@ -10,13 +10,15 @@
  * false` on every object, no tuples, no `allOf`/`oneOf`/`not`. `strictSchema`
  * rewrites a schema into that subset when it can do so exactly (an optional
  * field becomes required-but-nullable, and dispatch reads its `null` as
- * absent again); otherwise the tool is sent with `strict: false`.
+ * absent again); otherwise the tool is sent with `strict: false`. A
+ * free-form JSON field (doc's `value`) is sent as JSON text (`json-text.ts`).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { ToolError } from "../errors.js";
 import { argumentsObject, type Tool, type Toolkit } from "../toolkit/index.js";
 import { dispatch, dispatchAll, type ModelCall } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
+import { fromJsonText, type JsonTextPaths, withJsonText } from "./json-text.js";
 
 type Schema = Record<string, unknown>;
 
@@ -253,7 +255,7 @@ export function dropNullOptionals(
 
 function openaiFunction(tool: Tool, wantStrict: boolean): OpenAIFunction {
   const parameters = toolJsonSchema(tool);
-  const strict = wantStrict ? strictSchema(parameters) : undefined;
+  const strict = wantStrict ? strictSchema(withJsonText(parameters).schema) : undefined;
   return strict?.strict
     ? { name: tool.name, description: tool.description, parameters: strict.schema, strict: true }
     : { name: tool.name, description: tool.description, parameters, strict: false };
@@ -281,14 +283,15 @@ export function openaiChatTools(
   }));
 }
 
-const schemas = new WeakMap<Tool, Schema>();
+const schemas = new WeakMap<Tool, { schema: Schema; jsonText: JsonTextPaths }>();
 
-function schemaOf(tool: Tool): Schema {
+function schemaOf(tool: Tool): { schema: Schema; jsonText: JsonTextPaths } {
   const known = schemas.get(tool);
   if (known) return known;
   const schema = toolJsonSchema(tool);
-  schemas.set(tool, schema);
-  return schema;
+  const entry = { schema, jsonText: withJsonText(schema).paths };
+  schemas.set(tool, entry);
+  return entry;
 }
 
 /**
@@ -299,7 +302,9 @@ function schemaOf(tool: Tool): Schema {
 function readCall(toolkit: Toolkit, name: string, given: unknown): ModelCall {
   try {
     const tool = toolkit.find(name);
-    return { name, args: dropNullOptionals(schemaOf(tool), argumentsObject(tool, given)) };
+    const { schema, jsonText } = schemaOf(tool);
+    const args = fromJsonText(argumentsObject(tool, given), jsonText);
+    return { name, args: dropNullOptionals(schema, args) };
   } catch (error) {
     return { name, args: undefined, failure: error as ToolError };
   }

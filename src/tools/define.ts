@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
 import { clip, ToolError } from "../errors.js";
+import { type KnownFields, normalizeArguments, pathText } from "./arguments.js";
 
 /** Everything a tool may touch; tools reach the world only through this. */
 export interface ToolContext extends ChangeContext {
@@ -101,18 +102,14 @@ export function manual(file: string): string {
   return readFileSync(new URL(`../tools/${file}`, import.meta.url), "utf8").trim();
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length > 0 ? formatPath(issue.path) : "the arguments";
+function describeIssue(issue: z.core.$ZodIssue, known: KnownFields): string {
+  const where = issue.path.length > 0 ? pathText(issue.path) : "the arguments";
   if (issue.code === "unrecognized_keys") {
-    return `${where} has unknown field(s) ${issue.keys.map((k) => `"${clip(k)}"`).join(", ")}`;
+    const fields = known.get(pathText(issue.path));
+    const valid = fields ? ` (its fields are ${fields.map((f) => `"${f}"`).join(", ")})` : "";
+    return `${where} has unknown field(s) ${issue.keys.map((k) => `"${clip(k)}"`).join(", ")}${valid}`;
   }
   return `${where}: ${issue.message}`;
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-    .join("");
 }
 
 function kindOf(value: unknown): string {
@@ -154,9 +151,13 @@ export function argumentsObject(tool: Tool, raw: unknown): Record<string, unknow
 
 /** Parses raw arguments, or throws the ToolError a model can act on. */
 export function parseArgs<I extends z.ZodType>(tool: Tool<I, unknown>, raw: unknown): z.output<I> {
-  const parsed = tool.input.safeParse(argumentsObject(tool as Tool, raw));
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map(describeIssue).join("; ");
+  const given = normalizeArguments(tool.input, argumentsObject(tool as Tool, raw));
+  const parsed = tool.input.safeParse(given.args);
+  if (parsed.success && given.problems.length === 0) return parsed.data;
+  const issues = parsed.success ? [] : parsed.error.issues;
+  const problems = [...given.problems, ...issues.map((i) => describeIssue(i, given.known))].join(
+    "; ",
+  );
   throw new ToolError(
     "invalid_input",
     `Invalid arguments for ${tool.name}: ${problems}. A valid call looks like: ${JSON.stringify(tool.example)}`,

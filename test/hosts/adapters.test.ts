@@ -15,7 +15,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
 import { anthropicTools, dispatchAnthropic } from "../../src/hosts/anthropic.js";
+import {
+  dispatchGemini,
+  type GeminiDialect,
+  geminiFunctionDeclarations,
+} from "../../src/hosts/gemini.js";
 import { toolJsonSchema } from "../../src/hosts/json-schema.js";
+import { toJsonText, withJsonText } from "../../src/hosts/json-text.js";
 import { createMcpServer } from "../../src/hosts/mcp/server.js";
 import {
   dispatchOpenAIChat,
@@ -23,7 +29,13 @@ import {
   openaiChatTools,
   openaiResponsesTools,
 } from "../../src/hosts/openai.js";
-import { createToolkit, fullTools, LocalWorkspace, type ToolkitOptions } from "../../src/index.js";
+import {
+  createToolkit,
+  fullTools,
+  LocalWorkspace,
+  type Tool,
+  type ToolkitOptions,
+} from "../../src/index.js";
 import { Project } from "../helpers/project.js";
 
 type Schema = Record<string, unknown>;
@@ -36,10 +48,13 @@ function nullsForAbsent(schema: unknown, value: unknown): unknown {
   if (!isObject(schema)) return value;
   if (Array.isArray(schema.anyOf)) {
     const kind = Array.isArray(value) ? "array" : isObject(value) ? "object" : "other";
-    return nullsForAbsent(
-      schema.anyOf.find((s) => isObject(s) && s.type === kind),
-      value,
-    );
+    const fits = schema.anyOf.filter((s) => isObject(s) && s.type === kind) as Schema[];
+    // Of several object branches, the one that names every field the value has.
+    const names = (s: Schema) => Object.keys(isObject(s.properties) ? s.properties : {});
+    const branch = isObject(value)
+      ? fits.find((s) => Object.keys(value).every((k) => names(s).includes(k)))
+      : fits[0];
+    return nullsForAbsent(branch, value);
   }
   if (Array.isArray(value)) return value.map((v) => nullsForAbsent(schema.items, v));
   if (!isObject(value) || !isObject(schema.properties)) return value;
@@ -103,10 +118,16 @@ interface Adapter {
   open(options: ToolkitOptions): Promise<Host>;
 }
 
+/** What a strict-mode model sends for a call: free-form fields as JSON text, absent ones as null. */
+function strictArgs(tool: Tool, args: unknown): unknown {
+  const { schema, paths } = withJsonText(toolJsonSchema(tool));
+  return nullsForAbsent(schema, toJsonText(args, paths));
+}
+
 /** The arguments a strict-mode model would send: every optional field present, null when absent. */
 function asSent(name: string, args: unknown, strict: boolean): unknown {
   const tool = fullTools.find((t) => t.name === name);
-  return strict && tool ? nullsForAbsent(toolJsonSchema(tool), args) : args;
+  return strict && tool ? strictArgs(tool, args) : args;
 }
 
 function openai(strict: boolean, api: "responses" | "chat"): Adapter {
@@ -152,6 +173,53 @@ function openai(strict: boolean, api: "responses" | "chat"): Adapter {
   };
 }
 
+/**
+ * Gemini, by dialect. The OpenAPI one has no unknown-field check of its own
+ * (`additionalProperties` is not in it), so its schemas are checked here as
+ * the JSON Schema they came from; its model sends free-form fields as JSON text.
+ */
+function gemini(dialect: GeminiDialect): Adapter {
+  return {
+    name: `gemini ${dialect}`,
+    strict: false,
+    unknownTool: "result",
+    open: async (options) => {
+      const kit = createToolkit(options);
+      return {
+        schemas: async () =>
+          new Map(
+            geminiFunctionDeclarations(kit, { dialect }).map((d) => [
+              d.name!,
+              {
+                schema:
+                  dialect === "openapi"
+                    ? toolJsonSchema(kit.find(d.name!))
+                    : (d.parametersJsonSchema as Schema),
+                strict: false,
+              },
+            ]),
+          ),
+        call: async (name, args) => {
+          const tool = fullTools.find((t) => t.name === name);
+          const sent =
+            dialect === "openapi" && tool
+              ? toJsonText(args, withJsonText(toolJsonSchema(tool)).paths)
+              : args;
+          const part = await dispatchGemini(kit, {
+            id: "g1",
+            name,
+            args: sent as Record<string, unknown>,
+          });
+          const response = part.functionResponse!;
+          expect(response).toMatchObject({ id: "g1", name });
+          const isError = "error" in response.response!;
+          return { text: String(response.response![isError ? "error" : "output"]), isError };
+        },
+      };
+    },
+  };
+}
+
 /** Closed after each test: MCP clients, then their servers. */
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -185,6 +253,8 @@ const adapters: Adapter[] = [
   openai(true, "responses"),
   openai(false, "responses"),
   openai(true, "chat"),
+  gemini("json_schema"),
+  gemini("openapi"),
   {
     name: "ai-sdk",
     strict: false,
@@ -323,17 +393,16 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       expect(schema.type).toBe("object");
       expect(schema).not.toHaveProperty("$schema");
       const validate = ajv.compile(schema);
-      const example = strict ? nullsForAbsent(toolJsonSchema(tool), tool.example) : tool.example;
+      const example = strict ? strictArgs(tool, tool.example) : tool.example;
       expect(validate(example), `${tool.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       // The schema refuses what parseArgs refuses: an unknown field.
       expect(validate({ ...(example as object), surprise: 1 })).toBe(false);
       if (strict) expect(strictRuleBreaks(schema), tool.name).toEqual([]);
     }
     if (adapter.strict) {
-      // doc's value and plan's step args are free-form JSON, which strict mode
-      // cannot express; every other tool must be strict (see openai.test.ts).
+      // Free-form JSON fields (doc's value, plan's step args) go as JSON text, so every tool is strict.
       const loose = [...schemas].filter(([, s]) => !s.strict).map(([name]) => name);
-      expect(loose.sort()).toEqual(["doc", "plan"]);
+      expect(loose).toEqual([]);
     }
   });
 
@@ -713,8 +782,29 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     );
     expectError(
       await host.call("history", { path: "a.txt", depth: 2 }),
-      /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth"\./,
+      /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth" \(its fields are "path"\)\./,
     );
+  });
+
+  it("takes arguments as real clients send them: injected fields, other spellings, digits", async () => {
+    const { host } = await open();
+    // Gemini CLI adds wait_for_previous to every call; Claude Code's edit says old_string.
+    expectOk(
+      await host.call("list", { path: "src", wait_for_previous: true }),
+      "a.txt\nconfig.ts\nmain.ts\nold-name.ts",
+    );
+    expectOk(
+      await host.call("search", { pattern: "three", dir_path: "src", ignoreCase: true }),
+      "src/a.txt:3: three",
+    );
+    expectError(
+      await host.call("list", { path: "src", dir_path: "src" }),
+      /^invalid_input: Invalid arguments for list: the arguments has both "dir_path" and "path", two spellings of one field; send only "path"\./,
+    );
+    const read = await host.call("read", {
+      targets: [{ path: "src/a.txt", line_range: ["2", "3"] }],
+    });
+    expect(read.text).toMatch(/^¶src\/a\.txt#[0-9A-F]{4}\n2\| two\n3\| three/);
   });
 
   it("turns a failure inside a tool into an error result with its code", async () => {

@@ -13,7 +13,13 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 /** Each check starts a fresh Node process; on a busy machine that takes seconds. */
 const SLOW = 60_000;
-const HOST_SDKS = ["@anthropic-ai/sdk", "ai", "@ai-sdk", "@modelcontextprotocol/sdk"];
+const HOST_SDKS = [
+  "@anthropic-ai/sdk",
+  "ai",
+  "@ai-sdk",
+  "@modelcontextprotocol/sdk",
+  "@google/genai",
+];
 /** Parsers only doc, md and tidy calls need: they load with the first such call. */
 const CALL_TIME = [
   "yaml",

@@ -133,8 +133,17 @@ describe("strict schemas", () => {
       z.strictObject({ list: z.array(z.unknown()) }),
       '"list[]" accepts any value',
     ],
-  ])("falls back to a non-strict tool for %s, saying why", (_, input, reason) => {
+  ])("finds no strict form for %s, saying why", (_, input, reason) => {
     expect(strictOf(input)).toEqual({ strict: false, reason });
+  });
+
+  it.each([
+    ["a tuple of mixed item types", z.strictObject({ pair: z.tuple([z.string(), z.number()]) })],
+    [
+      "an optional field that may also be null",
+      z.strictObject({ note: z.string().nullable().optional() }),
+    ],
+  ])("falls back to a non-strict tool for %s", (_, input) => {
     const probe = toolWith(input);
     const [responses] = openaiResponsesTools({ tools: [probe] });
     expect(responses).toMatchObject({ type: "function", name: "probe", strict: false });
@@ -169,6 +178,34 @@ describe("strict schemas", () => {
       expect(t.strict).toBe(false);
       expect(t.parameters).toEqual(toolJsonSchema(kit.find(t.name)));
     }
+  });
+});
+
+describe("free-form JSON fields", () => {
+  it("are strict as JSON text fields, read back into the field before the call", async () => {
+    const p = new Project();
+    p.write("package.json", '{\n  "name": "x"\n}\n');
+    const kit = createToolkit({ root: p.root, lsp: false });
+    const doc = openaiResponsesTools(kit).find((t) => t.name === "doc")!;
+    expect(doc.strict).toBe(true);
+    const properties = doc.parameters.properties as Record<string, { type: unknown }>;
+    expect(properties).not.toHaveProperty("value");
+    expect(properties.value_json).toMatchObject({ type: ["string", "null"] });
+    const call = (args: Record<string, unknown>) =>
+      dispatchOpenAIResponses(kit, {
+        call_id: "c",
+        name: "doc",
+        arguments: JSON.stringify({ path: "package.json", action: "set", ...args }),
+      });
+    await call({ selector: "scripts", value_json: '{"test": "vitest"}', where_json: null });
+    expect(p.text("package.json")).toContain('"scripts": {\n    "test": "vitest"\n  }');
+    // A string sent in the field itself (non-strict) is that string, not JSON text.
+    await call({ selector: "version", value: "42" });
+    expect(p.text("package.json")).toContain('"version": "42"');
+    const bad = await call({ selector: "x", value_json: "{oops" });
+    expect(bad.output).toMatch(
+      /^invalid_input: value_json is not JSON text \(.+\)\. Send the value as JSON: "\\"a string\\"" for a string/,
+    );
   });
 });
 

@@ -73,11 +73,15 @@ describe("outline", () => {
     );
   });
 
-  it("refuses a file it cannot parse, naming the languages it can", async () => {
+  it("shows a file it cannot parse instead of refusing it (see unparsed-read.test.ts)", async () => {
     const p = new Project();
     p.write("notes.txt", "x\n");
-    const error = await rejection(outline(p, { path: "notes.txt" }));
-    expect(error.message).toContain(`The supported languages are: ${supportedLanguageNames()}.`);
+    const result = await outline(p, { path: "notes.txt" });
+    expect(result.content.split("\n").slice(1)).toEqual([
+      "[no outline (not a language splice parses): lines 1..1 of 1]",
+      "1| x",
+    ]);
+    expect(result.content).not.toContain(supportedLanguageNames());
   });
 
   it("refuses a file that is not UTF-8 text as read does, and names such files in a folder", async () => {

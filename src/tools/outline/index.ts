@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { z } from "zod";
 import { type LoadedFile, notTextError } from "../../change/load.js";
-import { languageOf, parseCodeAsync, unsupportedFile } from "../../code/languages.js";
+import { languageOf, parseCodeAsync } from "../../code/languages.js";
 import { type OutlineEntry, outlineEntries, outlineLines } from "../../code/outline.js";
 import { extractDefinitions } from "../../code/symbols.js";
 import { describeProblem, syntaxProblems } from "../../code/syntax-check.js";
@@ -21,6 +21,7 @@ import { header } from "../../text/hashline.js";
 import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
+import { outlineUnparsed } from "./plain.js";
 
 export const OUTLINE_DEFAULT_MAX_FILES = 1000;
 const READ_AHEAD = 16;
@@ -104,7 +105,20 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
         { path: target.display },
       );
     }
-    if (!folder) throw new ToolError("invalid_input", unsupportedFile(target.display));
+    if (!folder) {
+      const o = await outlineUnparsed(context, target);
+      const file = { path: target.display, file_hash: o.fileHash, total_lines: o.totalLines };
+      context.events.emit({ type: "files_read", paths: [target.display] });
+      return {
+        path: target.display,
+        content: o.content,
+        files: [{ ...file, definitions: [] }],
+        files_outlined: 1,
+        files_found: 1,
+        truncated: o.truncated,
+        warnings: [],
+      };
+    }
     throw new ToolError(
       "not_found",
       `No file under ${target.display} is in a language splice parses. ${collected.warnings.join(" ")}`.trim(),

@@ -12,8 +12,9 @@ import { readLine, readSymbol } from "./symbol.js";
 export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
-  .union([z.string(), z.tuple([z.number().int(), z.number().int()])])
-  .describe('1-based, inclusive: "40..80" or "40".');
+  // An array of two, not a tuple: prefixItems is outside Gemini's and OpenAI strict's schemas.
+  .union([z.string(), z.array(z.number().int()).length(2)])
+  .describe('1-based, inclusive: "40..80" or [40, 80].');
 
 const target = z.strictObject({
   path: z.string().describe("A file (a folder with symbol)."),
@@ -41,7 +42,7 @@ function lineCount(text: string): number {
 }
 
 function toRange(value: z.output<typeof lineRange>): [number, number] | undefined {
-  return typeof value === "string" ? parseRange(value) : value;
+  return typeof value === "string" ? parseRange(value) : [value[0]!, value[1]!];
 }
 
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
@@ -59,7 +60,7 @@ async function readTarget(
   }
   if (t.line !== undefined && t.line_range === undefined) {
     const file = context.guard.check(t.path, "read");
-    return [readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
+    return [await readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
   if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
   const result = await readOne(context, t, linesLeft).catch((error: unknown) => {

@@ -41,6 +41,7 @@ import {
   render,
   SYMBOL_LIMITS,
 } from "./symbol-view.js";
+import { readWindow } from "./window.js";
 
 export { SYMBOL_LIMITS } from "./symbol-view.js";
 
@@ -205,22 +206,27 @@ function blockDefinition(defs: readonly Definition[], line: number): Definition 
   );
 }
 
-/** Reads the innermost definition (or block) around `line`. */
-export function readLine(
+/**
+ * Reads the innermost definition (or block) around `line`; in a file splice
+ * does not parse, or outside every block, the lines around it (`window.ts`).
+ */
+export async function readLine(
   context: ToolContext,
   file: GuardedPath,
   loaded: LoadedFile,
   line: number,
   warnings: string[],
-): ReadResult {
-  const language = languageOf(file.display);
-  if (!language) throw new ToolError("invalid_input", unsupportedFile(file.display));
+): Promise<ReadResult> {
   const lines = loaded.doc.lines;
   if (line > lines.length) {
     throw new ToolError(
       "invalid_input",
       `line ${line} is past the end: ${file.display} has ${lines.length} lines.`,
     );
+  }
+  const language = languageOf(file.display);
+  if (!language) {
+    return readWindow(context, { file, loaded }, line, "not a language splice parses", warnings);
   }
   const root = parseCode(language, normalizedText(loaded.doc)).root();
   const defs = extractDefinitions(root, language, lines);
@@ -234,12 +240,7 @@ export function readLine(
       }
     : blockAt(root, lines, defs, line);
   if (!block) {
-    const from = Math.max(1, line - 20);
-    const to = Math.min(lines.length, line + 20);
-    throw new ToolError(
-      "not_found",
-      `Line ${line} of ${file.display} is not inside a definition or block. Read the lines around it with line_range "${from}..${to}".`,
-    );
+    return readWindow(context, { file, loaded }, line, "not inside a definition", warnings);
   }
   const a = { file, language, loaded, defs };
   const section: Section = {
