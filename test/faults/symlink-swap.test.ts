@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LocalWorkspace } from "../../src/index.js";
 import { STRONG } from "../../src/workspace/beneath.js";
-import { raceWorkspace, swapScene } from "./swap-race.js";
+import { raceTools, raceWorkspace, swapScene } from "./swap-race.js";
 import { startSwapper } from "./swapper.js";
 
 describe.runIf(process.platform === "linux")("a folder swapped with a link out of the root", () => {
@@ -37,6 +37,22 @@ describe.runIf(process.platform === "linux")("a folder swapped with a link out o
     // The race was live: some calls met the link and were refused.
     expect(tally.refused).toBeGreaterThan(0);
     if (STRONG) expect(tally.done).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("lets no outside byte into a read, search, write, edit or file result", async () => {
+    const scene = swapScene();
+    const swapper = await startSwapper(scene.folder, scene.link);
+    let tally: Awaited<ReturnType<typeof raceTools>>;
+    try {
+      tally = await raceTools(scene, { attempts: 600, ms: 8_000 });
+    } finally {
+      await swapper.stop();
+    }
+    expect({ escapes: tally.escapes, outside: scene.outsideChanges() }).toEqual({
+      escapes: [],
+      outside: [],
+    });
+    expect(tally.refused).toBeGreaterThan(0);
   }, 30_000);
 });
 
