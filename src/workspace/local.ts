@@ -10,6 +10,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -21,6 +22,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fsyncPath } from "../util/durable.js";
+import { sha256 } from "../util/hash.js";
 import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { withFileLock } from "./file-lock.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
@@ -149,7 +151,9 @@ export class LocalWorkspace implements Workspace {
     const synced = this.#durable ? fsyncPath(staged.temp) : undefined;
     const recorded = (async () => options.beforeReplace?.())(); // a throw becomes a rejection
     await settle(staged, Promise.all([synced, recorded]));
-    this.#replace(staged, path);
+    const swap = this.#replace(staged, path, expected);
+    if (swap.refused) return false;
+    if (swap.displaced) await options.onDisplaced?.(swap.displaced);
     return true;
   }
 
@@ -192,12 +196,17 @@ export class LocalWorkspace implements Workspace {
   /**
    * Renames the staged temp file over `path`, in the folder it was staged
    * in, once a fresh walk still reaches that same folder: a folder moved or
-   * swapped since staging is refused. On failure the temp file is removed.
+   * swapped since staging is refused. With `expected` (a compare-and-swap)
+   * the file is compared once more right before the rename, and the old
+   * file, held open across it, once more after: what another program wrote
+   * in between is handed back as `displaced`. On failure or refusal the temp
+   * file is removed.
    */
-  #replace(staged: Staged, path: string): void {
+  #replace(staged: Staged, path: string, expected?: string | null): Swap {
+    let swap: Swap;
     try {
       testHangBeforeRename(join(dirname(path), basename(staged.temp)));
-      this.#disk.at(path, (dir) => {
+      swap = this.#disk.at(path, (dir) => {
         if (staged.folder !== undefined && !sameFolder(staged.folder, dir)) {
           throw new WorkspaceError(
             "escape",
@@ -207,7 +216,9 @@ export class LocalWorkspace implements Workspace {
         }
         const old = holdOpen(staged.dir, staged.name);
         try {
+          if (expected !== undefined && !stillHolds(old, staged, expected)) return REFUSED;
           renameSync(staged.temp, `${staged.dir}/${staged.name}`);
+          return { refused: false, displaced: displacedBytes(old, expected) };
         } finally {
           if (old !== undefined) close(old, () => {});
         }
@@ -216,7 +227,9 @@ export class LocalWorkspace implements Workspace {
       discard(staged);
       throw error;
     }
-    releaseFolder(staged.folder);
+    if (swap.refused) discard(staged);
+    else releaseFolder(staged.folder);
+    return swap;
   }
 
   async remove(path: string): Promise<void> {
@@ -246,6 +259,61 @@ export class LocalWorkspace implements Workspace {
       throw error;
     }
   }
+}
+
+/** What a rename did: refused by the last check, or done (and what it took off the disk that was not expected). */
+interface Swap {
+  refused: boolean;
+  displaced?: Uint8Array;
+}
+
+const REFUSED: Swap = { refused: true };
+
+/**
+ * The last compare before the rename, on the descriptor that is held
+ * across it: the file there must still hash to `expected` (null: nothing
+ * there). A link or special file at the name keeps the earlier verdict,
+ * which followed it; the rename replaces the link, never its target.
+ */
+function stillHolds(old: number | undefined, staged: Staged, expected: string | null): boolean {
+  if (old === undefined) {
+    try {
+      const st = lstatSync(`${staged.dir}/${staged.name}`);
+      return st.isSymbolicLink() || expected !== null;
+    } catch (error) {
+      if (isMissing(error)) return expected === null;
+      throw error;
+    }
+  }
+  const st = fstatSync(old);
+  if (!st.isFile()) return true;
+  return sha256(readAll(old, st.size)) === expected;
+}
+
+/** The old file's bytes after the rename, when they are no longer the expected ones. */
+function displacedBytes(
+  old: number | undefined,
+  expected: string | null | undefined,
+): Uint8Array | undefined {
+  if (old === undefined || expected === undefined || expected === null) return undefined;
+  const st = fstatSync(old);
+  if (!st.isFile()) return undefined;
+  const bytes = readAll(old, st.size);
+  return sha256(bytes) === expected ? undefined : bytes;
+}
+
+/** The whole file from offset 0, whatever the descriptor's position. */
+function readAll(fd: number, size: number): Uint8Array {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.max(size - at, 0) + 1);
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    at += n;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** A temp file staged beside its target, in a folder held open (Linux) until the rename. */
