@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { identify } from "../../src/change/load.js";
+import type { Workspace } from "../../src/workspace/workspace.js";
 import { Project } from "../helpers/project.js";
 
 const WRITER = `
@@ -36,13 +37,16 @@ export interface OutsideTally {
 export async function raceOutsideWriter({
   rounds,
   maxDelayUs,
+  workspace,
 }: {
   rounds: number;
   maxDelayUs: number;
+  /** The disk to edit through (a baseline's); default: the toolkit's own LocalWorkspace. */
+  workspace?: (root: string) => Workspace;
 }): Promise<OutsideTally> {
   const p = new Project();
   const path = join(p.root, "a.txt");
-  const splice = p.splice({ lsp: false });
+  const splice = p.splice({ lsp: false, ...(workspace ? { workspace: workspace(p.root) } : {}) });
   const child = spawn(process.execPath, ["-e", WRITER], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
