@@ -13,6 +13,7 @@ import "./hosts.js";
 import "./install.js";
 import "./lsp.js";
 import "./patch-git.js";
+import "./reliability-confine.js";
 import "./schemas.js";
 import "./search.js";
 import "./tokens.js";

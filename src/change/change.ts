@@ -61,7 +61,7 @@ export interface Outcome {
   sha?: string | null;
   /** What the language server says about the change (apply and validate_only). */
   validation?: EditValidation;
-  /** A line for the model when the validation needs its attention. */
+  /** A line for the model when the validation (or an outside write this write replaced) needs its attention. */
   validationNotice?: string;
 }
 

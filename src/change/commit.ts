@@ -85,8 +85,9 @@ async function commitWrite(
   const refused = !change.restores && unreadableResult(context, file, bytes);
   if (refused) throw refused;
   if (mode === "apply") {
-    const { tag, sha, diff } = await writeDurably(context, change, bytes);
+    const { tag, sha, diff, displaced } = await writeDurably(context, change, bytes);
     const checked = await validateWritten(context, change, validate);
+    const notice = [displaced, checked.validationNotice].filter(Boolean).join(" ");
     return {
       tag,
       sha,
@@ -96,6 +97,7 @@ async function commitWrite(
       applied: true,
       changed: true,
       ...checked,
+      ...(notice ? { validationNotice: notice } : {}),
     };
   }
   const diff = replacedDiff(file.display, before, doc);
@@ -128,7 +130,7 @@ async function writeDurably(
   context: ChangeContext,
   change: WriteChange,
   bytes: Uint8Array,
-): Promise<{ tag: string; sha: string; diff: string }> {
+): Promise<{ tag: string; sha: string; diff: string; displaced?: string }> {
   const { file, before } = change;
   const { sha, tag } = identify(bytes);
   // Everything the result reports is computed before the bytes move: once
@@ -137,6 +139,7 @@ async function writeDurably(
   const diff = replacedDiff(file.display, before, change.doc);
   let written: boolean;
   let journaled: string | undefined;
+  let displaced: string | undefined;
   try {
     // Compare-and-swap: history records the write only once the file is
     // known to still be the version the change was computed from.
@@ -159,6 +162,9 @@ async function writeDurably(
         ).id;
         await barrier.flush();
       },
+      onDisplaced: (outside) => {
+        displaced = keepDisplaced(context, file, outside);
+      },
     });
   } catch (error) {
     throw writeFailure(context, file, error);
@@ -168,7 +174,22 @@ async function writeDurably(
   if (landed !== undefined) afterWrite(() => context.history.landed(landed));
   afterWrite(() => rememberWritten(change, bytes, tag, sha));
   emitChanged(context, file, change.action, diff);
-  return { tag, sha, diff };
+  return { tag, sha, diff, ...(displaced ? { displaced } : {}) };
+}
+
+/**
+ * Another program wrote the file in the instant between the last compare
+ * and the rename, so the rename took its version off the disk: it is kept in
+ * history (as a version this session saw) and the result names it.
+ */
+function keepDisplaced(context: ChangeContext, file: GuardedPath, outside: Uint8Array): string {
+  const { sha, tag } = identify(outside);
+  try {
+    context.history.recordRead(file.rel, outside, tag, undefined, sha);
+  } catch {
+    return `Another program wrote ${file.display} while this write landed, and this write replaced it; its version (${outside.length} bytes) could not be saved in history.`;
+  }
+  return `Another program wrote ${file.display} while this write landed, and this write replaced it; that version is kept in history as tag ${tag}: restore it with rollback {"path": ${JSON.stringify(file.display)}, "hash": "${tag}"}, or merge it in by hand.`;
 }
 
 /**

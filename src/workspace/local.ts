@@ -2,6 +2,7 @@ import {
   close,
   closeSync,
   constants,
+  type Dirent,
   fchmodSync,
   fstatSync,
   lstatSync,
@@ -9,16 +10,20 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fsyncPath } from "../util/durable.js";
-import { isInside } from "../util/paths.js";
+import { sha256 } from "../util/hash.js";
+import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { withFileLock } from "./file-lock.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
@@ -33,8 +38,9 @@ import {
 
 export interface LocalWorkspaceOptions {
   /**
-   * When set, a write whose folder no longer resolves inside this directory
-   * is refused: it catches a folder swapped for a link after the guard ran.
+   * When set, every call on a path resolves it beneath this directory at the
+   * moment of the call (beneath.ts): a folder swapped for a link out of it
+   * after the guard ran is refused, never followed. Paths outside it are refused.
    */
   confineTo?: string;
   /** fsync files before renaming them into place (default true). */
@@ -48,6 +54,23 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/** Where an unconfined workspace makes its calls: the path as it is, every link followed by the kernel. */
+const PLAIN: Pick<Beneath, "at"> = {
+  at: <T>(abs: string, final: Final<T>, options: { create?: boolean } = {}): T => {
+    let done: T | Follow;
+    try {
+      done = final(dirname(abs), basename(abs));
+    } catch (error) {
+      if (!options.create || !isMissing(error)) throw error;
+      mkdirSync(dirname(abs), { recursive: true });
+      done = final(dirname(abs), basename(abs));
+    }
+    if (done !== FOLLOW) return done;
+    const real = realpathSync(abs);
+    return final(dirname(real), basename(real)) as T;
+  },
+};
+
 /**
  * The local disk. Writes go to a temp file in the same folder, then rename.
  * The calls are synchronous behind the async interface: each one is a
@@ -56,12 +79,12 @@ function isMissing(error: unknown): boolean {
  */
 export class LocalWorkspace implements Workspace {
   readonly kind = "local";
-  readonly #confineTo: string | undefined;
+  readonly #disk: Pick<Beneath, "at">;
   readonly #durable: boolean;
   readonly #lockDir: string;
 
   constructor(options: LocalWorkspaceOptions = {}) {
-    this.#confineTo = options.confineTo;
+    this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
     this.#durable = options.durable ?? true;
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
   }
@@ -72,7 +95,7 @@ export class LocalWorkspace implements Workspace {
 
   async stat(path: string): Promise<FileStat | undefined> {
     try {
-      const s = statSync(path);
+      const s = this.#disk.at(path, statAt);
       return {
         kind: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",
         size: s.size,
@@ -92,31 +115,24 @@ export class LocalWorkspace implements Workspace {
    */
   async readFile(path: string): Promise<Uint8Array> {
     try {
-      const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-      try {
-        const st = fstatSync(fd);
-        if (st.isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
-        if (!st.isFile()) {
-          throw new WorkspaceError("not_a_file", path, `${path} is ${specialKind(st)}`);
+      return this.#disk.at(path, (dir, name) => {
+        const fd = openAt(dir, name, READ_FLAGS);
+        if (fd === FOLLOW) return FOLLOW;
+        try {
+          return readOpen(fd, path);
+        } finally {
+          closeSync(fd);
         }
-        return readFileSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      });
     } catch (error) {
-      if (error instanceof WorkspaceError) throw error;
-      if (isMissing(error)) throw new WorkspaceError("missing", path, `${path} does not exist`);
-      if ((error as NodeJS.ErrnoException).code === "EISDIR") {
-        throw new WorkspaceError("is_directory", path, `${path} is a directory`);
-      }
-      throw error;
+      throw readError(error, path);
     }
   }
 
   async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
-    const temp = this.#stage(path, bytes, options);
-    await settle(temp, this.#durable ? fsyncPath(temp) : undefined);
-    replace(temp, path);
+    const staged = this.#stage(path, bytes, options);
+    await settle(staged, this.#durable ? fsyncPath(staged.temp) : undefined);
+    this.#replace(staged, path);
   }
 
   /**
@@ -131,84 +147,103 @@ export class LocalWorkspace implements Workspace {
     options: WriteIfOptions = {},
   ): Promise<boolean> {
     if (!(await holds(this, path, expected))) return false;
-    const temp = this.#stage(path, bytes, options);
-    const synced = this.#durable ? fsyncPath(temp) : undefined;
+    const staged = this.#stage(path, bytes, options);
+    const synced = this.#durable ? fsyncPath(staged.temp) : undefined;
     const recorded = (async () => options.beforeReplace?.())(); // a throw becomes a rejection
-    await settle(temp, Promise.all([synced, recorded]));
-    replace(temp, path);
+    await settle(staged, Promise.all([synced, recorded]));
+    const swap = this.#replace(staged, path, expected);
+    if (swap.refused) return false;
+    if (swap.displaced) await options.onDisplaced?.(swap.displaced);
     return true;
   }
 
   /**
-   * Writes the new bytes beside the file under a temp name. When confined,
-   * the folder is checked first: a link planted after the guard ran must not
-   * lead even the temp file out of the root.
+   * Writes the new bytes beside the file under a temp name, in the folder
+   * the walk reached (its missing folders made beneath the root); the folder
+   * stays open until the rename, so the temp file is never looked up by path.
    */
-  #stage(path: string, bytes: Uint8Array, options: WriteOptions): string {
-    const dir = dirname(path);
-    if (this.#confineTo) this.#confine(path, dir);
-    const temp = join(dir, tempName(basename(path)));
-    sweepTemps(dir);
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-    let fd: number;
-    try {
-      fd = openSync(temp, flags, 0o600);
-    } catch (error) {
-      if (!isMissing(error)) throw error;
-      mkdirSync(dir, { recursive: true });
-      fd = openSync(temp, flags, 0o600);
-    }
-    try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-      fchmodSync(fd, options.mode ?? existingMode(path) ?? 0o644);
-    } catch (error) {
-      closeSync(fd);
-      rmSync(temp, { force: true });
-      throw error;
-    }
-    closeSync(fd);
-    return temp;
+  #stage(path: string, bytes: Uint8Array, options: WriteOptions): Staged {
+    return this.#disk.at(
+      path,
+      (dir, name) => {
+        const temp = tempName(name);
+        sweepTemps(dir, Date.now(), dirname(path));
+        const folder = holdFolder(dir);
+        const staged: Staged = { folder, dir: folderPath(folder, dir), name, temp: "" };
+        staged.temp = `${staged.dir}/${temp}`;
+        let fd: number;
+        try {
+          fd = openSync(staged.temp, STAGE_FLAGS, 0o600);
+        } catch (error) {
+          releaseFolder(folder);
+          throw error;
+        }
+        try {
+          for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+          fchmodSync(fd, options.mode ?? existingMode(dir, name) ?? 0o644);
+        } catch (error) {
+          closeSync(fd);
+          discard(staged);
+          throw error;
+        }
+        closeSync(fd);
+        return staged;
+      },
+      { create: true },
+    );
   }
 
-  /** Makes the folder when missing, then refuses it if it resolves outside the root. */
-  #confine(path: string, dir: string): void {
-    let real: string;
+  /**
+   * Renames the staged temp file over `path`, in the folder it was staged
+   * in, once a fresh walk still reaches that same folder: a folder moved or
+   * swapped since staging is refused. With `expected` (a compare-and-swap)
+   * the file is compared once more right before the rename, and the old
+   * file, held open across it, once more after: what another program wrote
+   * in between is handed back as `displaced`. On failure or refusal the temp
+   * file is removed.
+   */
+  #replace(staged: Staged, path: string, expected?: string | null): Swap {
+    let swap: Swap;
     try {
-      real = realpathSync(dir);
+      testHangBeforeRename(join(dirname(path), basename(staged.temp)));
+      swap = this.#disk.at(path, (dir) => {
+        if (staged.folder !== undefined && !sameFolder(staged.folder, dir)) {
+          throw new WorkspaceError(
+            "escape",
+            path,
+            `${dirname(path)} was moved or replaced while ${basename(path)} was being written; nothing was written. Check the folder and try again.`,
+          );
+        }
+        const old = holdOpen(staged.dir, staged.name);
+        try {
+          if (expected !== undefined && !stillHolds(old, staged, expected)) return REFUSED;
+          renameSync(staged.temp, `${staged.dir}/${staged.name}`);
+          return { refused: false, displaced: displacedBytes(old, expected) };
+        } finally {
+          if (old !== undefined) close(old, () => {});
+        }
+      });
     } catch (error) {
-      if (!isMissing(error)) throw error;
-      mkdirSync(dir, { recursive: true });
-      real = realpathSync(dir);
+      discard(staged);
+      throw error;
     }
-    if (!isInside(this.#confineTo!, real)) {
-      throw new WorkspaceError("escape", path, `${dir} now resolves outside ${this.#confineTo}`);
-    }
+    if (swap.refused) discard(staged);
+    else releaseFolder(staged.folder);
+    return swap;
   }
 
   async remove(path: string): Promise<void> {
-    if (this.#confineTo) {
-      let dir: string;
-      try {
-        dir = realpathSync(dirname(path));
-      } catch (error) {
-        if (isMissing(error)) return; // no folder, no file
-        throw error;
-      }
-      // The same defence as a write's: a folder swapped for a link out of the root after the guard ran.
-      if (!isInside(this.#confineTo, dir)) {
-        throw new WorkspaceError(
-          "escape",
-          path,
-          `${dirname(path)} now resolves outside ${this.#confineTo}`,
-        );
-      }
+    try {
+      this.#disk.at(path, (dir, name) => unlinkSync(`${dir}/${name}`));
+    } catch (error) {
+      if (isMissing(error)) return; // no folder, no file
+      throw error;
     }
-    rmSync(path, { force: true });
   }
 
   async readDir(path: string): Promise<DirEntry[]> {
     try {
-      const entries = readdirSync(path, { withFileTypes: true });
+      const entries = this.#disk.at(path, readDirAt);
       return entries.map((e) => ({
         name: e.name,
         kind: e.isFile()
@@ -226,31 +261,172 @@ export class LocalWorkspace implements Workspace {
   }
 }
 
+/** What a rename did: refused by the last check, or done (and what it took off the disk that was not expected). */
+interface Swap {
+  refused: boolean;
+  displaced?: Uint8Array;
+}
+
+const REFUSED: Swap = { refused: true };
+
+/**
+ * The last compare before the rename, on the descriptor that is held
+ * across it: the file there must still hash to `expected` (null: nothing
+ * there). A link or special file at the name keeps the earlier verdict,
+ * which followed it; the rename replaces the link, never its target.
+ */
+function stillHolds(old: number | undefined, staged: Staged, expected: string | null): boolean {
+  if (old === undefined) {
+    try {
+      const st = lstatSync(`${staged.dir}/${staged.name}`);
+      return st.isSymbolicLink() || expected !== null;
+    } catch (error) {
+      if (isMissing(error)) return expected === null;
+      throw error;
+    }
+  }
+  const st = fstatSync(old);
+  if (!st.isFile()) return true;
+  return sha256(readAll(old, st.size)) === expected;
+}
+
+/** The old file's bytes after the rename, when they are no longer the expected ones. */
+function displacedBytes(
+  old: number | undefined,
+  expected: string | null | undefined,
+): Uint8Array | undefined {
+  if (old === undefined || expected === undefined || expected === null) return undefined;
+  const st = fstatSync(old);
+  if (!st.isFile()) return undefined;
+  const bytes = readAll(old, st.size);
+  return sha256(bytes) === expected ? undefined : bytes;
+}
+
+/** The whole file from offset 0, whatever the descriptor's position. */
+function readAll(fd: number, size: number): Uint8Array {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.max(size - at, 0) + 1);
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    at += n;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** A temp file staged beside its target, in a folder held open (Linux) until the rename. */
+interface Staged {
+  /** The staging folder's descriptor; undefined without /proc. */
+  folder: number | undefined;
+  /** A path naming that folder (its descriptor's /proc path, or its real path). */
+  dir: string;
+  /** The target's name in the folder. */
+  name: string;
+  /** The temp file's path under `dir`. */
+  temp: string;
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+const STAGE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const HOLD_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Opens `name` in `dir` without following a link; FOLLOW when it is one. */
+function openAt(dir: string, name: string, flags: number): number | Follow {
+  try {
+    return openSync(`${dir}/${name}`, flags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === "ELOOP" || code === "ENOTDIR") && isLink(dir, name)) return FOLLOW;
+    throw error;
+  }
+}
+
+function isLink(dir: string, name: string): boolean {
+  try {
+    return lstatSync(`${dir}/${name}`).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function readOpen(fd: number, path: string): Uint8Array {
+  const st = fstatSync(fd);
+  if (st.isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
+  if (!st.isFile()) {
+    throw new WorkspaceError("not_a_file", path, `${path} is ${specialKind(st)}`);
+  }
+  return readFileSync(fd);
+}
+
+function readError(error: unknown, path: string): unknown {
+  if (error instanceof WorkspaceError) return error;
+  if (isMissing(error)) return new WorkspaceError("missing", path, `${path} does not exist`);
+  if ((error as NodeJS.ErrnoException).code === "EISDIR") {
+    return new WorkspaceError("is_directory", path, `${path} is a directory`);
+  }
+  return error;
+}
+
+function statAt(dir: string, name: string): Stats | Follow {
+  const st = lstatSync(`${dir}/${name}`);
+  return st.isSymbolicLink() ? FOLLOW : st;
+}
+
+/** A folder's entries, the folder opened without following a link at its name. */
+function readDirAt(dir: string, name: string): Dirent[] | Follow {
+  const at = `${dir}/${name}`;
+  if (!STRONG || !dir.startsWith("/proc/self/fd/")) {
+    if (lstatSync(at).isSymbolicLink()) return FOLLOW;
+    return readdirSync(at, { withFileTypes: true });
+  }
+  const fd = openAt(dir, name, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  if (fd === FOLLOW) return FOLLOW;
+  try {
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A new descriptor of the walk's folder, kept past the walk (Linux only). */
+function holdFolder(dir: string): number | undefined {
+  if (!dir.startsWith("/proc/self/fd/")) return undefined;
+  return openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+}
+
+function folderPath(folder: number | undefined, dir: string): string {
+  return folder === undefined ? dir : `/proc/self/fd/${folder}`;
+}
+
+function releaseFolder(folder: number | undefined): void {
+  if (folder !== undefined) closeSync(folder);
+}
+
+function sameFolder(folder: number, dir: string): boolean {
+  const held = fstatSync(folder);
+  const now = statSync(dir);
+  return held.ino === now.ino && held.dev === now.dev;
+}
+
+/** Removes a staged temp file and lets its folder go. */
+function discard(staged: Staged): void {
+  rmSync(staged.temp, { force: true });
+  releaseFolder(staged.folder);
+  staged.folder = undefined;
+}
+
 /** Waits for `pending` (fsyncs, history); on failure the staged temp file is removed. */
-async function settle(temp: string, pending: Promise<unknown> | undefined): Promise<void> {
+async function settle(staged: Staged, pending: Promise<unknown> | undefined): Promise<void> {
   try {
     await pending;
   } catch (error) {
-    rmSync(temp, { force: true });
+    discard(staged);
     throw error;
   }
 }
-
-/** Renames the staged temp file over `path`; on failure the temp file is removed. */
-function replace(temp: string, path: string): void {
-  testHangBeforeRename(temp);
-  const old = holdOpen(path);
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  } finally {
-    if (old !== undefined) close(old, () => {});
-  }
-}
-
-const HOLD_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * A descriptor of the file about to be replaced, closed on the thread pool
@@ -260,9 +436,9 @@ const HOLD_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  * at once and the wait happens off the main thread. Links, fifos and missing
  * files are not held.
  */
-function holdOpen(path: string): number | undefined {
+function holdOpen(dir: string, name: string): number | undefined {
   try {
-    return openSync(path, HOLD_FLAGS);
+    return openSync(`${dir}/${name}`, HOLD_FLAGS);
   } catch {
     return undefined;
   }
@@ -275,9 +451,9 @@ export function specialKind(st: { isFIFO(): boolean; isSocket(): boolean }): str
   return "a device or other special file";
 }
 
-function existingMode(path: string): number | undefined {
+function existingMode(dir: string, name: string): number | undefined {
   try {
-    const s = lstatSync(path);
+    const s = lstatSync(`${dir}/${name}`);
     return s.isFile() ? s.mode & 0o7777 : undefined;
   } catch {
     return undefined;

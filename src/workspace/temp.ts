@@ -4,7 +4,7 @@
  * is known stale once that process is gone; the next write in the folder
  * removes it, and list and search never show one.
  */
-import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomId } from "../util/ids.js";
 
@@ -56,12 +56,15 @@ function gone(pid: number): boolean {
   }
 }
 
-/** Removes the stale temp files in `dir` (at most once a minute per folder); never throws. */
-export function sweepTemps(dir: string, now = Date.now()): void {
-  const last = swept.get(dir);
+/**
+ * Removes the stale temp files in `dir` (at most once a minute per folder,
+ * named by `key`: `dir` may be a descriptor's /proc path); never throws.
+ */
+export function sweepTemps(dir: string, now = Date.now(), key = dir): void {
+  const last = swept.get(key);
   if (last !== undefined && now - last < SWEEP_EVERY_MS) return;
   if (swept.size > 10_000) swept.clear();
-  swept.set(dir, now);
+  swept.set(key, now);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -73,7 +76,7 @@ export function sweepTemps(dir: string, now = Date.now()): void {
     if (!match) continue;
     const path = join(dir, name);
     try {
-      const st = statSync(path);
+      const st = lstatSync(path);
       if (!st.isFile()) continue;
       const age = now - st.mtimeMs;
       const pid = match[1] === undefined ? undefined : Number.parseInt(match[1], 36);

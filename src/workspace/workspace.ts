@@ -37,6 +37,13 @@ export interface WriteIfOptions extends WriteOptions {
    * records here); the file is replaced only once its promise settles.
    */
   beforeReplace?: () => void | Promise<void>;
+  /**
+   * Called after the rename when the file it replaced no longer held the
+   * expected bytes: another program wrote it in the instant between the last
+   * check and the rename. `bytes` is what that program wrote, which the
+   * rename took off the disk; the caller keeps it (history) and says so.
+   */
+  onDisplaced?: (bytes: Uint8Array) => void | Promise<void>;
 }
 
 export interface Workspace {

@@ -5,7 +5,6 @@
  * `end` has arrived: past the limit rg runs on to the end of the current file,
  * never stopping inside one.
  */
-import { createReadStream } from "node:fs";
 import { type RgLine, type RgOutcome, rgText, runRipgrep } from "../../proc/ripgrep.js";
 
 /** A shown line longer than this is cut to a window around its first match. */
@@ -22,6 +21,8 @@ interface ShownLine {
   line: number;
   text: string;
   match: boolean;
+  /** The whole line as rg read it, without its line break: checked against the confined read. */
+  raw: string;
 }
 
 export interface FileHits {
@@ -51,6 +52,10 @@ export interface CollectOptions {
   /** The root-relative path of a file rg printed, or undefined when it must not be shown. */
   accept: (printed: string) => string | undefined;
   signal?: AbortSignal;
+}
+
+function rawText(data: RgLine): string {
+  return rgText(data.lines).replace(/\r?\n$/, "");
 }
 
 /** One line as shown: no line break, and a window around the match when very long. */
@@ -97,7 +102,7 @@ export async function collectHits(options: CollectOptions): Promise<Collected> {
           }
           const text = shownText(message.data);
           const line = message.data.line_number;
-          current.lines.push({ line, text, match: true });
+          current.lines.push({ line, text, match: true, raw: rawText(message.data) });
           current.lastMatch = line;
           hits.push({ path: current.path, line, text });
           return true;
@@ -108,6 +113,7 @@ export async function collectHits(options: CollectOptions): Promise<Collected> {
               line: message.data.line_number,
               text: shownText(message.data),
               match: false,
+              raw: rawText(message.data),
             });
           }
           return true;
@@ -132,23 +138,4 @@ export async function collectHits(options: CollectOptions): Promise<Collected> {
     options.signal,
   );
   return { files, hits, truncated, binary, outcome };
-}
-
-/**
- * Whether a file has a NUL byte anywhere: rg's rule for binary. rg applies it to
- * the files it walks, but searches a file named as its path to the end and
- * reports a NUL only when it falls before a match.
- */
-export async function hasNulByte(file: string): Promise<boolean> {
-  const stream = createReadStream(file);
-  try {
-    for await (const chunk of stream) if ((chunk as Buffer).includes(0)) return true;
-    return false;
-  } catch (error) {
-    // Deleted since rg read it: its hits are what was there.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  } finally {
-    stream.destroy();
-  }
 }

@@ -11,10 +11,10 @@ import {
   type Collected,
   collectHits,
   type FileHits,
-  hasNulByte,
   MAX_LINE_CHARS,
   type SearchHit,
 } from "./collect.js";
+import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
 
 export type { SearchHit };
@@ -181,13 +181,14 @@ function render(files: FileHits[], context: number): string {
 async function whyEmpty(
   binaryFound: readonly string[],
   probe: (extra: string[]) => Promise<Collected>,
-  root: string,
+  read: ConfinedRead,
 ): Promise<{ binary: string[]; ignored: string[] }> {
   const found = await probe(["--no-ignore", "--binary"]);
+  await confirmHits(found, read);
   const binary = new Set([...binaryFound, ...found.binary]);
   const ignored: string[] = [];
   for (const file of found.files) {
-    if (await hasNulByte(path.join(root, file.path))) binary.add(file.path);
+    if ((await read(file.path))?.includes(0)) binary.add(file.path);
     else ignored.push(file.path);
   }
   return { binary: [...binary], ignored };
@@ -283,9 +284,12 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
         accept,
         signal: context.signal,
       });
+    const read: ConfinedRead = (rel) =>
+      context.workspace.readFile(path.join(guard.root, rel)).catch(() => undefined);
     const found = await run([], limit);
+    await confirmHits(found, read);
     const namedFile = found.files.length === 1 && found.files[0]!.path === where.rel;
-    if (namedFile && (await hasNulByte(where.real))) {
+    if (namedFile && (await read(where.rel))?.includes(0)) {
       found.binary.push(where.rel);
       found.files.length = 0;
       found.hits.length = 0;
@@ -293,6 +297,13 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     }
     const { files, hits, truncated, outcome } = found;
 
+    if (outcome.code === 2) {
+      outcome.stderr = await confirmStderr(outcome.stderr, async (rel) =>
+        Boolean(await context.workspace.stat(path.join(guard.root, rel)).catch(() => undefined)),
+      );
+      // Every message was about a file the swap made rg see: nothing went wrong here.
+      if (outcome.stderr === "") outcome.code = hits.length > 0 ? 0 : 1;
+    }
     const warnings: string[] = [];
     if (outcome.code === 2) {
       if (hits.length === 0) throw rgError(outcome.stderr, args);
@@ -311,7 +322,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       const { binary, ignored } = await whyEmpty(
         found.binary,
         (extra) => run(extra, IGNORED_PROBE),
-        guard.root,
+        read,
       );
       content = emptyNotice(args, where.display, binary, ignored);
     }

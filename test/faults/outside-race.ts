@@ -1,0 +1,99 @@
+/**
+ * Outside writers racing edits, shared by the test and
+ * `npm run bench -- reliability-confine`: a child process writes the file in
+ * place (as an editor or `echo >` does) at a random moment while the toolkit
+ * edits it. Afterwards the outside version must be on disk, or kept in
+ * history with the edit's result naming its tag.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { identify } from "../../src/change/load.js";
+import type { Workspace } from "../../src/workspace/workspace.js";
+import { Project } from "../helpers/project.js";
+
+const WRITER = `
+process.on("message", ({ path, text, delayUs }) => {
+  const until = process.hrtime.bigint() + BigInt(delayUs) * 1000n;
+  while (process.hrtime.bigint() < until) {}
+  require("node:fs").writeFileSync(path, text);
+  process.send("done");
+});
+`;
+
+export interface OutsideTally {
+  rounds: number;
+  /** The outside version is what the file holds now (the edit was refused, or landed before it). */
+  survived: number;
+  /** The edit replaced the outside version, kept it in history and named it. */
+  recovered: number;
+  /** Edits refused as stale because the outside write came first. */
+  refused: number;
+  /** Edits that landed before the outside write. */
+  landedFirst: number;
+  lost: string[];
+}
+
+export async function raceOutsideWriter({
+  rounds,
+  maxDelayUs,
+  workspace,
+}: {
+  rounds: number;
+  maxDelayUs: number;
+  /** The disk to edit through (a baseline's); default: the toolkit's own LocalWorkspace. */
+  workspace?: (root: string) => Workspace;
+}): Promise<OutsideTally> {
+  const p = new Project();
+  const path = join(p.root, "a.txt");
+  const splice = p.splice({ lsp: false, ...(workspace ? { workspace: workspace(p.root) } : {}) });
+  const child = spawn(process.execPath, ["-e", WRITER], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const tally: OutsideTally = {
+    rounds,
+    survived: 0,
+    recovered: 0,
+    refused: 0,
+    landedFirst: 0,
+    lost: [],
+  };
+  try {
+    for (let i = 0; i < rounds; i++) {
+      writeFileSync(path, "keep me\nbase\n");
+      const outside = `keep me\noutside ${i}\n`;
+      const wrote = new Promise<void>((resolve) => child.once("message", () => resolve()));
+      child.send({ path, text: outside, delayUs: Math.floor(Math.random() * maxDelayUs) });
+      const edit = splice
+        .call("edit", {
+          targets: [{ path: "a.txt", edits: [{ old_text: "keep me", new_text: `kept ${i}` }] }],
+        })
+        .then(
+          (result) => ({ result, error: undefined }),
+          (error: unknown) => ({ result: undefined, error }),
+        );
+      const [{ result, error }] = await Promise.all([edit, wrote]);
+      const now = readFileSync(path, "utf8");
+      const { tag, sha } = identify(Buffer.from(outside));
+      if (now === outside || now === `kept ${i}\noutside ${i}\n`) {
+        // On disk as it was written, or merged into the edit's result.
+        tally.survived++;
+        if (error) tally.refused++;
+        else if (now === outside) tally.landedFirst++;
+      } else if (
+        result &&
+        JSON.stringify(result).includes(`tag ${tag}`) &&
+        existsSync(join(p.root, ".splice", "blobs", sha.slice(0, 2), sha.slice(2)))
+      ) {
+        tally.recovered++;
+      } else {
+        tally.lost.push(
+          `round ${i}: disk ${JSON.stringify(now)}, ${error ? String(error) : JSON.stringify(result)}`,
+        );
+      }
+    }
+  } finally {
+    child.kill();
+  }
+  return tally;
+}
