@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "./fake-anthropic.js";
+import { startFakeOpenAI } from "./fake-openai.js";
 import type { FakeServer } from "./http.js";
 import type { ScriptedModel } from "./script.js";
 
@@ -104,7 +105,59 @@ export const claudeCode: ClientSpec = {
   },
 };
 
-export const CLIENTS: readonly ClientSpec[] = [claudeCode];
+const toml = (value: string) => JSON.stringify(value);
+
+export const codex: ClientSpec = {
+  name: "Codex CLI",
+  pkg: "@openai/codex",
+  version: "0.171.0",
+  bin: "codex",
+  startProvider: startFakeOpenAI,
+  launch({ project, home, server, provider }) {
+    const codexHome = join(home, ".codex");
+    mkdirSync(codexHome, { recursive: true });
+    const [command, ...args] = server;
+    writeFileSync(
+      join(codexHome, "config.toml"),
+      [
+        // A model Codex has no metadata for: the ones it knows defer MCP tools behind tool_search,
+        // which the fake model does not play. Their limit on a tool output is set by hand below.
+        'model = "gpt-5-codex"',
+        "tool_output_token_limit = 10000",
+        'model_provider = "fake"',
+        'approval_policy = "never"',
+        'sandbox_mode = "workspace-write"',
+        "",
+        "[model_providers.fake]",
+        'name = "fake"',
+        `base_url = ${toml(`${provider.url}/v1`)}`,
+        'wire_api = "responses"',
+        'env_key = "FAKE_OPENAI_API_KEY"',
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        "",
+        "[mcp_servers.splice]",
+        `command = ${toml(command!)}`,
+        `args = [${args.map(toml).join(", ")}]`,
+        "startup_timeout_sec = 60",
+        // Waits for the server before the first turn, which otherwise may go out without its tools.
+        "required = true",
+        // approval_policy never refuses a tool that does not say it only reads; this grants splice's.
+        'default_tools_approval_mode = "approve"',
+        "",
+        `[projects.${toml(project)}]`,
+        'trust_level = "trusted"',
+        "",
+      ].join("\n"),
+    );
+    return {
+      args: ["exec", "--skip-git-repo-check", "--ephemeral", "--json", "--color", "never", PROMPT],
+      env: { ...baseEnv(home), CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: "sk-fake" },
+    };
+  },
+};
+
+export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex];
 
 /** The clients a comma-separated list names (by the first word of their name); all when empty. */
 export function selectedClients(list: string | undefined): readonly ClientSpec[] {

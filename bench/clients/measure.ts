@@ -5,7 +5,7 @@
  * how much more the model read than splice's text content.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,7 +40,7 @@ export interface Row {
   structured: number;
   isError: boolean;
   /** Which of the server's two shapes the model was handed, found by looking for each in it. */
-  passed: "text" | "structuredContent" | "other" | "none";
+  passed: Shape;
 }
 
 export interface ClientRun {
@@ -59,10 +59,22 @@ export const textOf = (result: Tapped["result"]) =>
     .map((c) => (c.type === "text" ? (c.text ?? "") : JSON.stringify(c)))
     .join("");
 
-function passedShape(seen: string | undefined, text: string, structured: string): Row["passed"] {
+type Shape =
+  | "text"
+  | "text, cut"
+  | "structuredContent"
+  | "structuredContent, cut"
+  | "other"
+  | "none";
+
+/** A shape counts as cut when its opening reached the model but not all of it. */
+function passedShape(seen: string | undefined, text: string, structured: string): Shape {
   if (seen === undefined) return "none";
+  const opening = (s: string) => s.slice(0, 200);
   if (text !== "" && seen.includes(text)) return "text";
   if (structured.length > 2 && seen.includes(structured)) return "structuredContent";
+  if (text !== "" && seen.includes(opening(text))) return "text, cut";
+  if (structured.length > 2 && seen.includes(opening(structured))) return "structuredContent, cut";
   return "other";
 }
 
@@ -153,6 +165,8 @@ export async function runClient(
     } finally {
       await provider.close();
     }
+    if (options.keep)
+      writeFileSync(join(dir, "requests.json"), JSON.stringify(provider.requests, null, 1));
     const tapped = readTap(tap);
     const rows = model.steps.map((step, i): Row => {
       const call = tapped.filter((t) => t.name === step.tool)[0];
