@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "./fake-anthropic.js";
+import { startFakeGemini } from "./fake-gemini.js";
 import { startFakeOpenAI } from "./fake-openai.js";
 import type { FakeServer } from "./http.js";
 import type { ScriptedModel } from "./script.js";
@@ -157,7 +158,39 @@ export const codex: ClientSpec = {
   },
 };
 
-export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex];
+export const geminiCli: ClientSpec = {
+  name: "Gemini CLI",
+  pkg: "@google/gemini-cli",
+  version: "0.61.0",
+  bin: "gemini",
+  startProvider: startFakeGemini,
+  launch({ project, home, server, provider }) {
+    const settingsDir = join(home, ".gemini");
+    mkdirSync(settingsDir, { recursive: true });
+    // In a folder it does not trust, Gemini CLI drops --yolo back to asking.
+    writeJson(join(settingsDir, "trustedFolders.json"), { [project]: "TRUST_FOLDER" });
+    const [command, ...args] = server;
+    writeJson(join(settingsDir, "settings.json"), {
+      mcpServers: { splice: { command, args, trust: true, timeout: 60000 } },
+      // The API key's auth: the base URL alone would pick "gateway", which -p refuses as invalid.
+      security: { auth: { selectedType: "gemini-api-key" } },
+      telemetry: { enabled: false },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    });
+    return {
+      args: ["-p", PROMPT, "--yolo", "--output-format", "json", "-m", "gemini-2.5-pro"],
+      env: {
+        ...baseEnv(home),
+        GEMINI_API_KEY: "fake-gemini-key",
+        GOOGLE_GEMINI_BASE_URL: provider.url,
+        GEMINI_CLI_NO_RELAUNCH: "true",
+      },
+    };
+  },
+};
+
+export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex, geminiCli];
 
 /** The clients a comma-separated list names (by the first word of their name); all when empty. */
 export function selectedClients(list: string | undefined): readonly ClientSpec[] {
