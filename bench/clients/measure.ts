@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClientSpec } from "./clients.js";
 import { ensureInstalled } from "./install.js";
-import { makeProject, projectScript } from "./project.js";
+import { makeProject } from "./project.js";
+import { type Scenario, SPLICE_SCENARIO } from "./scenarios.js";
 import { ScriptedModel, type Seen } from "./script.js";
 
 const TAP = fileURLToPath(new URL("./tap.mjs", import.meta.url));
-const SPLICE = fileURLToPath(new URL("../../bin/splice", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/cli-bundle/main.js", import.meta.url));
 export const RUN_TIMEOUT_MS = 240_000;
 
@@ -41,6 +41,13 @@ export interface Row {
   isError: boolean;
   /** Which of the server's two shapes the model was handed, found by looking for each in it. */
   passed: Shape;
+  /**
+   * Characters the client adds around what it passed on (Claude Code's
+   * system-reminder, Codex's "Wall time" header, Gemini's untrusted_context
+   * tags): there whatever the server sends. Undefined when the shape was cut
+   * or not found, so it cannot be told apart.
+   */
+  framing: number | undefined;
 }
 
 export interface ClientRun {
@@ -64,6 +71,7 @@ type Shape =
   | "text, cut"
   | "structuredContent"
   | "structuredContent, cut"
+  | "text + structuredContent"
   | "other"
   | "none";
 
@@ -71,11 +79,32 @@ type Shape =
 function passedShape(seen: string | undefined, text: string, structured: string): Shape {
   if (seen === undefined) return "none";
   const opening = (s: string) => s.slice(0, 200);
-  if (text !== "" && seen.includes(text)) return "text";
-  if (structured.length > 2 && seen.includes(structured)) return "structuredContent";
+  const hasText = text !== "" && seen.includes(text);
+  const hasStructured = structured.length > 2 && seen.includes(structured);
+  if (hasText && hasStructured) return "text + structuredContent";
+  if (hasText) return "text";
+  if (hasStructured) return "structuredContent";
   if (text !== "" && seen.includes(opening(text))) return "text, cut";
   if (structured.length > 2 && seen.includes(opening(structured))) return "structuredContent, cut";
   return "other";
+}
+
+function framingOf(
+  seen: string | undefined,
+  shape: Shape,
+  text: string,
+  structured: string,
+): number | undefined {
+  if (seen === undefined) return undefined;
+  const passed =
+    shape === "text"
+      ? text.length
+      : shape === "structuredContent"
+        ? structured.length
+        : shape === "text + structuredContent"
+          ? text.length + structured.length
+          : undefined;
+  return passed === undefined ? undefined : seen.length - passed;
 }
 
 function readTap(path: string): Tapped[] {
@@ -122,10 +151,14 @@ function runProcess(
   });
 }
 
-export async function runClient(
-  client: ClientSpec,
-  options: { keep?: boolean } = {},
-): Promise<ClientRun> {
+export interface RunOptions {
+  scenario?: Scenario;
+  /** Keep the temp folder (project, HOME, tap log, provider requests) and print where. */
+  keep?: boolean;
+}
+
+export async function runClient(client: ClientSpec, options: RunOptions = {}): Promise<ClientRun> {
+  const scenario = options.scenario ?? SPLICE_SCENARIO;
   const start = performance.now();
   const elapsed = () => performance.now() - start;
   let installed: Awaited<ReturnType<typeof ensureInstalled>>;
@@ -134,7 +167,7 @@ export async function runClient(
   } catch (error) {
     return { client, rows: [], seen: [], failure: String(error), output: "", elapsedMs: elapsed() };
   }
-  if (!existsSync(BUILT)) {
+  if (scenario.needsBuild && !existsSync(BUILT)) {
     const failure = `splice is not built (${BUILT} is missing): run npm run build first.`;
     return { client, rows: [], seen: [], failure, output: "", elapsedMs: elapsed() };
   }
@@ -144,19 +177,9 @@ export async function runClient(
     const home = join(dir, "home");
     mkdirSync(join(home, "tmp"), { recursive: true });
     makeProject(project);
-    const model = new ScriptedModel(projectScript(project));
+    const model = new ScriptedModel(scenario.steps(project));
     const tap = join(dir, "tap.jsonl");
-    const server = [
-      process.execPath,
-      TAP,
-      tap,
-      "--",
-      process.execPath,
-      SPLICE,
-      "serve",
-      "--root",
-      project,
-    ];
+    const server = [process.execPath, TAP, tap, "--", ...scenario.server(project)];
     const provider = await client.startProvider(model);
     let result: Awaited<ReturnType<typeof runProcess>>;
     try {
@@ -169,7 +192,9 @@ export async function runClient(
       writeFileSync(join(dir, "requests.json"), JSON.stringify(provider.requests, null, 1));
     const tapped = readTap(tap);
     const rows = model.steps.map((step, i): Row => {
-      const call = tapped.filter((t) => t.name === step.tool)[0];
+      // The k-th call of a tool in the script is its k-th call at the server.
+      const k = model.steps.slice(0, i).filter((s) => s.tool === step.tool).length;
+      const call = tapped.filter((t) => t.name === step.tool)[k];
       const seen = model.seen.find((s) => s.step === i);
       const text = textOf(call?.result);
       const structured = JSON.stringify(call?.result?.structuredContent ?? "");
@@ -180,6 +205,7 @@ export async function runClient(
         structured: structured.length,
         isError: call?.result?.isError === true,
         passed: passedShape(seen?.text, text, structured),
+        framing: framingOf(seen?.text, passedShape(seen?.text, text, structured), text, structured),
       };
     });
     const output = `exit ${result.code}${result.timedOut ? " (timed out)" : ""}\n${result.output.slice(-4000)}`;

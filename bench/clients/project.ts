@@ -1,7 +1,8 @@
 /**
  * The temp project every client works in (a copy of splice's own
  * src/text/*.ts, real code of a real size) and the script the fake model
- * plays on it: one call each of read, search, outline, run, edit and undo.
+ * plays on it: one call each of read, search, outline, run, edit and undo,
+ * then an edit that is refused.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,9 +10,6 @@ import { fileURLToPath } from "node:url";
 import type { Step } from "./script.js";
 
 const SOURCE = fileURLToPath(new URL("../../src/text/", import.meta.url));
-
-/** The tools the issue measures, in the order the script calls them. */
-export const MEASURED_TOOLS = ["read", "search", "outline", "run", "edit", "undo"] as const;
 
 export function makeProject(dir: string): void {
   mkdirSync(join(dir, "src"), { recursive: true });
@@ -38,5 +36,14 @@ export function projectScript(dir: string): Step[] {
       },
     },
     { tool: "undo", args: {} },
+    // A refusal: what the model reads of an error result (isError, with structuredContent.error).
+    {
+      tool: "edit",
+      args: {
+        targets: [
+          { path: "src/range.ts", edits: [{ old_text: "no such line here", new_text: "x" }] },
+        ],
+      },
+    },
   ];
 }
