@@ -54,7 +54,7 @@ export interface ClientRun {
   client: ClientSpec;
   rows: Row[];
   seen: Seen[];
-  /** Set when the run failed as a whole: install, timeout, exit, or a missing result. */
+  /** Set when the run failed as a whole: no install, no build, a timeout, or a result that never reached the model. */
   failure?: string;
   /** Exit code and the tail of the client's output, for the failure message. */
   output: string;
