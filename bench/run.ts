@@ -5,6 +5,7 @@
  */
 import { registeredBenchmarks } from "./lib.js";
 import "./cli.js";
+import "./clients/index.js";
 import "./code.js";
 import "./docs.js";
 import "./edit-quality/index.js";

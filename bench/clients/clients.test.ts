@@ -1,0 +1,25 @@
+/**
+ * `npm run test:clients`: each real client (pinned, installed on demand)
+ * runs the script headless against its fake provider, every result reaches
+ * the model, and the model is handed at most TARGET_RATIO times splice's
+ * text content for each tool, not counting the client's own framing (a
+ * fixed header or reminder the server cannot change).
+ */
+import { describe, expect, it } from "vitest";
+import { CLIENTS } from "./clients.js";
+import { runClient } from "./measure.js";
+import { formatRuns, netRatioOf, TARGET_RATIO } from "./report.js";
+
+describe.each(CLIENTS.map((client) => [client.name, client] as const))("%s", (_name, client) => {
+  it(`hands the model at most ${TARGET_RATIO}x splice's text content`, async () => {
+    const run = await runClient(client);
+    console.log(formatRuns([run]));
+    expect(run.failure).toBeUndefined();
+    const over = run.rows.filter(
+      (row) => (netRatioOf(row) ?? Number.POSITIVE_INFINITY) > TARGET_RATIO,
+    );
+    expect(
+      over.map((row) => `${row.tool}: ${row.seen} chars for ${row.text} (${row.passed})`),
+    ).toEqual([]);
+  });
+});
