@@ -153,7 +153,7 @@ export class LocalWorkspace implements Workspace {
     await settle(staged, Promise.all([synced, recorded]));
     const swap = this.#replace(staged, path, expected);
     if (swap.refused) return false;
-    if (swap.displaced) await options.onDisplaced?.(swap.displaced);
+    if (swap.displaced) await options.onDisplaced?.(await settled(swap.old!, swap.displaced));
     return true;
   }
 
@@ -215,12 +215,15 @@ export class LocalWorkspace implements Workspace {
           );
         }
         const old = holdOpen(staged.dir, staged.name);
+        let keep = false;
         try {
           if (expected !== undefined && !stillHolds(old, staged, expected)) return REFUSED;
           renameSync(staged.temp, `${staged.dir}/${staged.name}`);
-          return { refused: false, displaced: displacedBytes(old, expected) };
+          const displaced = displacedBytes(old, expected);
+          keep = displaced !== undefined;
+          return displaced ? { refused: false, displaced, old: old! } : { refused: false };
         } finally {
-          if (old !== undefined) close(old, () => {});
+          if (old !== undefined && !keep) close(old, () => {});
         }
       });
     } catch (error) {
@@ -265,6 +268,33 @@ export class LocalWorkspace implements Workspace {
 interface Swap {
   refused: boolean;
   displaced?: Uint8Array;
+  /** The replaced file, still open when something displaced it: its writer may not be done. */
+  old?: number;
+}
+
+const SETTLE_STEP_MS = 5;
+const SETTLE_MAX_MS = 250;
+
+/**
+ * The displaced file's bytes once its writer is done: a program that
+ * truncated the old file before the rename may still be writing to it,
+ * through a descriptor only it and `fd` now reach. Read again every few
+ * milliseconds until two reads agree (or a quarter second passes); `fd` is
+ * closed.
+ */
+async function settled(fd: number, first: Uint8Array): Promise<Uint8Array> {
+  let last = first;
+  try {
+    for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_STEP_MS) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+      const now = readAll(fd, fstatSync(fd).size);
+      if (Buffer.compare(now, last) === 0 && waited >= 4 * SETTLE_STEP_MS) return now;
+      last = now;
+    }
+    return last;
+  } finally {
+    close(fd, () => {});
+  }
 }
 
 const REFUSED: Swap = { refused: true };

@@ -53,6 +53,11 @@ describe("splice lang", () => {
     expect(swift.stdout + swift.stderr).toContain(
       "a.swift: Swift support is not installed: run `splice lang add swift`",
     );
+    const outline = splice(["outline", "a.swift"]);
+    expect(outline.code).toBe(0);
+    expect(outline.stdout).toContain(
+      "[no outline (Swift support is not installed: run `splice lang add swift`",
+    );
     const ast = splice([
       "ast",
       "return $X",

@@ -22,7 +22,7 @@ const sha = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).d
 type Listed = { sessions: SessionSummary[] };
 
 describe("a 2,000,000-line file", () => {
-  it("is edited, previewed, undone and listed", { timeout: 60_000 }, async () => {
+  it("is edited, previewed, undone and listed", { timeout: 180_000 }, async () => {
     const p = new Project();
     const text = lines(2_000_000);
     p.write("big.txt", text);
@@ -67,7 +67,9 @@ describe("a 2,000,000-line file", () => {
 });
 
 describe("diffs as large as the file", () => {
-  it("a created and a rewritten 200,000-line file keep their diff and backup id", async () => {
+  it("a created and a rewritten 200,000-line file keep their diff and backup id", {
+    timeout: 120_000,
+  }, async () => {
     const p = new Project();
     const s = p.splice();
     const created = await s.write({ targets: [{ path: "new.txt", text: lines(200_000) }] });
@@ -116,7 +118,7 @@ describe("undo --list and history survive what history holds", () => {
 });
 
 describe("ast_edit over a tree with a 200,000-line file", () => {
-  it("previews every file, the big one included", { timeout: 60_000 }, async () => {
+  it("previews every file, the big one included", { timeout: 180_000 }, async () => {
     const p = new Project();
     p.write("small.js", "console.log(1);\n");
     const body = lines(200_000, "var x").replaceAll("\n", ";\n");

@@ -5,6 +5,7 @@
  * the languages splice does parse.
  */
 import { loadTextFile } from "../../change/load.js";
+import { missingLanguage } from "../../code/languages.js";
 import { formatSpan } from "../../code/outline.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { header, renderHashline } from "../../text/hashline.js";
@@ -58,7 +59,7 @@ export async function outlineUnparsed(
     });
     const why = MARKDOWN.test(target.display)
       ? "it has no headings"
-      : "not a language splice parses";
+      : (missingLanguage(target.display) ?? "not a language splice parses");
     const more =
       total > end ? `; read line_range "${end + 1}..${Math.min(total, end + 200)}" for more` : "";
     // Its own "[showing lines …]" notice gives way to one that says why and how to read on.
