@@ -57,6 +57,13 @@ export interface ToolkitOptions {
    * small file takes about half the time.
    */
   durable?: boolean;
+  /**
+   * What the model reads of a change: "changes" (default), each hunk's
+   * `@@` line and its added lines numbered; or "full", the whole unified
+   * diff with context and removed lines (the default when the environment
+   * says SPLICE_RESULT_DIFF=full). Results always carry the full `diff`.
+   */
+  resultDiff?: "changes" | "full";
   /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
   hiddenEnv?: string[];
   /** "full" (default) or "minimal": the five tools small models handle best. */

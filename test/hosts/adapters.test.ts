@@ -354,20 +354,20 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     const edited = tagOf(edit.text);
     expectOk(
       edit,
-      `¶src/a.txt#${edited}\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three`,
+      `¶src/a.txt#${edited}\n@@ -2 +2 @@\n2| TWO`,
     );
     expect(p.text("src/a.txt")).toBe("one\nTWO\nthree\n");
 
     const write = await call("write", { targets: [{ path: "src/b.txt", text: "new\n" }] });
     expectOk(
       write,
-      `¶src/b.txt#${tagOf(write.text)}\n--- a/src/b.txt\n+++ b/src/b.txt\n@@ -0,0 +1,1 @@\n+new`,
+      `¶src/b.txt#${tagOf(write.text)}\n@@ -0,0 +1 @@\n1| new`,
     );
 
     const rollback = await call("rollback", { path: "src/a.txt", hash: "" });
     expectOk(
       rollback,
-      `¶src/a.txt#${tag}\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n one\n-TWO\n+two\n three`,
+      `¶src/a.txt#${tag}\n@@ -2 +2 @@\n2| two`,
     );
     expect(p.text("src/a.txt")).toBe("one\ntwo\nthree\n");
 
@@ -421,14 +421,8 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       await call("patch", { patch }),
       [
         "¶src/main.ts#94A3",
-        "--- a/src/main.ts",
-        "+++ b/src/main.ts",
-        "@@ -1,4 +1,4 @@",
-        " function main() {",
-        "-  const answer = 41;",
-        "+  const answer = 42;",
-        "   console.log(answer);",
-        " }",
+        "@@ -2 +2 @@",
+        "2|   const answer = 42;",
       ].join("\n"),
     );
     expect(p.text("src/main.ts")).toContain("const answer = 42;");
@@ -464,16 +458,9 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       }),
       [
         "¶config.json#296E",
-        "--- a/config.json",
-        "+++ b/config.json",
-        "@@ -1,5 +1,6 @@",
-        " {",
-        '   "scripts": {',
-        '-    "build": "tsc"',
-        '+    "build": "tsc",',
-        '+    "test": "vitest run"',
-        "   }",
-        " }",
+        "@@ -3 +3,2 @@",
+        '3|     "build": "tsc",',
+        '4|     "test": "vitest run"',
       ].join("\n"),
     );
     expect(JSON.parse(p.text("config.json"))).toEqual({
@@ -488,17 +475,9 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       }),
       [
         "¶README.md#B27E",
-        "--- a/README.md",
-        "+++ b/README.md",
-        "@@ -4,6 +4,8 @@",
-        " ",
-        " Clone it.",
-        " ",
-        "+Run `npm ci`.",
-        "+",
-        " ## Use",
-        " ",
-        " Run it.",
+        "@@ -6,0 +7,2 @@",
+        "7| Run `npm ci`.",
+        "8| ",
       ].join("\n"),
     );
   });
