@@ -10,7 +10,8 @@
  * unified diff (a toolkit made with `resultDiff: "full"` renders exactly
  * it), AFTER the default, both rendered from the same result of the same
  * call. SPLICE_BENCH_REPO names another repository, SPLICE_BENCH_COMMITS
- * how many of the newest commits to replay (default all).
+ * how many of the newest commits to replay (default 30, 0 for all: about
+ * 3 s a commit).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -325,7 +326,7 @@ defineBenchmark({
     "result tokens (o200k) per tool on this repository's own commits, full diff vs. changes",
   async run() {
     const repo = resolve(process.env.SPLICE_BENCH_REPO ?? ".");
-    const limit = Number(process.env.SPLICE_BENCH_COMMITS ?? 0);
+    const limit = Number(process.env.SPLICE_BENCH_COMMITS ?? 30);
     let shas = git(repo, ["log", "--no-merges", "--format=%H", "--min-parents=1"])
       .trim()
       .split("\n");
