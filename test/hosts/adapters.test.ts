@@ -352,23 +352,14 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       targets: [{ path: "src/a.txt", file_hash: tag, ops: "replace 2:\n+TWO" }],
     });
     const edited = tagOf(edit.text);
-    expectOk(
-      edit,
-      `¶src/a.txt#${edited}\n@@ -2 +2 @@\n2| TWO`,
-    );
+    expectOk(edit, `¶src/a.txt#${edited}\n@@ -2 +2 @@\n2| TWO`);
     expect(p.text("src/a.txt")).toBe("one\nTWO\nthree\n");
 
     const write = await call("write", { targets: [{ path: "src/b.txt", text: "new\n" }] });
-    expectOk(
-      write,
-      `¶src/b.txt#${tagOf(write.text)}\n@@ -0,0 +1 @@\n1| new`,
-    );
+    expectOk(write, `¶src/b.txt#${tagOf(write.text)}\n@@ -0,0 +1 @@\n1| new`);
 
     const rollback = await call("rollback", { path: "src/a.txt", hash: "" });
-    expectOk(
-      rollback,
-      `¶src/a.txt#${tag}\n@@ -2 +2 @@\n2| two`,
-    );
+    expectOk(rollback, `¶src/a.txt#${tag}\n@@ -2 +2 @@\n2| two`);
     expect(p.text("src/a.txt")).toBe("one\ntwo\nthree\n");
 
     // Both versions, newest event first: the rollback made one current and replaced the other.
@@ -419,11 +410,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       "*** Begin Patch\n*** Update File: src/main.ts\n@@ function main() {\n-  const answer = 41;\n+  const answer = 42;\n*** End Patch\n";
     expectOk(
       await call("patch", { patch }),
-      [
-        "¶src/main.ts#94A3",
-        "@@ -2 +2 @@",
-        "2|   const answer = 42;",
-      ].join("\n"),
+      ["¶src/main.ts#94A3", "@@ -2 +2 @@", "2|   const answer = 42;"].join("\n"),
     );
     expect(p.text("src/main.ts")).toContain("const answer = 42;");
   });
@@ -473,12 +460,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
         heading: "Install",
         text: "Run `npm ci`.",
       }),
-      [
-        "¶README.md#B27E",
-        "@@ -6,0 +7,2 @@",
-        "7| Run `npm ci`.",
-        "8| ",
-      ].join("\n"),
+      ["¶README.md#B27E", "@@ -6,0 +7,2 @@", "7| Run `npm ci`.", "8| "].join("\n"),
     );
   });
 
