@@ -8,7 +8,10 @@
  * lines, a notice) is kept as is.
  */
 
-/** Added lines shown per result; a hunk that does not fit is named, not shown. */
+/**
+ * Added lines shown per result. From the first change that does not fit on,
+ * changes show their `@@` line alone, after one notice.
+ */
 export const SHOWN_LINES = 40;
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -96,6 +99,7 @@ export function changedLines(diff: string, shown = SHOWN_LINES): string {
   const lines = diff.replace(/\n$/, "").split("\n");
   const out: string[] = [];
   let budget = shown;
+  let cut = false;
   let files = 0;
   for (let i = 0; i < lines.length; ) {
     const line = lines[i]!;
@@ -104,12 +108,16 @@ export function changedLines(diff: string, shown = SHOWN_LINES): string {
       const [stretches, next] = readHunk(lines, i, m);
       for (const s of stretches) {
         out.push(stretchLine(s));
-        if (s.added.length <= budget) {
+        if (!cut && s.added.length > budget) {
+          // In order, so what is shown is every change above one line.
+          cut = true;
+          out.push(
+            `[added lines from line ${s.added[0]!.n} on are not shown: read them to see them numbered]`,
+          );
+        }
+        if (!cut) {
           for (const a of s.added) out.push(`${a.n}| ${a.text}`);
           budget -= s.added.length;
-        } else {
-          const last = s.added.at(-1)!.n;
-          out.push(`[lines ${s.added[0]!.n}..${last} not shown: read them to see them numbered]`);
         }
         if (s.eolChanged) out.push("[the final newline changed]");
       }

@@ -52,13 +52,21 @@ describe("changedLines", () => {
     expect(view(["a"], ["a"])).toBe("");
   });
 
-  it("names a hunk whose added lines do not fit, with its lines and how to see them", () => {
+  it("shows added lines up to the budget, then only where the later changes landed", () => {
     const now = Array.from({ length: 50 }, (_, i) => `line ${i}`);
     expect(view([], now)).toBe(
-      "@@ -0,0 +1,50 @@\n[lines 1..50 not shown: read them to see them numbered]",
+      "@@ -0,0 +1,50 @@\n[added lines from line 1 on are not shown: read them to see them numbered]",
     );
-    expect(view(["x"], ["x", "a", "b", "c"], 2)).toBe(
-      "@@ -1,0 +2,3 @@\n[lines 2..4 not shown: read them to see them numbered]",
+    const old = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    const changed = ["A", "b", "c", "D1", "D2", "D3", "e", "f", "g", "H"];
+    expect(view(old, changed, 2)).toBe(
+      [
+        "@@ -1 +1 @@",
+        "1| A",
+        "@@ -4 +4,3 @@",
+        "[added lines from line 4 on are not shown: read them to see them numbered]",
+        "@@ -8 +10 @@",
+      ].join("\n"),
     );
   });
 
