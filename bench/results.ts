@@ -8,9 +8,10 @@
  * the file tool; changed package.json/tsconfig values through doc; changed
  * Markdown sections through md. BEFORE is the old rendering, the whole
  * unified diff (a toolkit made with `resultDiff: "full"` renders exactly
- * it), AFTER the default, both rendered from the same result of the same
- * call. SPLICE_BENCH_REPO names another repository, SPLICE_BENCH_COMMITS
- * how many of the newest commits to replay (default 30, 0 for all: about
+ * it; an undo, which had no view of its own, as its JSON), AFTER the
+ * default, both rendered from the same result of the same call.
+ * SPLICE_BENCH_REPO names another repository, SPLICE_BENCH_COMMITS how many
+ * of the newest commits to replay (default 30, 0 for all: about
  * 3 s a commit).
  */
 import { execFileSync } from "node:child_process";
@@ -44,10 +45,17 @@ const samples = new Map<Tool, Sample[]>();
 
 const tokens = (text: string) => countTokens(text);
 
+/** The result as the old rendering saw it: undo had no `content`, so it read as JSON. */
+function oldShape(name: string, result: unknown): unknown {
+  const copy = structuredClone(result) as Record<string, unknown>;
+  if (name === "undo") delete copy.content;
+  return copy;
+}
+
 /** Renders one result both ways and records it. */
 function record(tool: Tool, name: string, args: unknown, result: unknown): void {
   const after = renderResult(name, result);
-  const before = renderResult(name, withResultDiff(structuredClone(result), "full"));
+  const before = renderResult(name, withResultDiff(oldShape(name, result), "full"));
   const list = samples.get(tool) ?? [];
   list.push({
     before: tokens(before),

@@ -125,6 +125,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     history,
     events: new EventBus(),
     ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),
+    resultDiff: o.resultDiff ?? (process.env.SPLICE_RESULT_DIFF === "full" ? "full" : "changes"),
     limits: {
       maxFileBytes: o.maxFileBytes ?? o.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
       maxLines: o.maxLines ?? o.max_lines ?? DEFAULT_LIMITS.maxLines,

@@ -56,8 +56,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const { context: base, session } = createContext(options);
   const registry = registryOf(options.tools === "minimal" ? minimalTools : fullTools);
   const { find } = registry;
-  const resultDiff =
-    options.resultDiff ?? (process.env.SPLICE_RESULT_DIFF === "full" ? "full" : "changes");
+  const resultDiff = base.resultDiff ?? "changes";
   /**
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
