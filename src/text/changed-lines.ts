@@ -1,7 +1,8 @@
 /**
- * The compact view of a unified diff a model reads after a change: per hunk
- * a git-style `@@ -a,b +c,d @@` line (where it landed and how many lines went
- * and came), then the lines it added, numbered as a read numbers them, so
+ * The compact view of a unified diff a model reads after a change: per
+ * change (a run of changed lines; a hunk may hold several) a git-style
+ * `@@ -a,b +c,d @@` line (where it landed and how many lines went and came),
+ * then the lines it added, numbered as a read numbers them, so
  * the next line op needs no re-read. Left out, as the model already has
  * them: the `---`/`+++` lines (the result's header names the file), context
  * lines and removed lines. Anything that is not a hunk (a rename's git
