@@ -15,6 +15,7 @@ import "./install.js";
 import "./lsp.js";
 import "./patch-git.js";
 import "./reliability-confine.js";
+import "./results.js";
 import "./schemas.js";
 import "./search.js";
 import "./tokens.js";

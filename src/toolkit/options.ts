@@ -58,6 +58,13 @@ export interface ToolkitOptions {
    * small file takes about half the time.
    */
   durable?: boolean;
+  /**
+   * What the model reads of a change: "changes" (default), each hunk's
+   * `@@` line and its added lines numbered; or "full", the whole unified
+   * diff with context and removed lines (the default when the environment
+   * says SPLICE_RESULT_DIFF=full). Results always carry the full `diff`.
+   */
+  resultDiff?: "changes" | "full";
   /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
   hiddenEnv?: string[];
   /**
@@ -125,6 +132,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     history,
     events: new EventBus(),
     ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),
+    resultDiff: o.resultDiff ?? (process.env.SPLICE_RESULT_DIFF === "full" ? "full" : "changes"),
     limits: {
       maxFileBytes: o.maxFileBytes ?? o.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
       maxLines: o.maxLines ?? o.max_lines ?? DEFAULT_LIMITS.maxLines,

@@ -2,11 +2,32 @@
  * The model-readable view of a tool call, the same for every host. The view
  * follows the result's shape, not the tool's name, so a new tool needs no
  * change here: a `content` string (read, list, search) is shown as is; a
- * `header` and `diff` (edit, write, rollback) as the header and the diff;
- * anything else as JSON. Warnings become bracketed notice lines, the form
- * read output already uses for lines that are not file lines.
+ * `header` and `diff` (edit, write, rollback) as the header and the changed
+ * lines (changed-lines.ts), or the whole diff when the toolkit was made with
+ * `resultDiff: "full"`; anything else as JSON. Warnings become bracketed
+ * notice lines, the form read output already uses for lines that are not
+ * file lines.
  */
 import { clip, isToolError } from "../errors.js";
+import { changedLines } from "../text/changed-lines.js";
+
+/** How a result's diff is shown to the model. */
+export type ResultDiff = "changes" | "full";
+
+/**
+ * A toolkit made with `resultDiff: "full"` marks its results with this key.
+ * A symbol travels with the result to every host's renderResult call and
+ * never into JSON (MCP structuredContent, --json).
+ */
+export const RESULT_DIFF = Symbol("splice.resultDiff");
+
+/** The result marked to render its diff whole; a result that is not an object is left as is. */
+export function withResultDiff<T>(result: T, view: ResultDiff): T {
+  if (view === "full" && typeof result === "object" && result !== null) {
+    Object.defineProperty(result, RESULT_DIFF, { value: view, enumerable: false });
+  }
+  return result;
+}
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +45,7 @@ function notices(item: Json): string[] {
 }
 
 /** One target's text, or undefined when it has no readable view. */
-function itemText(item: Json): string | undefined {
+function itemText(item: Json, view: ResultDiff): string | undefined {
   if (isObject(item.error)) {
     // A failed target of a batch that went on (read): which one and why, once.
     const { code, message } = item.error;
@@ -35,17 +56,20 @@ function itemText(item: Json): string | undefined {
   if (content !== undefined) return [content, ...notices(item)].filter(Boolean).join("\n");
   const header = str(item.header);
   if (header !== undefined) {
-    return [header, str(item.diff)?.trimEnd(), ...notices(item)].filter(Boolean).join("\n");
+    const diff = str(item.diff) ?? "";
+    const shown = view === "full" ? diff.trimEnd() : changedLines(diff);
+    return [header, shown, ...notices(item)].filter(Boolean).join("\n");
   }
   return undefined;
 }
 
 function resultText(result: unknown): string {
   if (isObject(result)) {
-    const own = itemText(result);
+    const view = (result as { [RESULT_DIFF]?: ResultDiff })[RESULT_DIFF] ?? "changes";
+    const own = itemText(result, view);
     if (own !== undefined) return own;
     if (Array.isArray(result.results) && result.results.every(isObject)) {
-      const parts = result.results.map(itemText);
+      const parts = result.results.map((item) => itemText(item, view));
       if (parts.every((p) => p !== undefined)) {
         return [parts.join("\n\n"), ...notices(result)].filter(Boolean).join("\n");
       }

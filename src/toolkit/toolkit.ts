@@ -19,6 +19,7 @@ import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
+import { withResultDiff } from "./render-result.js";
 import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 
 export interface CallInfo extends CallSummary {
@@ -55,6 +56,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const { context: base, session } = createContext(options);
   const registry = registryOf(profileTools(options.tools, options.descriptions));
   const { find } = registry;
+  const resultDiff = base.resultDiff ?? "changes";
   /**
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
@@ -98,7 +100,8 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const parsed = parseArgs(tool, args);
       try {
         const result = await tool.call(callContext(callOptions?.signal), parsed);
-        return withHistoryWarning(result, unavailableWarning(base.history));
+        const warned = withHistoryWarning(result, unavailableWarning(base.history));
+        return withResultDiff(warned, resultDiff);
       } catch (error) {
         const failure = historyFailure(error, base.history.dir);
         throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;

@@ -11,6 +11,8 @@ export interface ToolContext extends ChangeContext {
   hiddenEnv?: readonly string[];
   /** The tools a call may run on its own behalf (a plan's steps); the toolkit sets it. */
   registry?: ToolRegistry;
+  /** How a tool that writes its own `content` shows a diff to the model (default "changes"). */
+  resultDiff?: "changes" | "full";
 }
 
 /** The tools of a toolkit, by name. */

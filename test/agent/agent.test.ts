@@ -138,7 +138,7 @@ describe("splice agent", { timeout: 60_000 }, () => {
     expect(agent.stdout).toContain("[ok] edit a.txt\nChanged.\n");
     const [result] = toolResults(server.requests[1]!);
     expect(result!.is_error).toBeUndefined();
-    expect(resultText(result!)).toContain("+hello there");
+    expect(resultText(result!)).toMatch(/^¶a\.txt#[0-9A-F]{4}\n@@ -1 \+1 @@\n1\| hello there$/);
   });
 
   it("leaves a declined edit's file alone and tells the model why", async () => {

@@ -16,6 +16,7 @@ import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import { argPath, restoreSession, type UndoFile } from "./restore.js";
+import { undoView } from "./view.js";
 
 const input = z.strictObject({
   backup_session: z.string().optional().describe("Default: your newest change."),
@@ -33,6 +34,8 @@ export interface UndoResult {
   backup_session?: string;
   applied: boolean;
   files: UndoFile[];
+  /** What the model reads (view.ts): the session undone, how to redo it, each file's changes. */
+  content: string;
 }
 
 export interface SessionSummary {
@@ -234,12 +237,13 @@ async function undo(
   );
   const applied = (args.mode ?? "apply") === "apply";
   const wrote = applied && files.some((f) => f.action !== "unchanged");
-  return {
+  const done = {
     undone: session.id,
     ...(wrote ? { backup_session: backup } : {}),
     applied,
     files: files.reverse(),
   };
+  return { ...done, content: undoView(done, context.resultDiff === "full") };
 }
 
 export const undoTool = defineTool({

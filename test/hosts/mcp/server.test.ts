@@ -146,8 +146,9 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect(edit.isError).toBeFalsy();
     const [result] = (edit.structuredContent as { results: { header: string; diff: string }[] })
       .results;
-    expect(text(edit)).toBe(`${result!.header}\n${result!.diff.trimEnd()}`);
-    expect(text(edit)).toContain("-two\n+TWO");
+    // The model reads the changed lines; code gets the whole diff.
+    expect(text(edit)).toBe(`${result!.header}\n@@ -2 +2 @@\n2| TWO`);
+    expect(result!.diff).toContain("-two\n+TWO");
     expect(project.text("a.txt")).toBe("one\nTWO\nthree\n");
   });
 
