@@ -21,6 +21,7 @@ export type ErrorCode =
   | "batch_failed"
   | "check_failed"
   | "history_unavailable"
+  | "locked"
   | "io";
 
 export class ToolError extends Error {
