@@ -28,6 +28,7 @@ import type { Change, CommitOptions, Outcome } from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
+import { doneWithDisk } from "./lock-scope.js";
 
 type WriteChange = Extract<Change, { kind: "write" }>;
 type DeleteChange = Extract<Change, { kind: "delete" }>;
@@ -86,6 +87,7 @@ async function commitWrite(
   if (refused) throw refused;
   if (mode === "apply") {
     const { tag, sha, diff } = await writeDurably(context, change, bytes);
+    doneWithDisk();
     const checked = await validateWritten(context, change, validate);
     return {
       tag,
@@ -107,6 +109,7 @@ async function commitWrite(
     );
   }
   const { tag } = identify(bytes);
+  doneWithDisk();
   const checked =
     mode === "validate_only" ? await validateChange(context, change, validate, true) : {};
   return {
@@ -403,3 +406,4 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
     { path: file.display, target },
   );
 }
+

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BatchError, runBatch } from "../../change/batch.js";
 import type { Mode } from "../../change/change.js";
 import { asToolError } from "../../change/changeset.js";
+import { RaceError } from "../../change/commit.js";
 import type { LoadedFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { atomicNote, putBack, type Written } from "../../change/restore.js";
@@ -111,6 +112,7 @@ async function editAtomically(
       results.push(result);
       written.push({ change: p, outcome });
     } catch (error) {
+      if (written.length === 0 && error instanceof RaceError) throw error; // exclusiveAll runs it again
       const back = await putBack(context, written, "atomic batch failed");
       const note = atomicNote(back, context.backup);
       throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), note);
