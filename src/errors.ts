@@ -22,6 +22,7 @@ export type ErrorCode =
   | "check_failed"
   | "history_unavailable"
   | "locked"
+  | "read_only"
   | "io";
 
 export class ToolError extends Error {

@@ -64,7 +64,7 @@ function bytesOf(change: WriteChange): Uint8Array {
 async function commitWrite(
   context: ChangeContext,
   change: WriteChange,
-  { mode = "apply", validate }: CommitOptions,
+  { mode = "apply", validate, force }: CommitOptions,
 ): Promise<Outcome> {
   const { before, doc, file } = change;
   const bytes = bytesOf(change);
@@ -86,6 +86,8 @@ async function commitWrite(
   const refused = !change.restores && unreadableResult(context, file, bytes);
   if (refused) throw refused;
   if (mode === "apply") {
+    // Only a write is refused: a preview shows what the edit would be.
+    if (!change.restores && !force) refuseReadOnly(file, before?.mode);
     const { tag, sha, diff } = await writeDurably(context, change, bytes);
     doneWithDisk();
     const checked = await validateWritten(context, change, validate);
@@ -407,3 +409,17 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
   );
 }
 
+/**
+ * A file nobody may write (no write bit, as after chmod a-w) is kept as it
+ * is: a rename in a writable folder would replace it regardless, as root
+ * would, and its owner made it read-only on purpose.
+ */
+export function refuseReadOnly(file: GuardedPath, mode: number | undefined): void {
+  if (mode === undefined || (mode & 0o222) !== 0) return;
+  const octal = `0${(mode & 0o777).toString(8)}`;
+  throw new ToolError(
+    "read_only",
+    `${file.display} was not written: it is read-only (mode ${octal}). If it should change, pass "force": true to write it anyway (it stays read-only); otherwise leave it as it is.`,
+    { path: file.display, file_mode: octal },
+  );
+}

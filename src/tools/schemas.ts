@@ -14,3 +14,8 @@ export const validateSchema = z
   .describe(
     "Check the result with the language server (default: on for languages with a server in their project); false skips it.",
   );
+
+export const forceSchema = z
+  .boolean()
+  .optional()
+  .describe("Write files that are read-only (no write permission) too; they stay read-only.");

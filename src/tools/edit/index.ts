@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BatchError, runBatch } from "../../change/batch.js";
-import type { Mode } from "../../change/change.js";
+import type { CommitOptions } from "../../change/change.js";
 import { asToolError } from "../../change/changeset.js";
 import { RaceError } from "../../change/commit.js";
 import type { LoadedFile } from "../../change/load.js";
@@ -10,7 +10,7 @@ import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 import { planLineEdit } from "./line-edit.js";
 import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
@@ -38,6 +38,7 @@ const input = z.strictObject({
   targets: z.array(target).min(1).describe("Files to edit, in order."),
   atomic: z.boolean().optional().describe("Apply every target or none."),
   mode: modeSchema,
+  force: forceSchema,
   validate: validateSchema,
 });
 
@@ -88,8 +89,7 @@ function plan(
 async function editAtomically(
   context: ToolContext,
   targets: Target[],
-  mode: Mode | undefined,
-  validate: boolean | undefined,
+  options: CommitOptions,
 ): Promise<{ results: EditResult[] }> {
   const pending = new Map<string, LoadedFile>();
   const plans: EditPlan[] = [];
@@ -108,7 +108,7 @@ async function editAtomically(
   const written: Written[] = [];
   for (const [i, p] of plans.entries()) {
     try {
-      const { result, outcome } = await commitEdit(context, p, { mode, validate });
+      const { result, outcome } = await commitEdit(context, p, options);
       results.push(result);
       written.push({ change: p, outcome });
     } catch (error) {
@@ -128,10 +128,14 @@ function edit(
   if (args.atomic) {
     const paths = args.targets.map((t) => t.path);
     return exclusiveAll(context, paths, () =>
-      editAtomically(context, args.targets, args.mode, args.validate),
+      editAtomically(context, args.targets, {
+        mode: args.mode,
+        validate: args.validate,
+        force: args.force,
+      }),
     );
   }
-  const options = { mode: args.mode, validate: args.validate };
+  const options = { mode: args.mode, validate: args.validate, force: args.force };
   return runBatch(args.targets, (t) =>
     serialized(context, t.path, async () => {
       const { result } = await commitEdit(context, await plan(context, t, new Map()), options);

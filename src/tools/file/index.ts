@@ -18,7 +18,7 @@ import { hasFinalNewline, parseDocument } from "../../text/document.js";
 import { looksLikeHashline } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
 
@@ -32,6 +32,7 @@ const input = z.strictObject({
     .describe('rename/move: the new path (a folder, or a path ending in "/", keeps the name).'),
   overwrite: z.boolean().optional().describe("rename/move: replace a file already at `to`."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -93,8 +94,13 @@ async function existing(
   return loadTextFile(context, file);
 }
 
-async function one(context: ToolContext, change: Change, mode: Mode): Promise<Outcome> {
-  const [outcome] = await commitChanges(context, [change], { mode });
+async function one(
+  context: ToolContext,
+  change: Change,
+  mode: Mode,
+  force?: boolean,
+): Promise<Outcome> {
+  const [outcome] = await commitChanges(context, [change], { mode, force });
   return outcome!;
 }
 
@@ -128,7 +134,7 @@ async function create(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     action: "create",
     note: "file.create",
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   return result(args, file, outcome, outcome.diff, warnings);
 }
 
@@ -173,7 +179,7 @@ async function addText(context: ToolContext, args: Args, mode: Mode): Promise<Fi
     action: args.action,
     note: `file.${args.action}`,
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   return result(args, file, outcome, outcome.diff, warnings);
 }
 
@@ -187,7 +193,7 @@ async function remove(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     action: "delete",
     note: "file.delete",
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   const out = result(args, file, outcome, outcome.diff, []);
   out.header = `¶${file.display} (deleted)`;
   out.removed = outcome.applied ? 1 : 0;
@@ -260,7 +266,7 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
         note: `file.${args.action} to ${dest.rel}`,
       },
     ];
-    const [written] = await commitChanges(context, changes, { mode });
+    const [written] = await commitChanges(context, changes, { mode, force: args.force });
     const renameHeader = `diff --git a/${src.display} b/${dest.display}\nrename from ${src.display}\nrename to ${dest.display}\n`;
     const diff =
       renameHeader + (replaced ? documentDiff(dest.display, replaced.doc, current.doc) : "");

@@ -20,7 +20,7 @@ import {
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 
 const input = z.strictObject({
@@ -38,6 +38,7 @@ const input = z.strictObject({
     .optional()
     .describe("Let an added or renamed file replace a file that already exists."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -104,7 +105,7 @@ async function applyPatch(context: ToolContext, args: Args): Promise<PatchResult
     }
     planner.checkOverwrites();
     const changes = planner.changes();
-    const outcomes = await commitChanges(context, changes, { mode });
+    const outcomes = await commitChanges(context, changes, { mode, force: args.force });
     const byRel = new Map<string, Outcome>();
     for (const [i, c] of changes.entries()) byRel.set(c.file.rel, outcomes[i]!);
     const results = planner.planned.map((p) => finish(p, byRel.get(p.target.file.rel)));
