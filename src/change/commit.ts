@@ -202,8 +202,7 @@ async function commitDelete(
   }
   const outcome = { tag: "", header: "", diff, changed: true };
   if (mode !== "apply") return { ...outcome, applied: false };
-  const current = await context.workspace.readFile(file.real).catch(() => undefined);
-  if (!current || sha256(current) !== before.sha) throw new RaceError(file.display);
+  if (!(await stillHolds(context, file, before.sha))) throw new RaceError(file.display);
   const { id } = context.history.recordWrite({
     pending: true,
     kind: "delete",
@@ -212,6 +211,10 @@ async function commitDelete(
     note: change.note,
     backup: context.backup,
   });
+  // Recording took a disk wait; a writer outside splice may have come in since.
+  // Compared again right before the unlink, its change is refused, not lost
+  // (the journal line stays pending, which undo skips).
+  if (!(await stillHolds(context, file, before.sha))) throw new RaceError(file.display);
   try {
     await context.workspace.remove(file.real);
   } catch (error) {
@@ -220,6 +223,15 @@ async function commitDelete(
   if (id !== undefined) afterWrite(() => context.history.landed(id));
   emitChanged(context, file, change.action, diff);
   return { ...outcome, applied: true, sha: null, backup: context.backup };
+}
+
+async function stillHolds(
+  context: ChangeContext,
+  file: GuardedPath,
+  sha: string,
+): Promise<boolean> {
+  const current = await context.workspace.readFile(file.real).catch(() => undefined);
+  return current !== undefined && sha256(current) === sha;
 }
 
 /**
