@@ -12,6 +12,7 @@ import "./engine.js";
 import "./hosts.js";
 import "./lsp.js";
 import "./patch-git.js";
+import "./reliability.js";
 import "./search.js";
 
 const all = registeredBenchmarks();
