@@ -46,10 +46,9 @@ describe.runIf(HAVE_STRACE)("a writer killed at a step of its write", { timeout:
     });
   }
 
-  // Known (history/): killed after its rename but before the journal's completion
-  // mark, the write counts as never landed, so undo goes one change too far back
-  // (it backs the killed write's version up first, so nothing is lost).
-  it.fails("after the rename, before its completion mark: undo reaches the killed write", async () => {
+  // Killed after its rename, before the journal's completion mark: the change
+  // landed, and undo must take it back, not the change before it.
+  it("after the rename, before its completion mark: undo reaches the killed write", async () => {
     const renamed = points.findIndex((p) => /^\d+ +rename\(".*\.f\.txt\.splice-/.test(p.line));
     const point = points.slice(renamed).find((p) => /journal\.jsonl/.test(p.line));
     expect(point).toBeDefined();
