@@ -14,6 +14,7 @@ import "./hosts.js";
 import "./install.js";
 import "./lsp.js";
 import "./patch-git.js";
+import "./reliability.js";
 import "./reliability-confine.js";
 import "./results.js";
 import "./schemas.js";

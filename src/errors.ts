@@ -21,6 +21,8 @@ export type ErrorCode =
   | "batch_failed"
   | "check_failed"
   | "history_unavailable"
+  | "locked"
+  | "read_only"
   | "io";
 
 export class ToolError extends Error {

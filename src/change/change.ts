@@ -43,6 +43,8 @@ export interface CommitOptions {
   mode?: Mode;
   /** The call's `validate`: true forces validation, false skips it, undefined follows the toolkit. */
   validate?: boolean;
+  /** Write or delete a read-only file (no write permission bits) too. */
+  force?: boolean;
 }
 
 /** What committing one change did. */

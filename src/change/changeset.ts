@@ -8,7 +8,7 @@
  */
 import { ToolError } from "../errors.js";
 import type { Change, CommitOptions, Outcome } from "./change.js";
-import { commit, refuseLinkRemoval } from "./commit.js";
+import { commit, RaceError, refuseLinkRemoval } from "./commit.js";
 import type { ChangeContext } from "./context.js";
 import { putBack, putBackNote, type Written } from "./restore.js";
 
@@ -62,6 +62,8 @@ export async function failedBatch(
   error: unknown,
   written: readonly Written[],
 ): Promise<ToolError> {
+  // Nothing written yet: the batch can run again (exclusiveAll retries a race).
+  if (written.length === 0 && error instanceof RaceError) return error;
   const failed = asToolError(error);
   const back = await putBack(context, written, "restored after a failed write");
   return new ToolError(failed.code, `${failed.message}${putBackNote(back, context.backup)}`, {

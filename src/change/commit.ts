@@ -28,6 +28,7 @@ import type { Change, CommitOptions, Outcome } from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
+import { doneWithDisk } from "./lock-scope.js";
 
 type WriteChange = Extract<Change, { kind: "write" }>;
 type DeleteChange = Extract<Change, { kind: "delete" }>;
@@ -63,7 +64,7 @@ function bytesOf(change: WriteChange): Uint8Array {
 async function commitWrite(
   context: ChangeContext,
   change: WriteChange,
-  { mode = "apply", validate }: CommitOptions,
+  { mode = "apply", validate, force }: CommitOptions,
 ): Promise<Outcome> {
   const { before, doc, file } = change;
   const bytes = bytesOf(change);
@@ -85,7 +86,10 @@ async function commitWrite(
   const refused = !change.restores && unreadableResult(context, file, bytes);
   if (refused) throw refused;
   if (mode === "apply") {
+    // Only a write is refused: a preview shows what the edit would be.
+    if (!change.restores && !force) refuseReadOnly(file, before?.mode);
     const { tag, sha, diff, displaced } = await writeDurably(context, change, bytes);
+    doneWithDisk();
     const checked = await validateWritten(context, change, validate);
     const notice = [displaced, checked.validationNotice].filter(Boolean).join(" ");
     return {
@@ -109,6 +113,7 @@ async function commitWrite(
     );
   }
   const { tag } = identify(bytes);
+  doneWithDisk();
   const checked =
     mode === "validate_only" ? await validateChange(context, change, validate, true) : {};
   return {
@@ -218,8 +223,7 @@ async function commitDelete(
   }
   const outcome = { tag: "", header: "", diff, changed: true };
   if (mode !== "apply") return { ...outcome, applied: false };
-  const current = await context.workspace.readFile(file.real).catch(() => undefined);
-  if (!current || sha256(current) !== before.sha) throw new RaceError(file.display);
+  if (!(await stillHolds(context, file, before.sha))) throw new RaceError(file.display);
   const { id } = context.history.recordWrite({
     pending: true,
     kind: "delete",
@@ -228,6 +232,10 @@ async function commitDelete(
     note: change.note,
     backup: context.backup,
   });
+  // Recording took a disk wait; a writer outside splice may have come in since.
+  // Compared again right before the unlink, its change is refused, not lost
+  // (the journal line stays pending, which undo skips).
+  if (!(await stillHolds(context, file, before.sha))) throw new RaceError(file.display);
   try {
     await context.workspace.remove(file.real);
   } catch (error) {
@@ -236,6 +244,15 @@ async function commitDelete(
   if (id !== undefined) afterWrite(() => context.history.landed(id));
   emitChanged(context, file, change.action, diff);
   return { ...outcome, applied: true, sha: null, backup: context.backup };
+}
+
+async function stillHolds(
+  context: ChangeContext,
+  file: GuardedPath,
+  sha: string,
+): Promise<boolean> {
+  const current = await context.workspace.readFile(file.real).catch(() => undefined);
+  return current !== undefined && sha256(current) === sha;
 }
 
 /**
@@ -422,5 +439,20 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
     "is_link",
     `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links. To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use the run tool (rm or mv).`,
     { path: file.display, target },
+  );
+}
+
+/**
+ * A file nobody may write (no write bit, as after chmod a-w) is kept as it
+ * is: a rename in a writable folder would replace it regardless, as root
+ * would, and its owner made it read-only on purpose.
+ */
+export function refuseReadOnly(file: GuardedPath, mode: number | undefined): void {
+  if (mode === undefined || (mode & 0o222) !== 0) return;
+  const octal = `0${(mode & 0o777).toString(8)}`;
+  throw new ToolError(
+    "read_only",
+    `${file.display} was not written: it is read-only (mode ${octal}). If it should change, pass "force": true to write it anyway (it stays read-only); otherwise leave it as it is.`,
+    { path: file.display, file_mode: octal },
   );
 }

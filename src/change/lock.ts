@@ -6,11 +6,13 @@
 
 import { RaceError } from "./commit.js";
 import type { ChangeContext } from "./context.js";
+import { keptToTheEnd, releasedEarly } from "./lock-scope.js";
 
 /**
  * Runs one read-compute-write step for a path with other splice writers kept
  * out, and runs it again when a program outside splice changed the file in
- * the middle of it.
+ * the middle of it. The lock goes once the write has landed (lock-scope.ts):
+ * validating the result does not keep other writers waiting.
  */
 export function serialized<T>(
   context: ChangeContext,
@@ -19,7 +21,10 @@ export function serialized<T>(
   attempts = 3,
 ): Promise<T> {
   const file = context.guard.check(input, "write");
-  return retryRaces(() => context.workspace.exclusive(file.real, step), attempts);
+  return retryRaces(
+    () => releasedEarly((held) => context.workspace.exclusive(file.real, held), step),
+    attempts,
+  );
 }
 
 /** Runs `attempt` again when a writer outside splice raced it (a RaceError), `attempts` times in all. */
@@ -33,11 +38,17 @@ export async function retryRaces<T>(attempt: () => Promise<T>, attempts = 3): Pr
   }
 }
 
-/** Holds the writer locks of several paths while `fn` runs. */
+/**
+ * Holds the writer locks of several paths while `fn` runs, and runs it again
+ * (as `serialized` does) when a program outside splice raced it before
+ * anything was written: a batch that wrote a file first puts it back and
+ * fails with a plain `stale` error instead.
+ */
 export function exclusiveAll<T>(
   context: ChangeContext,
   inputs: string[],
   fn: () => Promise<T>,
+  attempts = 3,
 ): Promise<T> {
   const real = (p: string) => {
     try {
@@ -49,5 +60,5 @@ export function exclusiveAll<T>(
   const reals = [...new Set(inputs.flatMap(real))].sort();
   const run = (i: number): Promise<T> =>
     i === reals.length ? fn() : context.workspace.exclusive(reals[i]!, () => run(i + 1));
-  return run(0);
+  return retryRaces(() => keptToTheEnd(() => run(0)), attempts);
 }

@@ -193,7 +193,7 @@ async function writeOne(
   context: ChangeContext,
   p: Planned,
   transform: Transform,
-  action: string,
+  { action, force }: CodeEditRequest,
 ): Promise<{ result: CodeEditFile; written?: Written }> {
   return serialized(context, p.code.file.real, async () => {
     const file: GuardedPath = context.guard.check(p.code.file.real, "write");
@@ -230,7 +230,7 @@ async function writeOne(
       note: action,
       action,
     } as const;
-    const outcome = await commit(context, change);
+    const outcome = await commit(context, change, { force });
     return {
       result: {
         path: file.display,
@@ -250,8 +250,7 @@ async function writeOne(
 async function preview(
   context: ChangeContext,
   p: Planned,
-  mode: Mode,
-  action: string,
+  { mode, action, force }: CodeEditRequest,
 ): Promise<CodeEditFile> {
   const file = p.code.file;
   const change = {
@@ -262,7 +261,7 @@ async function preview(
     note: action,
     action,
   } as const;
-  const outcome = await commit(context, change, { mode });
+  const outcome = await commit(context, change, { mode, force });
   const warnings = [...p.warnings];
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
@@ -283,6 +282,8 @@ export interface CodeEditRequest {
   /** What the call does, for the summary: `1 op`, `rename foo -> bar`. */
   what: string;
   mode: Mode;
+  /** Write read-only files too. */
+  force?: boolean;
 }
 
 /** Plans every file, then previews, checks or writes the changed ones. */
@@ -302,7 +303,7 @@ export async function runCodeEdit(
     for (const [i, p] of planned.entries()) {
       reportProgress(context, { phase: "writing", done: i + 1, total: planned.length });
       try {
-        const { result, written: w } = await writeOne(context, p, transform, request.action);
+        const { result, written: w } = await writeOne(context, p, transform, request);
         results.push(result);
         if (w) written.push(w);
       } catch (error) {
@@ -316,7 +317,7 @@ export async function runCodeEdit(
       }
     }
   } else {
-    for (const p of planned) results.push(await preview(context, p, request.mode, request.action));
+    for (const p of planned) results.push(await preview(context, p, request));
   }
   results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const all = [...collected.warnings, ...warnings, ...callWarnings()];

@@ -10,3 +10,8 @@ export const validateSchema = z
   .boolean()
   .optional()
   .describe("Language-server check of the result; false skips it.");
+
+export const forceSchema = z
+  .boolean()
+  .optional()
+  .describe("Also write read-only files; they stay read-only.");

@@ -1,59 +1,229 @@
 /**
- * A per-path lock that holds across processes: a lock file created with
- * O_EXCL. Waiters in the same process queue on a promise instead of polling.
- * A lock older than STALE_MS is from a crashed writer and is broken.
+ * A per-path writer lock that holds across processes and is never broken
+ * while its holder lives. The lock is a symlink created with symlink(2),
+ * which fails when the name exists and stores its target (who holds it, see
+ * holder.ts) inside the inode: one system call creates it complete, so no
+ * reader ever sees a half-written lock, and unlinking it frees no data block.
+ *
+ * A lock is broken at once when its holder is provably gone (its pid is gone
+ * or was reused) and never while the holder runs, however long it takes — a
+ * slow fsync or a stopped process keeps its lock. Only a holder on another
+ * host, whose pid means nothing here, is judged by its heartbeat: the holder
+ * touches the lock every HEARTBEAT_MS, and a lock untouched for
+ * ELSEWHERE_STALE_MS is broken. Waiters in one process queue on a promise.
  */
-import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
+import { ToolError } from "../errors.js";
 import { sha256 } from "../util/hash.js";
+import { randomId } from "../util/ids.js";
+import { decodeHolder, encodeHolder, type Holder, liveness, newHolder } from "./holder.js";
 import { KeyedQueue } from "./workspace.js";
 
-const STALE_MS = 10_000;
-const GIVE_UP_MS = 30_000;
+export const LOCK_TIMING = {
+  /** How often a holder touches its locks. */
+  heartbeatMs: 1_000,
+  /** A lock from another host untouched this long has lost its holder. */
+  elsewhereStaleMs: 20_000,
+  /** An empty lock (an older splice's, or a file system without symlinks mid-create) this old is abandoned. */
+  unknownStaleMs: 10_000,
+  /** A waiter gives up after this long with a `locked` error. */
+  giveUpMs: 30_000,
+};
 
 /** Waiters in this process queue here instead of polling the lock file. */
 const waiters = new KeyedQueue();
 
-function lockName(dir: string, path: string): string {
+/** The locks this process holds: lock file -> its holder text. */
+const held = new Map<string, string>();
+const heldTokens = new Set<string>();
+let heartbeat: NodeJS.Timeout | undefined;
+
+export function lockName(dir: string, path: string): string {
   return join(dir, `${sha256(path).slice(0, 32)}.lock`);
 }
 
-async function acquire(lock: string): Promise<void> {
-  const started = Date.now();
-  let delay = 2;
-  for (;;) {
-    // Synchronous: two short system calls, cheaper than two thread-pool trips.
-    // The file stays empty: unlinking a file with data costs several times more.
+/** Touches every held lock, so holders on other hosts can tell this one lives. */
+function beat(): void {
+  const now = new Date();
+  for (const lock of held.keys()) {
     try {
-      closeSync(openSync(lock, "wx"));
-      return;
+      lutimesSync(lock, now, now);
+    } catch {
+      // Broken by a waiter that judged this process gone; release leaves theirs alone.
+    }
+  }
+}
+
+function hold(lock: string, holder: Holder, text: string): void {
+  held.set(lock, text);
+  heldTokens.add(holder.token);
+  if (!heartbeat) {
+    heartbeat = setInterval(beat, LOCK_TIMING.heartbeatMs);
+    heartbeat.unref();
+  }
+}
+
+function unhold(lock: string, holder: Holder): void {
+  held.delete(lock);
+  heldTokens.delete(holder.token);
+  if (held.size === 0 && heartbeat) {
+    clearInterval(heartbeat);
+    heartbeat = undefined;
+  }
+}
+
+const NO_SYMLINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/** Creates the lock; false when it exists. */
+function create(lock: string, text: string): boolean {
+  for (;;) {
+    try {
+      symlinkSync(text, lock);
+      return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
       if (code === "ENOENT") {
         mkdirSync(dirname(lock), { recursive: true }); // the lock folder, made when first needed
         continue;
       }
-      if (code !== "EEXIST") throw error;
+      // symlink(2) errors name the target as their path; the lock is what failed.
+      if (!code || !NO_SYMLINKS.has(code)) throw Object.assign(error as Error, { path: lock });
     }
-    const stat = statSync(lock, { throwIfNoEntry: false });
-    if (stat && Date.now() - stat.mtimeMs > STALE_MS) {
-      rmSync(lock, { force: true });
+    // A file system without symlinks: a regular file holds the text.
+    try {
+      const fd = openSync(lock, "wx");
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error;
+    }
+  }
+}
+
+/** The lock's holder text: "" for an empty lock file, undefined when there is no lock. */
+function readLock(lock: string): string | undefined {
+  try {
+    return readlinkSync(lock);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code !== "EINVAL") throw error;
+  }
+  try {
+    return readFileSync(lock, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function ageMs(lock: string): number {
+  const stat = lstatSync(lock, { throwIfNoEntry: false });
+  return stat ? Date.now() - stat.mtimeMs : 0;
+}
+
+/** Whether the lock whose text is `text` has lost its holder. */
+function abandoned(lock: string, text: string): boolean {
+  const holder = decodeHolder(text);
+  if (!holder) return ageMs(lock) > LOCK_TIMING.unknownStaleMs;
+  const state = liveness(holder, heldTokens);
+  if (state === "gone") return true;
+  return state === "elsewhere" && ageMs(lock) > LOCK_TIMING.elsewhereStaleMs;
+}
+
+/**
+ * Removes an abandoned lock. It is moved aside first, as only one process can
+ * move a given file: if what was moved is not the lock judged abandoned,
+ * another waiter broke it and took a new one in between, so that one is put
+ * back (its holder finds it by its text, not its inode).
+ */
+function breakLock(lock: string, seen: string): void {
+  const aside = `${lock}.${randomId(4)}.broken`;
+  try {
+    renameSync(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const moved = readLock(aside);
+  if (moved !== undefined && moved !== seen) create(lock, moved);
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone: nothing to clean.
+  }
+}
+
+async function acquire(lock: string, path: string): Promise<Holder> {
+  const holder = newHolder();
+  const text = encodeHolder(holder);
+  const started = Date.now();
+  let delay = 1;
+  for (;;) {
+    if (create(lock, text)) {
+      hold(lock, holder, text);
+      return holder;
+    }
+    const other = readLock(lock);
+    if (other === undefined) continue;
+    if (abandoned(lock, other)) {
+      breakLock(lock, other);
       continue;
     }
-    if (Date.now() - started > GIVE_UP_MS) {
-      throw new Error(`timed out waiting for the write lock ${lock}`);
-    }
+    if (Date.now() - started > LOCK_TIMING.giveUpMs) throw lockedError(lock, path, other);
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 50);
   }
 }
 
-/** One unlink; rmSync would stat the lock twice first. */
-function release(lock: string): void {
+/** Removes the lock only while it is still this holder's. */
+function release(lock: string, holder: Holder): void {
+  const text = held.get(lock);
+  unhold(lock, holder);
   try {
-    unlinkSync(lock);
+    if (readLock(lock) === text) unlinkSync(lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+function lockedError(lock: string, path: string, text: string): ToolError {
+  const holder = decodeHolder(text);
+  const seconds = Math.round(LOCK_TIMING.giveUpMs / 1000);
+  const who = holder ? `splice process ${holder.pid}${stoppedNote(holder.pid)}` : "a writer";
+  return new ToolError(
+    "locked",
+    `${path} was not written: ${who} has held its write lock for over ${seconds} s. Try again when it has finished${holder ? ` (a stopped process continues with kill -CONT ${holder.pid})` : ""}; if no splice process is writing it, remove ${lock}.`,
+    { path, lock, ...(holder ? { holder_pid: holder.pid } : {}) },
+  );
+}
+
+function stoppedNote(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "T" || state === "t" ? ", which is stopped," : "";
+  } catch {
+    return "";
   }
 }
 
@@ -61,11 +231,11 @@ function release(lock: string): void {
 export function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
   const lock = lockName(dir, path);
   return waiters.run(lock, async () => {
-    await acquire(lock);
+    const holder = await acquire(lock, path);
     try {
       return await fn();
     } finally {
-      release(lock);
+      release(lock, holder);
     }
   });
 }

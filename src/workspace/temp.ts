@@ -92,9 +92,16 @@ export function sweepTemps(dir: string, now = Date.now(), key = dir): void {
  * TEST ONLY. With SPLICE_TEST_HANG_BEFORE_RENAME set to a file path, a write
  * that has staged its temp file (and journaled its change) writes that path
  * and then blocks the process for good, so a test can kill it with SIGKILL
- * exactly between the journal line and the rename.
+ * exactly between the journal line and the rename. SPLICE_TEST_STOP_BEFORE_RENAME
+ * does the same but stops the process (SIGSTOP), to go on at a SIGCONT.
  */
 export function testHangBeforeRename(temp: string): void {
+  const stop = process.env.SPLICE_TEST_STOP_BEFORE_RENAME;
+  if (stop) {
+    // Stopped as by Ctrl-Z: alive, holding its lock, until a SIGCONT.
+    writeFileSync(stop, temp);
+    process.kill(process.pid, "SIGSTOP");
+  }
   const marker = process.env.SPLICE_TEST_HANG_BEFORE_RENAME;
   if (!marker) return;
   writeFileSync(marker, temp);

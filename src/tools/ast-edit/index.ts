@@ -24,7 +24,7 @@ import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const op = z.strictObject({
   pat: z.string().describe("ast-grep pattern."),
@@ -39,6 +39,7 @@ const input = z.strictObject({
   max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -162,7 +163,7 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
     context,
     collected,
     transform,
-    { action: "ast_edit", what, mode: args.mode ?? "apply" },
+    { action: "ast_edit", what, mode: args.mode ?? "apply", force: args.force },
     () => callWarnings(ops, problems, totals, collected.files),
   );
 }

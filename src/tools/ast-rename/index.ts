@@ -18,7 +18,7 @@ import { clip, ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const input = z.strictObject({
   name: z.string(),
@@ -27,6 +27,7 @@ const input = z.strictObject({
   max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -91,7 +92,12 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
     context,
     collected,
     transform,
-    { action: "ast_rename", what: `${args.name} -> ${args.new_name}`, mode: args.mode ?? "apply" },
+    {
+      action: "ast_rename",
+      what: `${args.name} -> ${args.new_name}`,
+      mode: args.mode ?? "apply",
+      force: args.force,
+    },
     () =>
       total === 0
         ? [`No identifier "${args.name}" in the ${collected.files.length} file(s) covered.`]

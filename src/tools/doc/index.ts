@@ -17,7 +17,7 @@ import { hasFinalNewline, normalizedText, parseDocument, restyle } from "../../t
 import { header } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const ACTIONS = ["get", "set", "delete", "delete_where", "append", "merge", "ensure"] as const;
 
@@ -32,6 +32,7 @@ const input = z.strictObject({
     .optional()
     .describe("Default: by the file name."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -109,7 +110,7 @@ async function change(context: ToolContext, args: Args): Promise<DocResult> {
   const result = await commit(
     context,
     { kind: "write", file, before: loaded, doc, note: action, action },
-    { mode: args.mode },
+    { mode: args.mode, force: args.force },
   );
   const warnings = outcome.warnings;
   if (result.validationNotice) warnings.push(result.validationNotice);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { BatchError, runBatch } from "../../change/batch.js";
-import type { Mode } from "../../change/change.js";
+import type { CommitOptions } from "../../change/change.js";
 import { asToolError } from "../../change/changeset.js";
+import { RaceError } from "../../change/commit.js";
 import type { LoadedFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { atomicNote, putBack, type Written } from "../../change/restore.js";
@@ -9,7 +10,7 @@ import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 import { planLineEdit } from "./line-edit.js";
 import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
@@ -34,6 +35,7 @@ const input = z.strictObject({
   targets: z.array(target).min(1),
   atomic: z.boolean().optional().describe("All targets or none."),
   mode: modeSchema,
+  force: forceSchema,
   validate: validateSchema,
 });
 
@@ -84,8 +86,7 @@ function plan(
 async function editAtomically(
   context: ToolContext,
   targets: Target[],
-  mode: Mode | undefined,
-  validate: boolean | undefined,
+  options: CommitOptions,
 ): Promise<{ results: EditResult[] }> {
   const pending = new Map<string, LoadedFile>();
   const plans: EditPlan[] = [];
@@ -104,10 +105,11 @@ async function editAtomically(
   const written: Written[] = [];
   for (const [i, p] of plans.entries()) {
     try {
-      const { result, outcome } = await commitEdit(context, p, { mode, validate });
+      const { result, outcome } = await commitEdit(context, p, options);
       results.push(result);
       written.push({ change: p, outcome });
     } catch (error) {
+      if (written.length === 0 && error instanceof RaceError) throw error; // exclusiveAll runs it again
       const back = await putBack(context, written, "atomic batch failed");
       const note = atomicNote(back, context.backup);
       throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), note);
@@ -123,10 +125,14 @@ function edit(
   if (args.atomic) {
     const paths = args.targets.map((t) => t.path);
     return exclusiveAll(context, paths, () =>
-      editAtomically(context, args.targets, args.mode, args.validate),
+      editAtomically(context, args.targets, {
+        mode: args.mode,
+        validate: args.validate,
+        force: args.force,
+      }),
     );
   }
-  const options = { mode: args.mode, validate: args.validate };
+  const options = { mode: args.mode, validate: args.validate, force: args.force };
   return runBatch(args.targets, (t) =>
     serialized(context, t.path, async () => {
       const { result } = await commitEdit(context, await plan(context, t, new Map()), options);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { serialized } from "../../change/lock.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 import { commitEdit, type EditResult } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
@@ -16,6 +16,7 @@ const input = z.strictObject({
   new_text: z.string(),
   replace_all: z.boolean().optional(),
   mode: modeSchema,
+  force: forceSchema,
   validate: validateSchema,
 });
 
@@ -43,6 +44,7 @@ function simpleEdit(context: ToolContext, args: z.output<typeof input>): Promise
     const { result } = await commitEdit(context, plan, {
       mode: args.mode,
       validate: args.validate,
+      force: args.force,
     });
     return result;
   });

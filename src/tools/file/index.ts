@@ -18,7 +18,7 @@ import { hasFinalNewline, parseDocument } from "../../text/document.js";
 import { looksLikeHashline } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
 
@@ -29,6 +29,7 @@ const input = z.strictObject({
   to: z.string().optional().describe('rename: the new path (ending in "/": keep the name).'),
   overwrite: z.boolean().optional().describe("rename: replace a file at to."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -90,8 +91,13 @@ async function existing(
   return loadTextFile(context, file);
 }
 
-async function one(context: ToolContext, change: Change, mode: Mode): Promise<Outcome> {
-  const [outcome] = await commitChanges(context, [change], { mode });
+async function one(
+  context: ToolContext,
+  change: Change,
+  mode: Mode,
+  force?: boolean,
+): Promise<Outcome> {
+  const [outcome] = await commitChanges(context, [change], { mode, force });
   return outcome!;
 }
 
@@ -125,7 +131,7 @@ async function create(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     action: "create",
     note: "file.create",
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   return result(args, file, outcome, outcome.diff, warnings);
 }
 
@@ -170,7 +176,7 @@ async function addText(context: ToolContext, args: Args, mode: Mode): Promise<Fi
     action: args.action,
     note: `file.${args.action}`,
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   return result(args, file, outcome, outcome.diff, warnings);
 }
 
@@ -184,7 +190,7 @@ async function remove(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     action: "delete",
     note: "file.delete",
   };
-  const outcome = await one(context, change, mode);
+  const outcome = await one(context, change, mode, args.force);
   const out = result(args, file, outcome, outcome.diff, []);
   out.header = `¶${file.display} (deleted)`;
   out.removed = outcome.applied ? 1 : 0;
@@ -257,7 +263,7 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
         note: `file.${args.action} to ${dest.rel}`,
       },
     ];
-    const [written] = await commitChanges(context, changes, { mode });
+    const [written] = await commitChanges(context, changes, { mode, force: args.force });
     const renameHeader = `diff --git a/${src.display} b/${dest.display}\nrename from ${src.display}\nrename to ${dest.display}\n`;
     const diff =
       renameHeader + (replaced ? documentDiff(dest.display, replaced.doc, current.doc) : "");

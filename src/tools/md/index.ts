@@ -16,7 +16,7 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 
 const ACTIONS = [
   "replace_section",
@@ -42,6 +42,7 @@ const input = z.strictObject({
     .optional()
     .describe("table_append: the cells."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -135,7 +136,7 @@ async function inOneFile(context: ToolContext, args: Args): Promise<MdResult> {
   const outcome = await commit(
     context,
     { kind: "write", file, before: loaded, doc, note: action, action },
-    { mode: args.mode },
+    { mode: args.mode, force: args.force },
   );
   return result(args, file, outcome, change.warnings);
 }
@@ -167,8 +168,8 @@ async function toOtherFile(
   const sourceChange = change(source, from, sourceDoc);
   if (mode === "check") {
     // Report both files' diffs, not only the first one's.
-    const a = await commit(context, destChange, { mode: "preview" });
-    const b = await commit(context, sourceChange, { mode: "preview" });
+    const a = await commit(context, destChange, { mode: "preview", force: args.force });
+    const b = await commit(context, sourceChange, { mode: "preview", force: args.force });
     if (a.changed || b.changed) {
       throw new ToolError(
         "check_failed",
@@ -177,10 +178,10 @@ async function toOtherFile(
       );
     }
   }
-  const destOutcome = await commit(context, destChange, { mode });
+  const destOutcome = await commit(context, destChange, { mode, force: args.force });
   let sourceOutcome: Outcome;
   try {
-    sourceOutcome = await commit(context, sourceChange, { mode });
+    sourceOutcome = await commit(context, sourceChange, { mode, force: args.force });
   } catch (error) {
     throw await failedBatch(context, error, [{ change: destChange, outcome: destOutcome }]);
   }

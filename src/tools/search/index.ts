@@ -16,6 +16,7 @@ import {
 } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
+import { withoutVanished } from "./vanished.js";
 
 export type { SearchHit };
 
@@ -244,13 +245,13 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
   async call(context: ToolContext, args): Promise<SearchResult> {
     const guard = context.guard;
     const where = guard.check(args.path || ".", "read");
-    if (!where.exists) {
-      throw new ToolError(
+    const missing = () =>
+      new ToolError(
         "not_found",
         `${where.display} does not exist. Check the path with the list tool, or search the whole project by leaving path out.`,
         { path: where.display },
       );
-    }
+    if (!where.exists) throw missing();
     if ((await context.workspace.stat(where.real))?.kind === "other") {
       // rg would read a FIFO named as its path, and wait for a writer forever.
       throw new ToolError(
@@ -305,9 +306,12 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       if (outcome.stderr === "") outcome.code = hits.length > 0 ? 0 : 1;
     }
     const warnings: string[] = [];
+    const stderr = withoutVanished(outcome.stderr).stderr;
     if (outcome.code === 2) {
-      if (hits.length === 0) throw rgError(outcome.stderr, args);
-      for (const line of outcome.stderr.split("\n").filter((l) => l.trim() !== "")) {
+      // Deleted while rg searched: the path is gone now, not a fault of the search.
+      if (!(await context.workspace.stat(where.real))) throw missing();
+      if (hits.length === 0 && stderr !== "") throw rgError(stderr, args);
+      for (const line of stderr.split("\n").filter((l) => l.trim() !== "")) {
         if (warnings.length >= SEARCH_LIMITS.maxWarnings) break;
         warnings.push(line.replace(/^rg: /, ""));
       }

@@ -19,7 +19,7 @@ import { type TidyFix, tidyDocument } from "../../text/tidy.js";
 import { Walker } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema } from "../schemas.js";
 import type { EditorConfigs } from "./editorconfig.js";
 
 /** A folder is tidied file by file, up to this many. */
@@ -30,6 +30,7 @@ const MAX_SHOWN_DIFF = 20_000;
 const input = z.strictObject({
   paths: z.union([z.string(), z.array(z.string()).min(1)]).describe("Files or folders."),
   mode: modeSchema,
+  force: forceSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -124,9 +125,18 @@ async function tidyOne(
   configs: EditorConfigs,
   mode: Mode,
   skipped: TidyResult["skipped"],
+  force: boolean | undefined,
 ): Promise<TidyFileResult | undefined> {
   const stat = await context.workspace.stat(file.real);
   if (stat?.kind !== "file") return undefined;
+  if (!force && (stat.mode & 0o222) === 0) {
+    const octal = `0${(stat.mode & 0o777).toString(8)}`;
+    skipped.push({
+      path: file.display,
+      reason: `read-only (mode ${octal}); pass force: true to tidy it too`,
+    });
+    return undefined;
+  }
   if (stat.size > context.limits.maxFileBytes) {
     skipped.push({ path: file.display, reason: `too large (${formatBytes(stat.size)})` });
     return undefined;
@@ -166,7 +176,7 @@ async function tidyOne(
     context,
     { kind: "write", file, before, doc: tidied.doc, note: "tidy", action: "tidy" },
     // Whitespace changes are not worth a language server's time.
-    { mode: mode === "check" ? "preview" : mode, validate: false },
+    { mode: mode === "check" ? "preview" : mode, validate: false, force: true },
   );
   if (!outcome.changed) return undefined;
   return {
@@ -202,7 +212,7 @@ async function tidy(context: ToolContext, args: Args): Promise<TidyResult> {
   const results: TidyFileResult[] = [];
   const skipped: TidyResult["skipped"] = [];
   for (const file of files) {
-    const step = () => tidyOne(context, file, configs, mode, skipped);
+    const step = () => tidyOne(context, file, configs, mode, skipped, args.force);
     const r = mode === "apply" ? await serialized(context, file.real, step) : await step();
     if (r) results.push(r);
   }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { identify } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { BackupSession, HistoryStore } from "../../history/history.js";
 import {
@@ -140,6 +141,26 @@ function readable(context: ToolContext, rel: string): boolean {
   }
 }
 
+/**
+ * Records what the session's files hold now, before undo picks what to undo.
+ * A writer killed after its rename but before its journal's completion mark
+ * left a change that counts as landed only once an event names the version
+ * it wrote: this read is that event, so undo reaches that change and does
+ * not go one further back.
+ */
+async function witness(context: ToolContext, session: BackupSession): Promise<void> {
+  for (const rel of netChanges(session).keys()) {
+    if (!readable(context, rel)) continue;
+    try {
+      const bytes = await context.workspace.readFile(join(context.guard.root, rel));
+      const { sha, tag } = identify(bytes);
+      context.history.recordRead(rel, bytes, tag, undefined, sha);
+    } catch {
+      // Gone or unreadable: restoring it reports that.
+    }
+  }
+}
+
 /** The session's files as `path` arguments, those this call may read. */
 function changedPaths(context: ToolContext, session: BackupSession): string {
   const paths = [...netChanges(session).keys()].filter((rel) => readable(context, rel));
@@ -211,6 +232,7 @@ async function undo(
       sessions: st.sessions.slice(0, args.limit ?? 10).map((b) => summarize(context, b, st)),
     };
   }
+  await witness(context, pickSession(state(context, args.all_sessions), args));
   const st = state(context, args.all_sessions);
   const session = pickSession(st, args);
   let changes = [...netChanges(session)];

@@ -7,7 +7,7 @@
 import { join, relative, sep } from "node:path";
 import type { Mode } from "../../change/change.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
-import { exclusiveAll, retryRaces } from "../../change/lock.js";
+import { exclusiveAll } from "../../change/lock.js";
 import { restoreFile } from "../../change/restore.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
@@ -201,24 +201,23 @@ export async function restoreSession(
   mode: Mode,
 ): Promise<{ files: UndoFile[]; backup: string }> {
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
-  return retryRaces(() => {
-    // Undo opens its own backup session for what it restores, so it can be undone in turn.
-    const backup = newBackupId();
-    const own = { ...context, backup };
-    return exclusiveAll(own, paths, async () => {
-      const steps = await planSteps(own, sessionId, entries);
-      const files: UndoFile[] = [];
-      for (const [i, step] of steps.entries()) {
-        try {
-          files.push(await applyStep(own, step, sessionId, mode));
-        } catch (error) {
-          const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
-          if (!wrote) throw error;
-          const cause = asToolError(error, step.rel);
-          throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
-        }
+  // Undo opens its own backup session for what it restores, so it can be undone in turn.
+  // exclusiveAll runs it again after a race, when nothing was written yet.
+  const backup = newBackupId();
+  const own = { ...context, backup };
+  return exclusiveAll(own, paths, async () => {
+    const steps = await planSteps(own, sessionId, entries);
+    const files: UndoFile[] = [];
+    for (const [i, step] of steps.entries()) {
+      try {
+        files.push(await applyStep(own, step, sessionId, mode));
+      } catch (error) {
+        const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
+        if (!wrote) throw error;
+        const cause = asToolError(error, step.rel);
+        throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
       }
-      return { files, backup };
-    });
+    }
+    return { files, backup };
   });
 }

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
-import type { Mode } from "../../change/change.js";
+import type { CommitOptions } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
@@ -12,7 +12,7 @@ import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual } from "../define.js";
-import { modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 
 const target = z.strictObject({
   path: z.string(),
@@ -23,6 +23,7 @@ const target = z.strictObject({
 const input = z.strictObject({
   targets: z.array(target).min(1),
   mode: modeSchema,
+  force: forceSchema,
   validate: validateSchema,
 });
 
@@ -62,8 +63,7 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
 async function writeOne(
   context: ToolContext,
   t: z.output<typeof target>,
-  mode: Mode | undefined,
-  validate?: boolean,
+  { mode, validate, force }: CommitOptions,
 ): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
   const warnings: string[] = [];
@@ -100,7 +100,7 @@ async function writeOne(
   const outcome = await commit(
     context,
     { kind: "write", file, before: existing, doc, fileMode, note: "write", action },
-    { mode, validate },
+    { mode, validate, force },
   );
   if (!outcome.changed)
     warnings.push(`${file.display} already had this content; nothing was written.`);
@@ -121,7 +121,7 @@ async function writeOne(
 
 function write(context: ToolContext, args: z.output<typeof input>) {
   return runBatch(args.targets, (t) =>
-    serialized(context, t.path, () => writeOne(context, t, args.mode, args.validate)),
+    serialized(context, t.path, () => writeOne(context, t, args)),
   );
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The bounded kill-at-every-step suite: a writer killed (SIGKILL, by strace)
+ * at a sample of its steps. `npm run bench -- reliability` kills it at every
+ * step and prints the counts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { killAndCheck, seeded, V3 } from "../helpers/kill-check.js";
+import { type KillPoint, killPoints, straceAvailable } from "../helpers/kill-steps.js";
+
+const HAVE_STRACE = straceAvailable();
+if (!HAVE_STRACE) {
+  console.warn("kill-steps.test.ts skipped: strace is not installed (apt-get install -y strace).");
+}
+
+/** One step of each kind, by what it touches. */
+const SAMPLE: [string, RegExp][] = [
+  ["taking the lock", /^\d+ +symlink\(/],
+  ["staging the temp file", /^\d+ +openat\(.*\.f\.txt\.splice-.*O_CREAT/],
+  ["writing the temp file", /^\d+ +write\(\d+, "v3/],
+  ["appending the journal line", /^\d+ +write\(\d+, "\{\\"id/],
+  ["the first fsync", /fsync\(/],
+  ["the rename into place", /^\d+ +rename\(".*\.f\.txt\.splice-/],
+  ["letting the lock go", /^\d+ +unlink\(".*\.lock"/],
+];
+
+describe.runIf(HAVE_STRACE)("a writer killed at a step of its write", { timeout: 60_000 }, () => {
+  let points: KillPoint[] = [];
+  beforeAll(async () => {
+    points = await killPoints((await seeded()).root, "f.txt", V3);
+  }, 60_000);
+
+  for (const [step, pattern] of SAMPLE) {
+    it(`${step}: no torn file, no phantom change, no temp file or lock left, the next write goes on`, async () => {
+      const point = points.find((p) => pattern.test(p.line));
+      expect(
+        point,
+        `no step matched ${pattern} in:\n${points.map((p) => p.line).join("\n")}`,
+      ).toBeDefined();
+      const outcome = await killAndCheck(point!);
+      expect(outcome.killed).toEqual({ began: true, finished: false });
+      expect(outcome.torn).toBe(false);
+      expect(outcome.blocked).toBeUndefined();
+      expect(outcome.phantom).toBe(false);
+      expect(outcome.leftovers.filter((n) => !n.startsWith(".splice/"))).toEqual([]);
+      expect(outcome.locks).toEqual([]);
+    });
+  }
+
+  // Killed after its rename, before the journal's completion mark: the change
+  // landed, and undo must take it back, not the change before it.
+  it("after the rename, before its completion mark: undo reaches the killed write", async () => {
+    const renamed = points.findIndex((p) => /^\d+ +rename\(".*\.f\.txt\.splice-/.test(p.line));
+    const point = points.slice(renamed).find((p) => /journal\.jsonl/.test(p.line));
+    expect(point).toBeDefined();
+    expect((await killAndCheck(point!)).phantom).toBe(false);
+  });
+});

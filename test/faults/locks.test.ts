@@ -1,0 +1,189 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { LOCK_TIMING, lockName } from "../../src/workspace/file-lock.js";
+import { encodeHolder, newHolder, startTime } from "../../src/workspace/holder.js";
+import { sleep } from "../helpers/processes.js";
+import { Project, rejection } from "../helpers/project.js";
+
+const EDITOR = join(import.meta.dirname, "fixtures/editor.ts");
+const DEFAULTS = { ...LOCK_TIMING };
+afterEach(() => Object.assign(LOCK_TIMING, DEFAULTS));
+
+const lockDir = (p: Project) => join(p.root, ".splice", "locks");
+const lockOf = (p: Project, rel: string) => lockName(lockDir(p), realpathSync(join(p.root, rel)));
+
+/** Process state letter from /proc (R, S, T for stopped, Z …). */
+function state(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+}
+
+/** Starts an edit in a child process that stops itself (or hangs) just before its rename. */
+async function editorAtRename(
+  p: Project,
+  how: "stop" | "hang",
+  args: [string, string, string],
+): Promise<{ child: ChildProcess; exited: Promise<number | string | null> }> {
+  const marker = join(p.root, "..", `${p.root.split("/").at(-1)}.${how}`);
+  const env = how === "stop" ? "SPLICE_TEST_STOP_BEFORE_RENAME" : "SPLICE_TEST_HANG_BEFORE_RENAME";
+  const child = spawn(process.execPath, ["--import", "tsx", EDITOR, p.root, ...args], {
+    env: { ...process.env, [env]: marker },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(marker) || (how === "stop" && state(child.pid!) !== "T")) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill("SIGKILL");
+      throw new Error("the editor never reached its rename");
+    }
+    await sleep(10);
+  }
+  return { child, exited };
+}
+
+/** Plants a lock as another holder would leave it. */
+function plantLock(p: Project, rel: string, text: string, ageMs = 0): string {
+  const lock = lockOf(p, rel);
+  mkdirSync(lockDir(p), { recursive: true });
+  symlinkSync(text, lock);
+  const at = new Date(Date.now() - ageMs);
+  lutimesSync(lock, at, at);
+  return lock;
+}
+
+describe("a lock whose holder is stopped", { timeout: 40_000 }, () => {
+  it("is not broken, however long: both edits land, none is lost", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\n");
+    const { child, exited } = await editorAtRename(p, "stop", ["f.txt", "a", "A"]);
+    const s = p.splice();
+    let done = false;
+    const second = s
+      .edit({ targets: [{ path: "f.txt", edits: [{ old_text: "b", new_text: "B" }] }] })
+      .finally(() => {
+        done = true;
+      });
+    await sleep(11_000); // past the 10 s after which the old lock called a silent holder dead
+    expect(done).toBe(false);
+    expect(p.text("f.txt")).toBe("a\nb\n");
+    child.kill("SIGCONT");
+    expect(await exited).toBe(0);
+    await second;
+    expect(p.text("f.txt")).toBe("A\nB\n");
+    expect(readdirSync(lockDir(p))).toEqual([]);
+  });
+});
+
+describe("a lock whose holder was killed", { timeout: 30_000 }, () => {
+  it("is broken at once: the next write does not wait for it to age", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\n");
+    const { child, exited } = await editorAtRename(p, "hang", ["f.txt", "a", "A"]);
+    expect(lstatSync(lockOf(p, "f.txt")).isSymbolicLink()).toBe(true);
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    LOCK_TIMING.giveUpMs = 1_000; // an aging rule would time out here
+    await p
+      .splice()
+      .edit({ targets: [{ path: "f.txt", edits: [{ old_text: "b", new_text: "B" }] }] });
+    expect(p.text("f.txt")).toBe("a\nB\n");
+    expect(readdirSync(lockDir(p))).toEqual([]);
+  });
+
+  it("is broken when its pid now names a later process", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    const me = newHolder();
+    // This test's own parent, with a start time it never had: a reused pid.
+    const reused = { ...me, pid: process.ppid, start: String(Number(startTime(process.ppid)) + 1) };
+    plantLock(p, "f.txt", encodeHolder(reused));
+    LOCK_TIMING.giveUpMs = 500;
+    await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
+    expect(p.text("f.txt")).toBe("y\n");
+  });
+
+  it("is broken when its pid is gone", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    const done = spawnSync("true");
+    const gone = { ...newHolder(), pid: done.pid!, start: "12345" };
+    plantLock(p, "f.txt", encodeHolder(gone));
+    LOCK_TIMING.giveUpMs = 500;
+    await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
+    expect(p.text("f.txt")).toBe("y\n");
+  });
+});
+
+describe("a lock held by a live process", () => {
+  it("times out as a coded error that names the holder and what to do", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    const parent = { ...newHolder(), pid: process.ppid, start: startTime(process.ppid)! };
+    const lock = plantLock(p, "f.txt", encodeHolder(parent), 3_600_000);
+    LOCK_TIMING.giveUpMs = 300;
+    const error = await rejection(p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] }));
+    expect(error.code).toBe("locked");
+    expect(error.message).toContain(`splice process ${process.ppid} has held its write lock`);
+    expect(error.message).toContain(`remove ${lock}`);
+    expect(p.text("f.txt")).toBe("x\n");
+    expect(lstatSync(lock).isSymbolicLink()).toBe(true); // a live holder's lock is left alone
+  });
+});
+
+describe("a lock from another host", () => {
+  const elsewhere = () => ({ ...newHolder(), host: "0123456789ab", pid: 1, start: "1" });
+
+  it("is kept while its heartbeat is fresh", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    plantLock(p, "f.txt", encodeHolder(elsewhere()));
+    LOCK_TIMING.giveUpMs = 300;
+    const error = await rejection(p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] }));
+    expect(error.code).toBe("locked");
+  });
+
+  it("is broken once its heartbeat stopped", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    plantLock(p, "f.txt", encodeHolder(elsewhere()), DEFAULTS.elsewhereStaleMs + 1_000);
+    LOCK_TIMING.giveUpMs = 300;
+    await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
+    expect(p.text("f.txt")).toBe("y\n");
+  });
+});
+
+describe("an empty lock file of an older splice", () => {
+  it("is broken once it is older than the old rule's 10 s", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    const lock = lockOf(p, "f.txt");
+    mkdirSync(lockDir(p), { recursive: true });
+    writeFileSync(lock, "");
+    LOCK_TIMING.giveUpMs = 300;
+    expect(
+      (await rejection(p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] }))).code,
+    ).toBe("locked");
+    const old = new Date(Date.now() - 11_000);
+    utimesSync(lock, old, old);
+    await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
+    expect(p.text("f.txt")).toBe("y\n");
+    rmSync(lock, { force: true });
+  });
+});
