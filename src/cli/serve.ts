@@ -13,6 +13,7 @@ interface Flags {
   http?: string;
   host?: string;
   token?: string;
+  structured?: boolean;
 }
 
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
@@ -49,7 +50,7 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   const token = flags.token ?? process.env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage("the token is empty.");
   const { host } = flags;
-  const options = { root, tools, log } as const;
+  const options = { root, tools, log, structured: flags.structured === true } as const;
 
   const controller = new AbortController();
   const forget = untilSignal(controller);

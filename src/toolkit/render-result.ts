@@ -7,6 +7,7 @@
  * read output already uses for lines that are not file lines.
  */
 import { clip, isToolError } from "../errors.js";
+import { undoView } from "./render-undo.js";
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ function itemText(item: Json): string | undefined {
 
 function resultText(result: unknown): string {
   if (isObject(result)) {
-    const own = itemText(result);
+    const own = itemText(result) ?? undoView(result);
     if (own !== undefined) return own;
     if (Array.isArray(result.results) && result.results.every(isObject)) {
       const parts = result.results.map(itemText);

@@ -620,52 +620,24 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     });
     expect(p.text("README.md")).toContain("Run `npm ci`.");
     const listed = await call("undo", { list: true, limit: 1 });
-    const session = JSON.parse(listed.text).sessions[0].backup_session as string;
+    const session = /^backup_session (\S+);/.exec(listed.text)![1]!;
     const readme = (sign: "+" | "-", range: string) =>
-      `--- a/README.md\n+++ b/README.md\n@@ ${range} @@\n \n Clone it.\n \n${sign}Run \`npm ci\`.\n${sign}\n ## Use\n \n Run it.\n`;
+      `--- a/README.md\n+++ b/README.md\n@@ ${range} @@\n \n Clone it.\n \n${sign}Run \`npm ci\`.\n${sign}\n ## Use\n \n Run it.`;
     expectOk(
       steady(listed),
-      pretty({
-        sessions: [
-          {
-            backup_session: "<backup-session>",
-            at: "<time>",
-            session: "<session>",
-            undone: false,
-            is_undo: false,
-            files: [
-              {
-                path: "README.md",
-                action: "modified",
-                diff: readme("+", "-4,6 +4,8"),
-                undone: false,
-              },
-            ],
-          },
-        ],
-      }),
+      `backup_session <backup-session>; at <time>; session <session>\nmodified README.md\n${readme("+", "-4,6 +4,8")}`,
     );
 
     const undo = await call("undo", {});
     // The session undone is the one listed; the undo is a backup session of its own.
-    expect(JSON.parse(undo.text).undone).toBe(session);
-    expect(JSON.parse(undo.text).backup_session).not.toBe(session);
+    const [, undone, redo] = /^undid (\S+); undo \{"backup_session": "(\S+)"\} redoes it$/m.exec(
+      undo.text,
+    )!;
+    expect(undone).toBe(session);
+    expect(redo).not.toBe(session);
     expectOk(
       steady(undo),
-      pretty({
-        undone: "<backup-session>",
-        backup_session: "<backup-session>",
-        applied: true,
-        files: [
-          {
-            path: "README.md",
-            action: "restore",
-            file_hash: "B741",
-            diff: readme("-", "-4,8 +4,6"),
-            warnings: [],
-          },
-        ],
-      }),
+      `undid <backup-session>; undo {"backup_session": "<backup-session>"} redoes it\n¶README.md#B741\n${readme("-", "-4,8 +4,6")}`,
     );
     expect(p.text("README.md")).toBe(before);
   });

@@ -6,12 +6,17 @@ const SERVE_EXIT_MS = 5_000;
 export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
-  usage: "[--tools full|minimal] [--http PORT [--host HOST] [--token T]]",
+  usage: "[--tools full|minimal] [--structured] [--http PORT [--host HOST] [--token T]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
 roots replace --root (where paths resolve). Logs go to stderr. Stops on
 SIGINT/SIGTERM, or on stdio when the client closes stdin.
+
+A result's text is what the model reads; its JSON travels under
+_meta["splice/result"]. --structured sends the JSON as structuredContent
+instead, for clients that are programs: Claude Code and Codex show a model
+structuredContent in place of the text.
 
 Writes are fsynced (with the history kept for undo) before a call returns;
 SPLICE_DURABLE=0 in the environment skips that: still atomic, about twice as
@@ -21,6 +26,11 @@ fast for small edits, but a power loss may take the last writes.`,
       type: "string",
       valueName: "SET",
       description: '"full" (default) or "minimal": the few tools small models handle best',
+    },
+    structured: {
+      type: "boolean",
+      description:
+        "send each result's JSON as structuredContent (models in Claude Code and Codex then read JSON)",
     },
     http: {
       type: "string",

@@ -27,8 +27,10 @@ import { isToolError } from "../../errors.js";
 import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js";
 import { VERSION } from "../../util/version.js";
 import { toolJsonSchema } from "../json-schema.js";
+import { instructionsFor } from "./instructions.js";
 import { errorResult, successResult } from "./result.js";
 import { ClientRoots } from "./roots.js";
+import { titleOf } from "./titles.js";
 
 export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history"> {
   /** Where paths resolve unless the client names its roots; default the current folder. */
@@ -36,6 +38,12 @@ export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history
   history?: Omit<NonNullable<ToolkitOptions["history"]>, "session">;
   /** Follow the client's roots when it offers them (MCP roots); default true. */
   clientRoots?: boolean;
+  /**
+   * Send each result's JSON as `structuredContent` (default: under
+   * `_meta["splice/result"]`, since Claude Code and Codex show a model the
+   * structuredContent instead of the text whenever it is present).
+   */
+  structured?: boolean;
   /** Diagnostics, one line each. Never stdout: on stdio that is the protocol. */
   log?: (line: string) => void;
 }
@@ -51,15 +59,6 @@ export interface SpliceMcpServer {
   idle(): Promise<void>;
 }
 
-/** A short display name: the description's first clause ("Read text files with …"). */
-function titleOf(tool: Tool): string {
-  const clause = tool.description
-    .split("\n")[0]!
-    .split(/[.:;(,]/)[0]!
-    .trim();
-  return clause.length > 0 && clause.length <= 60 ? clause : tool.name;
-}
-
 /** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
 const ROOTS_TIMEOUT_MS = 10_000;
 
@@ -67,15 +66,17 @@ const ROOTS_TIMEOUT_MS = 10_000;
 const GIVEN = Symbol("arguments as given");
 
 /**
- * tools/call with `arguments` of any type. The SDK answers a JSON string or
- * null there with a protocol error holding a raw zod dump; splice takes the
- * JSON text of an object, and answers anything else with a sentence (define.ts
- * argumentsObject). What is not an object is set aside under GIVEN, so the
- * SDK's own check of the request, which runs on this schema's output, passes.
+ * tools/call with `arguments` of any type, or none. The SDK answers a JSON
+ * string or null there with a protocol error holding a raw zod dump; splice
+ * takes the JSON text of an object, and answers anything else with a sentence
+ * (define.ts argumentsObject). Missing `arguments` are `{}`: the spec makes
+ * them optional. What is not an object is set aside under GIVEN, so the SDK's
+ * own check of the request, which runs on this schema's output, passes.
  */
 const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown() }).transform(
-    ({ arguments: args, ...params }) => {
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(
+    ({ arguments: given, ...params }) => {
+      const args = given === undefined ? {} : given;
       const object = typeof args === "object" && args !== null && !Array.isArray(args);
       return {
         ...params,
@@ -100,7 +101,7 @@ const listings = new WeakMap<Tool, McpTool>();
 function listing(tool: Tool): McpTool {
   let entry = listings.get(tool);
   if (!entry) {
-    const title = titleOf(tool);
+    const title = titleOf(tool.description, tool.name);
     entry = {
       name: tool.name,
       title,
@@ -117,6 +118,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   const {
     root = process.cwd(),
     clientRoots = true,
+    structured = false,
     log = () => {},
     history,
     ...toolkitOptions
@@ -130,7 +132,10 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
 
   const server = new Server(
     { name: "splice", title: "splice", version: VERSION },
-    { capabilities: { tools: { listChanged: false } } },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: instructionsFor(roots.known.tools),
+    },
   );
 
   // Lines that are no JSON-RPC message, failed sends, stray responses: the SDK reports them only here.
@@ -155,7 +160,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       .then((set) => set.call(name, args, { signal: extra.signal }));
     running.add(pending);
     try {
-      return successResult(name, await pending);
+      return successResult(name, await pending, { structured });
     } catch (error) {
       if (isToolError(error) && error.code === "unknown_tool") {
         throw protocolError(ErrorCode.InvalidParams, error.message);
@@ -165,7 +170,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       else if (!isToolError(error)) {
         log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
-      return errorResult(name, error);
+      return errorResult(name, error, { structured });
     } finally {
       running.delete(pending);
     }

@@ -21,6 +21,7 @@ import {
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../../src/hosts/mcp/http.js";
+import { RESULT_META_KEY } from "../../../src/hosts/mcp/result.js";
 import { fullTools, minimalTools } from "../../../src/toolkit/index.js";
 import { readTool } from "../../../src/tools/read/index.js";
 import { alive, sleep } from "../../helpers/processes.js";
@@ -74,7 +75,12 @@ const http: Harness = {
   name: "http",
   launch: async (root, args = []) => {
     const tools = args.includes("minimal") ? "minimal" : "full";
-    const server = await serveHttp({ root, port: 0, tools });
+    const server = await serveHttp({
+      root,
+      port: 0,
+      tools,
+      structured: args.includes("--structured"),
+    });
     cleanups.push(() => server.close());
     return {
       connect: (roots) =>
@@ -96,10 +102,28 @@ async function call(client: Client, name: string, args: unknown): Promise<CallTo
   })) as CallToolResult;
 }
 
+/** The result's JSON, which travels under _meta unless the server runs with --structured. */
+function json<T>(result: CallToolResult): T {
+  return result._meta?.[RESULT_META_KEY] as T;
+}
+
+/**
+ * What a client hands its model for a result, as their published source and
+ * issue threads describe it: Claude Code (anthropics/claude-code#79944) and
+ * Codex (codex-rs protocol `as_function_call_output_payload`) send
+ * `JSON.stringify(structuredContent)` whenever it is present and the text
+ * blocks otherwise; Gemini CLI sends the text blocks.
+ */
+function seenByModel(result: CallToolResult, client: "claude-code" | "codex" | "gemini"): string {
+  const texts = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  if (client === "gemini" || result.structuredContent === undefined) return texts;
+  return JSON.stringify(result.structuredContent);
+}
+
 async function readTag(client: Client, path: string): Promise<string> {
   const result = await call(client, "read", { targets: [{ path }] });
   expect(result.isError).toBeFalsy();
-  const [first] = (result.structuredContent as { results: { file_hash: string }[] }).results;
+  const [first] = json<{ results: { file_hash: string }[] }>(result).results;
   return first!.file_hash;
 }
 
@@ -129,8 +153,7 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     const client = await (await harness.launch(project.root)).connect();
 
     const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
-    const tag = (read.structuredContent as { results: { file_hash: string }[] }).results[0]!
-      .file_hash;
+    const tag = json<{ results: { file_hash: string }[] }>(read).results[0]!.file_hash;
     expect(read.isError).toBeFalsy();
     expect(text(read)).toBe(`¶a.txt#${tag}\n1| one\n2| two\n3| three`);
 
@@ -138,11 +161,66 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
       targets: [{ path: "a.txt", file_hash: tag, ops: "replace 2:\n+TWO" }],
     });
     expect(edit.isError).toBeFalsy();
-    const [result] = (edit.structuredContent as { results: { header: string; diff: string }[] })
-      .results;
+    const [result] = json<{ results: { header: string; diff: string }[] }>(edit).results;
     expect(text(edit)).toBe(`${result!.header}\n${result!.diff.trimEnd()}`);
     expect(text(edit)).toContain("-two\n+TWO");
     expect(project.text("a.txt")).toBe("one\nTWO\nthree\n");
+  });
+
+  it("shows the model splice's text in Claude Code, Codex and Gemini CLI", async () => {
+    const project = new Project();
+    project.write("a.txt", 'say "hi"\n');
+    const client = await (await harness.launch(project.root)).connect();
+    const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
+    const tag = json<{ results: { file_hash: string }[] }>(read).results[0]!.file_hash;
+    const refused = await call(client, "write", { targets: [{ path: "../x", text: "x\n" }] });
+    for (const model of ["claude-code", "codex", "gemini"] as const) {
+      expect(seenByModel(read, model)).toBe(`¶a.txt#${tag}\n1| say "hi"`);
+      expect(seenByModel(refused, model)).toMatch(/^guard: Path '\.\.\/x' resolves outside/);
+    }
+    expect(read.structuredContent).toBeUndefined();
+    expect(json(read)).toMatchObject({ results: [{ path: "a.txt", file_hash: tag }] });
+  });
+
+  it("sends structuredContent with --structured, for clients that are programs", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const client = await (await harness.launch(project.root, ["--structured"])).connect();
+    const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
+    expect(read.structuredContent).toMatchObject({ results: [{ path: "a.txt" }] });
+    expect(read._meta?.[RESULT_META_KEY]).toBeUndefined();
+    expect(text(read)).toMatch(/^¶a\.txt#[0-9A-F]{4}\n1\| one$/);
+    // The price: Claude Code and Codex now show the model the JSON, not the text.
+    expect(seenByModel(read, "claude-code")).toBe(JSON.stringify(read.structuredContent));
+  });
+
+  it("takes a call without arguments as {}", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const client = await (await harness.launch(project.root)).connect();
+    const bare = (name: string) =>
+      client.request({ method: "tools/call", params: { name } }, CallToolResultSchema);
+    const list = await bare("list");
+    expect(list.isError).toBeFalsy();
+    expect(text(list)).toContain("a.txt");
+    const read = await bare("read");
+    expect(read.isError).toBe(true);
+    expect(text(read)).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
+  });
+
+  it("tells the client how to use splice, with whole titles", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toContain("Read a file before you change it");
+    expect(instructions).toContain('"file_hash": TAG');
+    expect(instructions).toContain("undo with {}");
+    const { tools } = await client.listTools();
+    const title = (name: string) => tools.find((t) => t.name === name)?.title;
+    expect(title("file")).toBe("Create, extend, rename or delete a whole file");
+    expect(title("read")).toBe("Read text files with line numbers and a version tag");
+    const minimal = await (await harness.launch(project.root, ["--tools", "minimal"])).connect();
+    expect(minimal.getInstructions()).not.toContain("undo");
   });
 
   it("answers a guard refusal with an isError result that says what to do", async () => {
@@ -152,9 +230,8 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/^guard: Path '\.\.\/x' resolves outside the project root /);
     expect(text(result)).toContain("Use a path inside it");
-    expect(result.structuredContent).toMatchObject({
-      error: { code: "guard", reason: "outside_root" },
-    });
+    expect(json(result)).toMatchObject({ error: { code: "guard", reason: "outside_root" } });
+    expect(result.structuredContent).toBeUndefined();
   });
 
   it("answers bad arguments with an isError result showing a valid call", async () => {

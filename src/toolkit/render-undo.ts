@@ -1,0 +1,69 @@
+/**
+ * The model-readable view of undo's two result shapes: an undo (what was
+ * undone, each file's new tag and diff) and a list of backup sessions. Plain
+ * lines and diffs, the way edit results read, instead of JSON whose escaped
+ * diffs cost a model twice the tokens to read.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+
+function block(head: string, diff: unknown, warnings: unknown): string {
+  const lines = [head, str(diff)?.trimEnd(), ...strings(warnings).map((w) => `[${w}]`)];
+  return lines.filter(Boolean).join("\n");
+}
+
+/** One restored file: its new tag (for the next edit), or what happened to it. */
+function undoneFile(file: Json): string {
+  const path = str(file.path) ?? "?";
+  const tag = str(file.file_hash);
+  const head =
+    file.action === "delete"
+      ? `deleted ${path}`
+      : `¶${path}${tag ? `#${tag}` : ""}${file.action === "unchanged" ? " (unchanged)" : ""}`;
+  return block(head, file.diff, file.warnings);
+}
+
+function undoText(result: Json): string {
+  const files = (result.files as unknown[]).filter(isObject);
+  const redo = str(result.backup_session);
+  const head = result.applied
+    ? `undid ${result.undone}${redo ? `; undo {"backup_session": "${redo}"} redoes it` : ""}`
+    : `would undo ${result.undone} (nothing written)`;
+  return [head, ...files.map(undoneFile)].join("\n");
+}
+
+function sessionText(session: Json): string {
+  const facts = [
+    `backup_session ${session.backup_session}`,
+    str(session.at) && `at ${session.at}`,
+    str(session.session) && `session ${session.session}`,
+    str(session.undoes) && `undoes ${session.undoes}${session.is_undo ? "" : " (a redo)"}`,
+    session.undone === true && "undone",
+  ].filter(Boolean);
+  const files = (Array.isArray(session.files) ? session.files : []).filter(isObject);
+  const shown = files.map((f) =>
+    block(`${f.action} ${f.path}${f.undone === true ? " (undone)" : ""}`, f.diff, undefined),
+  );
+  const hidden = typeof session.hidden_files === "number" ? session.hidden_files : 0;
+  if (hidden > 0) shown.push(`[${hidden} more files this call may not read]`);
+  return [facts.join("; "), ...shown].join("\n");
+}
+
+/** The view of an undo result, or undefined for any other shape. */
+export function undoView(result: Json): string | undefined {
+  if (typeof result.undone === "string" && Array.isArray(result.files)) return undoText(result);
+  if (Array.isArray(result.sessions) && result.sessions.every(isObject)) {
+    const sessions = result.sessions.filter((s) => typeof s.backup_session === "string");
+    if (sessions.length !== result.sessions.length) return undefined;
+    return sessions.length === 0 ? "[no backup sessions]" : sessions.map(sessionText).join("\n\n");
+  }
+  return undefined;
+}

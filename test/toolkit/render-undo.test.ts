@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { renderResult } from "../../src/toolkit/index.js";
+
+const diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-new\n+old\n";
+
+describe("undo's text", () => {
+  it("names what was undone, each file's new tag and diff, and how to redo", () => {
+    const text = renderResult("undo", {
+      undone: "s1",
+      backup_session: "s2",
+      applied: true,
+      files: [
+        { path: "a.txt", action: "restore", file_hash: "AB12", diff, warnings: ["careful"] },
+        { path: "b.txt", action: "delete", file_hash: null, diff: "", warnings: [] },
+        { path: "c.txt", action: "unchanged", file_hash: "CD34", diff: "", warnings: [] },
+      ],
+    });
+    expect(text).toBe(
+      `undid s1; undo {"backup_session": "s2"} redoes it\n¶a.txt#AB12\n${diff.trimEnd()}\n[careful]\ndeleted b.txt\n¶c.txt#CD34 (unchanged)`,
+    );
+  });
+
+  it("says a preview wrote nothing", () => {
+    const text = renderResult("undo", { undone: "s1", applied: false, files: [] });
+    expect(text).toBe("would undo s1 (nothing written)");
+  });
+
+  it("lists sessions compactly, with redo and hidden files", () => {
+    const text = renderResult("undo", {
+      sessions: [
+        {
+          backup_session: "s3",
+          at: "2026-01-01T00:00:00.000Z",
+          session: "cli",
+          undone: true,
+          is_undo: false,
+          undoes: "s2",
+          files: [{ path: "a.txt", action: "modified", diff, undone: true }],
+          hidden_files: 2,
+        },
+      ],
+    });
+    expect(text).toBe(
+      `backup_session s3; at 2026-01-01T00:00:00.000Z; session cli; undoes s2 (a redo); undone\nmodified a.txt (undone)\n${diff.trimEnd()}\n[2 more files this call may not read]`,
+    );
+    expect(renderResult("undo", { sessions: [] })).toBe("[no backup sessions]");
+  });
+
+  it("leaves other shapes to the JSON view", () => {
+    expect(renderResult("x", { sessions: [{ id: 1 }] })).toBe(
+      JSON.stringify({ sessions: [{ id: 1 }] }, null, 2),
+    );
+  });
+});
