@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
+import { formatLimit } from "./stdio.js";
 
 export interface HttpServeOptions extends McpServerOptions {
   /** 0 picks a free port. */
@@ -31,7 +32,8 @@ export interface HttpServer {
 }
 
 export const MCP_PATH = "/mcp";
-const MAX_BODY = 4 * 1024 * 1024;
+/** An initialize (the one request read before a session exists) is small; calls may carry files. */
+const MAX_INITIALIZE_BYTES = 1024 * 1024;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function reply(res: ServerResponse, status: number, code: number, message: string): void {
@@ -69,7 +71,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new Error(`the request body is over ${MAX_BODY} bytes`);
+    if (size > MAX_INITIALIZE_BYTES) {
+      throw new Error(
+        `a request without a session id is over ${formatLimit(MAX_INITIALIZE_BYTES)}`,
+      );
+    }
     chunks.push(chunk);
   }
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -114,9 +120,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     if (!isInitializeRequest(body)) {
       return reply(res, 400, -32000, "Bad Request: no session id; send initialize first.");
     }
-    const { server } = createMcpServer(serverOptions);
+    const { server, maxMessageBytes } = createMcpServer(serverOptions);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Answered with 413 and a JSON-RPC error naming the limit; the session goes on.
+      maxRequestBodySize: maxMessageBytes,
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
       },

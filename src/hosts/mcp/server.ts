@@ -11,18 +11,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
   ErrorCode,
-  type JSONRPCErrorResponse,
   ListRootsResultSchema,
   ListToolsRequestSchema,
   type Tool as McpTool,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ZodError, z } from "zod";
+import { z } from "zod";
 import { isToolError } from "../../errors.js";
 import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js";
 import { VERSION } from "../../util/version.js";
@@ -30,6 +28,7 @@ import { toolJsonSchema } from "../json-schema.js";
 import { instructionsFor } from "./instructions.js";
 import { errorResult, successResult } from "./result.js";
 import { ClientRoots } from "./roots.js";
+import { LineTransport } from "./stdio.js";
 import { titleOf } from "./titles.js";
 
 export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history"> {
@@ -57,6 +56,8 @@ export interface SpliceMcpServer {
   roots(): string[];
   /** Settles when no call is running and every answer went to the transport. */
   idle(): Promise<void>;
+  /** The largest message this server reads: twice the largest file, so any file fits JSON-escaped. */
+  readonly maxMessageBytes: number;
 }
 
 /** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
@@ -140,7 +141,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
 
   // Lines that are no JSON-RPC message, failed sends, stray responses: the SDK reports them only here.
   server.onerror = (error) => {
-    log(`protocol error: ${error instanceof ZodError ? NOT_JSON_RPC : error.message}`);
+    log(`protocol error: ${error.message}`);
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -186,35 +187,13 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     server,
     session,
     roots: () => roots.known.roots,
+    maxMessageBytes: 2 * roots.known.toolkits[0]!.context.limits.maxFileBytes,
     idle: async () => {
       while (running.size > 0) await Promise.allSettled(running);
       // The SDK sends an answer a few promise turns after the handler returns.
       await new Promise((resolve) => setImmediate(resolve));
     },
   };
-}
-
-const NOT_JSON_RPC = "the message is JSON but not a JSON-RPC 2.0 request, notification or response";
-
-/**
- * The answer JSON-RPC asks for a line on stdin the transport could not read
- * (the SDK's transport only reports it). Its id is unknown, so the answer
- * carries none, as the MCP schema allows.
- */
-function unreadableLine(error: Error): JSONRPCErrorResponse | undefined {
-  if (error instanceof SyntaxError) {
-    return {
-      jsonrpc: "2.0",
-      error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
-    };
-  }
-  if (error instanceof ZodError) {
-    return {
-      jsonrpc: "2.0",
-      error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${NOT_JSON_RPC}.` },
-    };
-  }
-  return undefined;
 }
 
 /**
@@ -224,12 +203,7 @@ function unreadableLine(error: Error): JSONRPCErrorResponse | undefined {
 export async function serveStdio(options: McpServerOptions, signal?: AbortSignal): Promise<void> {
   const mcp = createMcpServer(options);
   const { server } = mcp;
-  const transport = new StdioServerTransport();
-  // Set before connect: the server keeps this handler and calls its own onerror after it.
-  transport.onerror = (error) => {
-    const reply = unreadableLine(error);
-    if (reply) transport.send(reply).catch(() => {});
-  };
+  const transport = new LineTransport(mcp.maxMessageBytes);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
