@@ -46,7 +46,7 @@ export class ClientRoots {
     private readonly make: (roots: string[]) => RootSet,
     /** Used while the client names no roots. */
     private readonly fallback: string,
-    private readonly log: (line: string) => void,
+    private readonly log: (level: "info" | "warning", line: string) => void,
   ) {
     this.#current = make([fallback]);
   }
@@ -85,18 +85,19 @@ export class ClientRoots {
       for (const { uri } of roots) {
         const path = localPath(uri);
         if (path === undefined) {
-          this.log(`ignoring the client's root ${uri}: it is not a local file:// URL`);
+          this.log("warning", `ignoring the client's root ${uri}: it is not a local file:// URL`);
         } else if (!isDirectory(path)) {
-          this.log(`ignoring the client's root ${path}: it is not a folder`);
+          this.log("warning", `ignoring the client's root ${path}: it is not a folder`);
         } else {
           usable.push(path);
         }
       }
       this.#current = this.make(usable.length > 0 ? usable : [this.fallback]);
-      this.log(`roots: ${this.#current.roots.join(", ")}`);
+      this.log("info", `roots: ${this.#current.roots.join(", ")}`);
     } catch (error) {
       // Keep serving: the last known roots are still the best answer.
       this.log(
+        "warning",
         `could not get the client's roots (${String(error)}); keeping ${this.#current.roots.join(", ")}`,
       );
     }

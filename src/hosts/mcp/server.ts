@@ -9,16 +9,25 @@
  * and every failure inside a tool are `isError` results, because those carry
  * a sentence the model can act on and clients pass them to the model.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListRootsResultSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
+  LoggingLevelSchema,
   type Tool as McpTool,
+  type RequestId,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isToolError } from "../../errors.js";
@@ -26,6 +35,7 @@ import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js"
 import { VERSION } from "../../util/version.js";
 import { toolJsonSchema } from "../json-schema.js";
 import { instructionsFor } from "./instructions.js";
+import { progressSender } from "./progress.js";
 import { errorResult, successResult } from "./result.js";
 import { ClientRoots } from "./roots.js";
 import { LineTransport } from "./stdio.js";
@@ -59,6 +69,9 @@ export interface SpliceMcpServer {
   /** The largest message this server reads: twice the largest file, so any file fits JSON-escaped. */
   readonly maxMessageBytes: number;
 }
+
+/** Log levels from least to most severe, as the spec orders them. */
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
 
 /** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
 const ROOTS_TIMEOUT_MS = 10_000;
@@ -125,57 +138,95 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     ...toolkitOptions
   } = options;
   const session = `mcp-${randomUUID()}`;
+  let server: Server | undefined;
+  /** A diagnostic for stderr, and for the client as a log message once it is connected. */
+  /** The least severe level the client wants to hear (logging/setLevel); all until it says. */
+  let wanted: LoggingLevel = "debug";
+  /** The call a diagnostic happens in: over HTTP its message rides on that call's stream. */
+  const inCall = new AsyncLocalStorage<RequestId>();
+  const tell = (level: LoggingLevel, line: string) => {
+    log(line);
+    if (!server?.transport || SEVERITY.indexOf(level) < SEVERITY.indexOf(wanted)) return;
+    const relatedRequestId = inCall.getStore();
+    server
+      .notification(
+        { method: "notifications/message", params: { level, logger: "splice", data: line } },
+        relatedRequestId === undefined ? {} : { relatedRequestId },
+      )
+      .catch(() => {});
+  };
   const roots = new ClientRoots(
     (paths) => new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }),
     root,
-    log,
+    tell,
   );
 
-  const server = new Server(
+  server = new Server(
     { name: "splice", title: "splice", version: VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      // logging: the client hears what stderr hears (roots followed or ignored, failures).
+      capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: instructionsFor(roots.known.tools),
     },
   );
 
   // Lines that are no JSON-RPC message, failed sends, stray responses: the SDK reports them only here.
   server.onerror = (error) => {
-    log(`protocol error: ${error.message}`);
+    tell("warning", `protocol error: ${error.message}`);
   };
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    wanted = request.params.level;
+    return {};
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: roots.known.tools.map(listing),
   }));
 
   const running = new Set<Promise<unknown>>();
-  server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
+    inCall.run(extra.requestId, () => answer(request, extra)),
+  );
+  const answer = async (
+    request: z.output<typeof LooseCallToolRequestSchema>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
     const { name, [GIVEN]: args } = request.params;
     const ask = () =>
       extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,
       });
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : progressSender(token, (params) =>
+            extra.sendNotification({ method: "notifications/progress", params }),
+          );
     // The SDK aborts extra.signal when the client cancels the call or the connection closes.
-    const pending = roots
-      .current(ask)
-      .then((set) => set.call(name, args, { signal: extra.signal }));
+    const options = { signal: extra.signal, ...(progress && { onProgress: progress.listener }) };
+    const pending = roots.current(ask).then((set) => set.call(name, args, options));
     running.add(pending);
     try {
-      return successResult(name, await pending, { structured });
+      const result = await pending;
+      await progress?.finish();
+      return successResult(name, result, { structured });
     } catch (error) {
       if (isToolError(error) && error.code === "unknown_tool") {
         throw protocolError(ErrorCode.InvalidParams, error.message);
       }
       // A cancelled call's answer is never sent; its abort error is no failure.
-      if (extra.signal.aborted) log(`${name} stopped: cancelled or the connection closed`);
+      if (extra.signal.aborted) tell("info", `${name} stopped: cancelled or the connection closed`);
       else if (!isToolError(error)) {
-        log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+        tell("error", `${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
+      await progress?.finish();
       return errorResult(name, error, { structured });
     } finally {
       running.delete(pending);
     }
-  });
+  };
 
   const followRoots = () => {
     if (clientRoots && server.getClientCapabilities()?.roots) roots.markStale();

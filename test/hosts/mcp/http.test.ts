@@ -257,7 +257,7 @@ describe("splice serve", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     // Answers to requests come a few turns later than those to unreadable lines.
-    const [parse, invalid] = replies.filter((r) => !("id" in r));
+    const [parse, invalid] = replies.filter((r) => "error" in r && !("id" in r));
     expect(parse).toEqual({
       jsonrpc: "2.0",
       error: { code: -32700, message: expect.stringMatching(/^Parse error: .*JSON/) },

@@ -15,6 +15,7 @@ import {
   CallToolResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   McpError,
   type Root,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -221,6 +222,74 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect(title("read")).toBe("Read text files with line numbers and a version tag");
     const minimal = await (await harness.launch(project.root, ["--tools", "minimal"])).connect();
     expect(minimal.getInstructions()).not.toContain("undo");
+  });
+
+  it("sends a run's output as progress while it runs, when the client asks", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const seen: { progress: number; message?: string; at: number }[] = [];
+    const started = Date.now();
+    const result = (await client.callTool(
+      { name: "run", arguments: { command: "for i in 1 2 3; do echo line $i; sleep 0.3; done" } },
+      undefined,
+      { onprogress: (p) => seen.push({ ...p, at: Date.now() - started }) },
+    )) as CallToolResult;
+    const finished = Date.now() - started;
+    expect(text(result)).toContain("line 3");
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    // Each line arrives while the command still runs, not with the result.
+    expect(seen[0]!.at).toBeLessThan(finished - 400);
+    expect(seen.map((p) => p.message).join("")).toBe("line 1\nline 2\nline 3\n");
+    const values = seen.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(new Set(values).size).toBe(values.length);
+  });
+
+  it("reports a folder outline's files as progress, and nothing without a token", async () => {
+    const project = new Project();
+    for (let i = 0; i < 5; i++) project.write(`src/f${i}.ts`, `export function f${i}() {}\n`);
+    const client = await (await harness.launch(project.root)).connect();
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: "outline", arguments: { path: "src" } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.at(-1)).toEqual({ progress: 5, total: 5, message: "outlining 5/5" });
+    const notified: unknown[] = [];
+    client.fallbackNotificationHandler = async (n) => {
+      notified.push(n);
+    };
+    await client.callTool({ name: "outline", arguments: { path: "src" } });
+    expect(notified).toEqual([]);
+  });
+
+  it("logs to the client what it logs to stderr, at the level the client sets", async () => {
+    const project = new Project();
+    const roots: Root[] = [
+      { uri: "file://build-server/src" },
+      { uri: pathToFileURL(project.root).href },
+    ];
+    const client = await (await harness.launch(project.root)).connect(roots);
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const messages: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push({ level: n.params.level, data: n.params.data });
+    });
+    await call(client, "list", {});
+    expect(messages).toContainEqual({
+      level: "warning",
+      data: "ignoring the client's root file://build-server/src: it is not a local file:// URL",
+    });
+    expect(messages).toContainEqual({
+      level: "info",
+      data: `roots: ${realpathSync(project.root)}`,
+    });
+
+    messages.length = 0;
+    await client.setLoggingLevel("error");
+    await client.sendRootsListChanged();
+    await call(client, "list", {});
+    expect(messages).toEqual([]);
   });
 
   it("answers a guard refusal with an isError result that says what to do", async () => {
