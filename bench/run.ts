@@ -11,6 +11,7 @@ import "./edit-quality/index.js";
 import "./engine.js";
 import "./hosts.js";
 import "./lsp.js";
+import "./mcp-sessions.js";
 import "./patch-git.js";
 import "./search.js";
 

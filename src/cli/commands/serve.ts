@@ -6,7 +6,8 @@ const SERVE_EXIT_MS = 5_000;
 export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
-  usage: "[--tools full|minimal] [--structured] [--http PORT [--host HOST] [--token T]]",
+  usage:
+    "[--tools full|minimal] [--structured] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
@@ -47,6 +48,12 @@ fast for small edits, but a power loss may take the last writes.`,
       type: "string",
       valueName: "T",
       description: 'require "Authorization: Bearer T" (or set SPLICE_TOKEN)',
+    },
+    "session-idle": {
+      type: "string",
+      valueName: "S",
+      description:
+        "close an HTTP session no request used for S seconds (default 1800; 0: only on DELETE)",
     },
   },
   json: false,
