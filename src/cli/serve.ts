@@ -15,6 +15,7 @@ interface Flags {
   token?: string;
   structured?: boolean;
   "session-idle"?: string;
+  "roots-within"?: string;
 }
 
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
@@ -51,7 +52,14 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   const token = flags.token ?? process.env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage("the token is empty.");
   const { host } = flags;
-  const options = { root, tools, log, structured: flags.structured === true } as const;
+  const within = flags["roots-within"];
+  const options = {
+    root,
+    tools,
+    log,
+    structured: flags.structured === true,
+    ...(within === undefined ? {} : { rootsWithin: within }),
+  } as const;
 
   const controller = new AbortController();
   const forget = untilSignal(controller);

@@ -7,11 +7,12 @@ export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
   usage:
-    "[--tools full|minimal] [--structured] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
+    "[--tools full|minimal] [--roots-within DIR] [--structured] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
-roots replace --root (where paths resolve). Logs go to stderr. Stops on
+roots replace --root (where paths resolve); --roots-within DIR keeps them
+inside DIR (pass the --root folder to never go beyond it). Logs go to stderr. Stops on
 SIGINT/SIGTERM, or on stdio when the client closes stdin.
 
 A result's text is what the model reads; its JSON travels under
@@ -27,6 +28,12 @@ fast for small edits, but a power loss may take the last writes.`,
       type: "string",
       valueName: "SET",
       description: '"full" (default) or "minimal": the few tools small models handle best',
+    },
+    "roots-within": {
+      type: "string",
+      valueName: "DIR",
+      description:
+        "keep the client's roots inside DIR: one that holds DIR is narrowed to it, one elsewhere ignored",
     },
     structured: {
       type: "boolean",

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { SessionEventStore } from "./event-store.js";
+import { rootsBound } from "./roots.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 import { formatLimit } from "./stdio.js";
 
@@ -124,6 +125,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     ...serverOptions
   } = options;
   const log = options.log ?? (() => {});
+  // A bad --roots-within fails here, not at each client's initialize.
+  rootsBound(serverOptions.root ?? process.cwd(), serverOptions.rootsWithin);
   const sessions = new Map<string, Session>();
   let hosts = new Set<string>();
 

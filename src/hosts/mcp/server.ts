@@ -37,7 +37,7 @@ import { toolJsonSchema } from "../json-schema.js";
 import { instructionsFor } from "./instructions.js";
 import { progressSender } from "./progress.js";
 import { errorResult, successResult } from "./result.js";
-import { ClientRoots } from "./roots.js";
+import { ClientRoots, rootsBound } from "./roots.js";
 import { LineTransport } from "./stdio.js";
 import { titleOf } from "./titles.js";
 
@@ -47,6 +47,11 @@ export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history
   history?: Omit<NonNullable<ToolkitOptions["history"]>, "session">;
   /** Follow the client's roots when it offers them (MCP roots); default true. */
   clientRoots?: boolean;
+  /**
+   * Keep the client's roots inside this folder: a root that holds it is
+   * narrowed to it, one elsewhere ignored. Default: none (the client decides).
+   */
+  rootsWithin?: string;
   /**
    * Send each result's JSON as `structuredContent` (default: under
    * `_meta["splice/result"]`, since Claude Code and Codex show a model the
@@ -132,6 +137,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   const {
     root = process.cwd(),
     clientRoots = true,
+    rootsWithin,
     structured = false,
     log = () => {},
     history,
@@ -155,10 +161,12 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       )
       .catch(() => {});
   };
+  const within = rootsBound(root, rootsWithin);
   const roots = new ClientRoots(
     (paths) => new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }),
     root,
     tell,
+    within,
   );
 
   server = new Server(

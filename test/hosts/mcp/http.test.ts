@@ -369,6 +369,21 @@ describe("splice serve", () => {
   });
 
   it.each([
+    ["stdio", []],
+    ["http", ["--http", "0"]],
+  ])(
+    "refuses a --roots-within that does not hold the root, in one line, exit 1 (%s)",
+    async (_, transport) => {
+      const [inner, outer] = [new Project().root, new Project().root];
+      const child = serve([...transport, "--root", outer, "--roots-within", inner]);
+      expect(await exitCode(child)).toBe(1);
+      expect(child.stderrText()).toBe(
+        `splice serve: The root ${outer} is outside --roots-within ${inner}. Pass a root inside it, or a --roots-within folder that holds the root.\n`,
+      );
+    },
+  );
+
+  it.each([
     [["--tools", "huge"], '--tools must be "full" or "minimal", not "huge".'],
     [["--http", "port"], "--http needs a port number"],
     [["--token", "t"], "--host, --token and --session-idle apply to --http only."],

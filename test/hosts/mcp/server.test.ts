@@ -76,11 +76,13 @@ const http: Harness = {
   name: "http",
   launch: async (root, args = []) => {
     const tools = args.includes("minimal") ? "minimal" : "full";
+    const within = args.indexOf("--roots-within");
     const server = await serveHttp({
       root,
       port: 0,
       tools,
       structured: args.includes("--structured"),
+      ...(within >= 0 ? { rootsWithin: args[within + 1]! } : {}),
     });
     cleanups.push(() => server.close());
     return {
@@ -466,6 +468,36 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     });
     expect(across.isError).toBe(true);
     expect(text(across)).toContain("guard: This call names files in different roots");
+  });
+
+  it("keeps the client's roots inside --roots-within: file:/// is narrowed, others ignored", async () => {
+    const [configured, elsewhere] = [new Project(), new Project()];
+    configured.write("mine.txt", "mine\n");
+    elsewhere.write("theirs.txt", "theirs\n");
+    const theirs = join(realpathSync(elsewhere.root), "theirs.txt");
+    // Without the switch a client root of file:/// opens every folder.
+    const open = await (await harness.launch(configured.root)).connect([{ uri: "file:///" }]);
+    expect(text(await call(open, "read", { targets: [{ path: theirs }] }))).toContain("1| theirs");
+
+    const args = ["--roots-within", configured.root];
+    const roots: Root[] = [{ uri: "file:///" }];
+    const client = await (await harness.launch(configured.root, args)).connect(roots);
+    // read reports a refused target inline, as one bracketed line.
+    const refused = await call(client, "read", { targets: [{ path: theirs }] });
+    expect(text(refused)).toContain(
+      `guard: Path '${theirs}' resolves outside the project root ${realpathSync(configured.root)}`,
+    );
+    expect(text(await call(client, "read", { targets: [{ path: "mine.txt" }] }))).toContain(
+      "1| mine",
+    );
+
+    roots.splice(0, 1, { uri: pathToFileURL(elsewhere.root).href });
+    await client.sendRootsListChanged();
+    const ignored = await call(client, "read", { targets: [{ path: "theirs.txt" }] });
+    expect(text(ignored)).toMatch(/^\[theirs\.txt: not_found: /);
+    expect(text(await call(client, "read", { targets: [{ path: "mine.txt" }] }))).toContain(
+      "1| mine",
+    );
   });
 
   it("skips a client root it cannot open and follows the others", async () => {
