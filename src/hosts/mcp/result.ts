@@ -14,6 +14,15 @@ import { renderError, renderResult } from "../../toolkit/index.js";
 
 /** Where a result's JSON travels in `_meta` unless structuredContent carries it. */
 export const RESULT_META_KEY = "splice/result";
+/** Why a result's JSON was left out, in its place. */
+export const OMITTED_META_KEY = "splice/omitted";
+/**
+ * The largest JSON copy of a result sent beside its text. The official SDK
+ * client reads at most 10 MiB per message by default and closes the
+ * connection past it; a large write's diff in the text plus the same diff in
+ * the JSON would cross that.
+ */
+export const MAX_RESULT_JSON_CHARS = 2 * 1024 * 1024;
 
 export interface ResultOptions {
   /** Send the JSON as `structuredContent` (which Claude Code and Codex show the model). */
@@ -29,6 +38,12 @@ function withData(
   options: ResultOptions,
 ): CallToolResult {
   const content: CallToolResult["content"] = [{ type: "text", text }];
+  const size = JSON.stringify(data).length;
+  if (size > MAX_RESULT_JSON_CHARS) {
+    const mib = (size / 1024 / 1024).toFixed(1);
+    const why = `the JSON result (${mib} MiB) is left out to keep the message small enough for clients to read; the text holds the whole result`;
+    return { content, _meta: { [OMITTED_META_KEY]: why } };
+  }
   return options.structured
     ? { content, structuredContent: data }
     : { content, _meta: { [RESULT_META_KEY]: data } };

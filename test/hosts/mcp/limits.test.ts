@@ -13,6 +13,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../../src/hosts/mcp/http.js";
+import { OMITTED_META_KEY, RESULT_META_KEY } from "../../../src/hosts/mcp/result.js";
 import { idAtEdges, LineTransport } from "../../../src/hosts/mcp/stdio.js";
 import { sleep } from "../../helpers/processes.js";
 import { Project } from "../../helpers/project.js";
@@ -179,5 +180,26 @@ describe("oversized messages", () => {
       arguments: { targets: [{ path: "a.txt", text: "x".repeat(MIB - 10) }] },
     })) as CallToolResult;
     expect(under.isError).toBeFalsy();
+  });
+
+  it("leaves a large result's JSON copy out, so the answer stays readable for clients", async () => {
+    const project = new Project();
+    const server = await serveHttp({ root: project.root, port: 0 });
+    cleanups.push(() => server.close());
+    const client = await connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const text = `${"b".repeat(1023)}\n`.repeat(3 * 1024);
+    const write = (await client.callTool({
+      name: "write",
+      arguments: { targets: [{ path: "big.txt", text }] },
+    })) as CallToolResult;
+    expect(write.isError).toBeFalsy();
+    expect((write.content[0] as { text: string }).text).toContain(`+${"b".repeat(1023)}`);
+    expect(write._meta?.[RESULT_META_KEY]).toBeUndefined();
+    expect(write._meta?.[OMITTED_META_KEY]).toMatch(/^the JSON result \(3\.\d MiB\) is left out/);
+    const small = (await client.callTool({
+      name: "write",
+      arguments: { targets: [{ path: "small.txt", text: "s\n" }] },
+    })) as CallToolResult;
+    expect(small._meta?.[RESULT_META_KEY]).toMatchObject({ results: [{ path: "small.txt" }] });
   });
 });
