@@ -89,7 +89,7 @@ async function splice(dir: string, durable: boolean): Promise<Subject> {
   const command = [process.execPath, SPLICE_BIN, "serve", "--root", dir];
   const client = await connect(command, "splice", env);
   const tagOf = (r: CallToolResult) =>
-    (r.structuredContent as { results: { file_hash: string }[] }).results[0]!.file_hash;
+    (r._meta!["splice/result"] as { results: { file_hash: string }[] }).results[0]!.file_hash;
   let tag = tagOf(await call(client, "read", { targets: [{ path: FILE }] }));
   return {
     name: durable ? "splice" : "splice, SPLICE_DURABLE=0",

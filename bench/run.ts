@@ -13,6 +13,7 @@ import "./engine.js";
 import "./hosts.js";
 import "./install.js";
 import "./lsp.js";
+import "./mcp-sessions.js";
 import "./patch-git.js";
 import "./reliability.js";
 import "./reliability-confine.js";

@@ -4,6 +4,7 @@ import type { PathGuard } from "../guard/path-guard.js";
 import type { HistoryStore } from "../history/history.js";
 import type { Validator } from "../lsp/validate.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { ProgressListener } from "./progress.js";
 
 export interface Limits {
   /** Files larger than this are refused for text operations. */
@@ -34,4 +35,6 @@ export interface ChangeContext {
    * unit; undo opens its own for the files it restores.
    */
   backup: string;
+  /** This call's progress listener (toolkit.call's `onProgress`); absent, nobody is told. */
+  progress?: ProgressListener;
 }

@@ -15,6 +15,9 @@ interface Flags {
   http?: string;
   host?: string;
   token?: string;
+  structured?: boolean;
+  "session-idle"?: string;
+  "roots-within"?: string;
 }
 
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
@@ -56,14 +59,22 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   const token = flags.token ?? process.env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage("the token is empty.");
   const { host } = flags;
-  const options = { root, tools, descriptions, log } as const;
+  const within = flags["roots-within"];
+  const options = {
+    root,
+    tools,
+    descriptions,
+    log,
+    structured: flags.structured === true,
+    ...(within === undefined ? {} : { rootsWithin: within }),
+  } as const;
 
   const controller = new AbortController();
   const forget = untilSignal(controller);
   try {
     if (flags.http === undefined) {
-      if (host !== undefined || flags.token !== undefined) {
-        return usage("--host and --token apply to --http only.");
+      if (host !== undefined || flags.token !== undefined || flags["session-idle"] !== undefined) {
+        return usage("--host, --token and --session-idle apply to --http only.");
       }
       await serveStdio(options, controller.signal);
       return 0;
@@ -72,7 +83,13 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
     }
-    const server = await serveHttp({ ...options, port, host, token });
+    const idle = flags["session-idle"];
+    const seconds = idle === undefined ? undefined : Number(idle);
+    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0 && idle?.trim())) {
+      return usage("--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).");
+    }
+    const sessionIdleMs = seconds === undefined ? {} : { sessionIdleMs: seconds * 1000 };
+    const server = await serveHttp({ ...options, port, host, token, ...sessionIdleMs });
     await new Promise((resolve) => controller.signal.addEventListener("abort", resolve));
     await server.close();
     return 0;

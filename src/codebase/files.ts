@@ -9,6 +9,7 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
 import { formatBytes, identify, type LoadedFile } from "../change/load.js";
+import { reportCallProgress } from "../change/progress.js";
 import {
   type Language,
   languageOf,
@@ -321,5 +322,6 @@ export function onCodeProgress(
 }
 
 export function reportProgress(context: ChangeContext, progress: Progress): void {
+  reportCallProgress(context, progress);
   progressListeners.get(context.events)?.(progress);
 }

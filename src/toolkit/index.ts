@@ -2,6 +2,8 @@
  * What hosts (MCP, the model SDK adapters, the agent, the CLI) use of the
  * toolkit: they import this face, never a tool's own module.
  */
+
+export type { CallProgress, ProgressListener } from "../change/progress.js";
 export {
   argumentsObject,
   type CallSummary,
@@ -23,4 +25,10 @@ export {
 export { renderError, renderResult } from "./render-result.js";
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";
-export { type CallInfo, createToolkit, type ToolCall, type Toolkit } from "./toolkit.js";
+export {
+  type CallInfo,
+  type CallOptions,
+  createToolkit,
+  type ToolCall,
+  type Toolkit,
+} from "./toolkit.js";

@@ -29,6 +29,8 @@ export function withResultDiff<T>(result: T, view: ResultDiff): T {
   return result;
 }
 
+import { undoView } from "./render-undo.js";
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
@@ -66,7 +68,7 @@ function itemText(item: Json, view: ResultDiff): string | undefined {
 function resultText(result: unknown): string {
   if (isObject(result)) {
     const view = (result as { [RESULT_DIFF]?: ResultDiff })[RESULT_DIFF] ?? "changes";
-    const own = itemText(result, view);
+    const own = itemText(result, view) ?? undoView(result);
     if (own !== undefined) return own;
     if (Array.isArray(result.results) && result.results.every(isObject)) {
       const parts = result.results.map((item) => itemText(item, view));

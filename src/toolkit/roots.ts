@@ -10,7 +10,7 @@ import { ToolError } from "../errors.js";
 import { EVERYTHING, parseArgs } from "../tools/define.js";
 import { isInside } from "../util/paths.js";
 import type { ToolkitOptions } from "./options.js";
-import { createToolkit, type Toolkit } from "./toolkit.js";
+import { type CallOptions, createToolkit, type Toolkit } from "./toolkit.js";
 
 export type RootSetOptions = Omit<ToolkitOptions, "root">;
 
@@ -88,7 +88,7 @@ export class RootSet {
   }
 
   /** Routes, validates and runs a call; throws ToolError like Toolkit.call. */
-  async call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<unknown> {
+  async call(name: string, args: unknown, options?: CallOptions): Promise<unknown> {
     return this.route(name, args).call(name, args, options);
   }
 }

@@ -6,6 +6,7 @@
  * their wire format and these calls.
  */
 import { resolve } from "node:path";
+import type { ProgressListener } from "../change/progress.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
 import {
@@ -28,6 +29,13 @@ export interface CallInfo extends CallSummary {
   needs_approval: boolean;
 }
 
+export interface CallOptions {
+  /** Cancels this one call. */
+  signal?: AbortSignal;
+  /** Told how far a long call has got (files searched, a command's output as it comes). */
+  onProgress?: ProgressListener;
+}
+
 export interface ToolCall {
   name: string;
   args: unknown;
@@ -43,7 +51,7 @@ export interface Toolkit {
   /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
   find(name: string): Tool;
   /** Validates raw arguments and runs the tool; `signal` cancels this one call. */
-  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  call(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
   /** What a call is, for transcripts and approval prompts; validates the arguments. */
   describe(name: string, args: unknown): CallInfo;
   /** What a call would do (a diff, a command), computed without changing anything. */
@@ -61,7 +69,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
    */
-  const callContext = (signal?: AbortSignal): ToolContext => {
+  const callContext = (signal?: AbortSignal, progress?: ProgressListener): ToolContext => {
     let backup: string | undefined;
     return {
       ...base,
@@ -71,6 +79,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
         return backup;
       },
       ...(signal ? { signal } : {}),
+      ...(progress ? { progress } : {}),
     };
   };
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
@@ -99,7 +108,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const tool = find(name);
       const parsed = parseArgs(tool, args);
       try {
-        const result = await tool.call(callContext(callOptions?.signal), parsed);
+        const result = await tool.call(
+          callContext(callOptions?.signal, callOptions?.onProgress),
+          parsed,
+        );
         const warned = withHistoryWarning(result, unavailableWarning(base.history));
         return withResultDiff(warned, resultDiff);
       } catch (error) {

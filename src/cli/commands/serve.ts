@@ -7,12 +7,18 @@ export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
   usage:
-    "[--tools full|coding|minimal] [--descriptions short|full] [--http PORT [--host HOST] [--token T]]",
+    "[--tools full|coding|minimal] [--descriptions short|full] [--roots-within DIR] [--structured] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
-roots replace --root (where paths resolve). Logs go to stderr. Stops on
+roots replace --root (where paths resolve); --roots-within DIR keeps them
+inside DIR (pass the --root folder to never go beyond it). Logs go to stderr. Stops on
 SIGINT/SIGTERM, or on stdio when the client closes stdin.
+
+A result's text is what the model reads; its JSON travels under
+_meta["splice/result"]. --structured sends the JSON as structuredContent
+instead, for clients that are programs: Claude Code and Codex show a model
+structuredContent in place of the text.
 
 Writes are fsynced (with the history kept for undo) before a call returns;
 SPLICE_DURABLE=0 in the environment skips that: still atomic, about twice as
@@ -30,6 +36,17 @@ fast for small edits, but a power loss may take the last writes.`,
       description:
         '"short" (default: what each tool does and one example; the help tool gives a manual) or "full" (every manual, sent with each request)',
     },
+    "roots-within": {
+      type: "string",
+      valueName: "DIR",
+      description:
+        "keep the client's roots inside DIR: one that holds DIR is narrowed to it, one elsewhere ignored",
+    },
+    structured: {
+      type: "boolean",
+      description:
+        "send each result's JSON as structuredContent (models in Claude Code and Codex then read JSON)",
+    },
     http: {
       type: "string",
       valueName: "PORT",
@@ -45,6 +62,12 @@ fast for small edits, but a power loss may take the last writes.`,
       type: "string",
       valueName: "T",
       description: 'require "Authorization: Bearer T" (or set SPLICE_TOKEN)',
+    },
+    "session-idle": {
+      type: "string",
+      valueName: "S",
+      description:
+        "close an HTTP session no request used for S seconds (default 1800; 0: only on DELETE)",
     },
   },
   json: false,

@@ -11,7 +11,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { SessionEventStore } from "./event-store.js";
+import { rootsBound } from "./roots.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
+import { formatLimit } from "./stdio.js";
 
 export interface HttpServeOptions extends McpServerOptions {
   /** 0 picks a free port. */
@@ -20,6 +23,12 @@ export interface HttpServeOptions extends McpServerOptions {
   host?: string;
   /** Require `Authorization: Bearer <token>` on every request. */
   token?: string;
+  /**
+   * A session no request has used for this long is closed (its history
+   * session stays on disk); the client starts a new one on the 404 that
+   * follows. Default SESSION_IDLE_MS; 0 keeps sessions until DELETE.
+   */
+  sessionIdleMs?: number;
 }
 
 export interface HttpServer {
@@ -31,7 +40,12 @@ export interface HttpServer {
 }
 
 export const MCP_PATH = "/mcp";
-const MAX_BODY = 4 * 1024 * 1024;
+/** Clients rarely send DELETE: an abandoned session would otherwise live as long as the server. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** The SSE `retry` field: how long a client waits before it resumes a stream that broke. */
+export const SSE_RETRY_MS = 1000;
+/** An initialize (the one request read before a session exists) is small; calls may carry files. */
+const MAX_INITIALIZE_BYTES = 1024 * 1024;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function reply(res: ServerResponse, status: number, code: number, message: string): void {
@@ -69,16 +83,51 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new Error(`the request body is over ${MAX_BODY} bytes`);
+    if (size > MAX_INITIALIZE_BYTES) {
+      throw new Error(
+        `a request without a session id is over ${formatLimit(MAX_INITIALIZE_BYTES)}`,
+      );
+    }
     chunks.push(chunk);
   }
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
+/** One client's session: its transport, and when a request last used it. */
+class Session {
+  #open = 0;
+  #last = Date.now();
+
+  constructor(readonly transport: StreamableHTTPServerTransport) {}
+
+  /** Handles a request; the session is busy until its response ends (an SSE stream may stay open). */
+  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+    this.#open++;
+    this.#last = Date.now();
+    res.once("close", () => {
+      this.#open--;
+      this.#last = Date.now();
+    });
+    await this.transport.handleRequest(req, res, body);
+  }
+
+  idleSince(now: number, idleMs: number): boolean {
+    return this.#open === 0 && now - this.#last >= idleMs;
+  }
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> {
-  const { port: wanted, host = "127.0.0.1", token, ...serverOptions } = options;
+  const {
+    port: wanted,
+    host = "127.0.0.1",
+    token,
+    sessionIdleMs = SESSION_IDLE_MS,
+    ...serverOptions
+  } = options;
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // A bad --roots-within fails here, not at each client's initialize.
+  rootsBound(serverOptions.root ?? process.cwd(), serverOptions.rootsWithin);
+  const sessions = new Map<string, Session>();
   let hosts = new Set<string>();
 
   /** Refuses what must not reach a session; true when a reply was sent. */
@@ -114,26 +163,48 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     if (!isInitializeRequest(body)) {
       return reply(res, 400, -32000, "Bad Request: no session id; send initialize first.");
     }
-    const { server } = createMcpServer(serverOptions);
+    const { server, maxMessageBytes } = createMcpServer(serverOptions);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Answered with 413 and a JSON-RPC error naming the limit; the session goes on.
+      maxRequestBodySize: maxMessageBytes,
+      // Streams start with an event id and `retry`, and resume after a break (2025-11-25).
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        sessions.set(id, session);
       },
     });
+    const session = new Session(transport);
     server.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await session.handle(req, res, body);
   };
+
+  /** Closes the sessions no request has used for sessionIdleMs. */
+  const expire = () => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (!session.idleSince(now, sessionIdleMs)) continue;
+      sessions.delete(id);
+      log(`session ${id} expired after ${Math.round(sessionIdleMs / 1000)} s without a request`);
+      session.transport.close().catch(() => {});
+    }
+  };
+  const sweeper =
+    sessionIdleMs > 0
+      ? setInterval(expire, Math.min(60_000, Math.max(10, sessionIdleMs / 4)))
+      : undefined;
+  sweeper?.unref();
 
   const http = createServer((req, res) => {
     if (refused(req, res)) return;
     const id = req.headers["mcp-session-id"];
     const handled =
       typeof id === "string"
-        ? (sessions.get(id)?.handleRequest(req, res) ??
+        ? (sessions.get(id)?.handle(req, res) ??
           reply(res, 404, -32001, "Session not found: initialize a new session."))
         : req.method === "POST"
           ? open(req, res)
@@ -162,7 +233,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     url,
     port,
     close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
+      if (sweeper) clearInterval(sweeper);
+      await Promise.all([...sessions.values()].map((s) => s.transport.close()));
       sessions.clear();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -1,34 +1,74 @@
 /**
- * Tool results and errors as MCP CallToolResults: the JSON result travels
- * whole as `structuredContent` (for code), and `content` is one text block,
- * the model-readable view every host shares (toolkit/render-result.ts).
+ * Tool results and errors as MCP CallToolResults. `content` is one text
+ * block, the model-readable view every host shares (toolkit/render-result.ts).
+ * The JSON result, for programs, travels under `_meta["splice/result"]` by
+ * default, not as `structuredContent`: Claude Code and Codex hand the model
+ * `JSON.stringify(structuredContent)` whenever it is present, in place of the
+ * text, so the model would read JSON-escaped code and every field twice.
+ * `structured: true` (`splice serve --structured`) sends `structuredContent`
+ * instead, for a client that is a program. See docs/mcp.md.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isToolError } from "../../errors.js";
 import { renderError, renderResult } from "../../toolkit/index.js";
 
+/** Where a result's JSON travels in `_meta` unless structuredContent carries it. */
+export const RESULT_META_KEY = "splice/result";
+/** Why a result's JSON was left out, in its place. */
+export const OMITTED_META_KEY = "splice/omitted";
+/**
+ * The largest JSON copy of a result sent beside its text. The official SDK
+ * client reads at most 10 MiB per message by default and closes the
+ * connection past it; a large write's diff in the text plus the same diff in
+ * the JSON would cross that.
+ */
+export const MAX_RESULT_JSON_CHARS = 2 * 1024 * 1024;
+
+export interface ResultOptions {
+  /** Send the JSON as `structuredContent` (which Claude Code and Codex show the model). */
+  structured?: boolean;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-export function successResult(name: string, result: unknown): CallToolResult {
-  return {
-    content: [{ type: "text", text: renderResult(name, result) }],
-    // structuredContent must be an object; every splice tool returns one.
-    structuredContent: isObject(result) ? result : { result },
-  };
+function withData(
+  text: string,
+  data: Record<string, unknown>,
+  options: ResultOptions,
+): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text }];
+  const size = JSON.stringify(data).length;
+  if (size > MAX_RESULT_JSON_CHARS) {
+    const mib = (size / 1024 / 1024).toFixed(1);
+    const why = `the JSON result (${mib} MiB) is left out to keep the message small enough for clients to read; the text holds the whole result`;
+    return { content, _meta: { [OMITTED_META_KEY]: why } };
+  }
+  return options.structured
+    ? { content, structuredContent: data }
+    : { content, _meta: { [RESULT_META_KEY]: data } };
+}
+
+export function successResult(
+  name: string,
+  result: unknown,
+  options: ResultOptions = {},
+): CallToolResult {
+  // The JSON must be an object; every splice tool returns one.
+  return withData(renderResult(name, result), isObject(result) ? result : { result }, options);
 }
 
 /**
  * A failure the model can act on: `code: message` for the model, the code
  * and details (fresh tags, paths) for code.
  */
-export function errorResult(name: string, error: unknown): CallToolResult {
+export function errorResult(
+  name: string,
+  error: unknown,
+  options: ResultOptions = {},
+): CallToolResult {
   const structured = isToolError(error)
     ? error.toJSON()
     : { code: "internal", message: error instanceof Error ? error.message : String(error) };
-  return {
-    isError: true,
-    content: [{ type: "text", text: renderError(name, error) }],
-    structuredContent: { error: structured },
-  };
+  return { isError: true, ...withData(renderError(name, error), { error: structured }, options) };
 }

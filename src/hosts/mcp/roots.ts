@@ -7,9 +7,11 @@
  * own response stream, while a free-standing one needs a GET stream the
  * client may not have opened yet (and would then never be answered).
  */
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolError } from "../../errors.js";
 import type { RootSet } from "../../toolkit/index.js";
 
 /** Asks the client for its roots (within the call that needs them). */
@@ -26,6 +28,35 @@ function localPath(uri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The real path client roots must stay in, or undefined for no bound.
+ * Throws a ToolError when it does not exist or does not hold `root`.
+ */
+export function rootsBound(root: string, within: string | undefined): string | undefined {
+  if (within === undefined) return undefined;
+  const real = (path: string, what: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      throw new ToolError("not_found", `${what} ${path} does not exist. Pass an existing folder.`);
+    }
+  };
+  const bound = real(within, "--roots-within");
+  if (!contains(bound, real(root, "The root"))) {
+    throw new ToolError(
+      "invalid_input",
+      `The root ${root} is outside --roots-within ${within}. Pass a root inside it, or a --roots-within folder that holds the root.`,
+    );
+  }
+  return bound;
+}
+
+/** Whether `path` is `folder` or inside it, segment by segment (real paths). */
+export function contains(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function isDirectory(path: string): boolean {
@@ -46,9 +77,27 @@ export class ClientRoots {
     private readonly make: (roots: string[]) => RootSet,
     /** Used while the client names no roots. */
     private readonly fallback: string,
-    private readonly log: (line: string) => void,
+    private readonly log: (level: "info" | "warning", line: string) => void,
+    /** Client roots must lie inside this folder (a real path); one that holds it is narrowed to it. */
+    private readonly within?: string,
   ) {
     this.#current = make([fallback]);
+  }
+
+  /** The root to use for a client's folder under `within`, or undefined to ignore it. */
+  #bounded(path: string): string | undefined {
+    if (this.within === undefined) return path;
+    const real = realpathSync(path);
+    if (contains(this.within, real)) return real;
+    if (contains(real, this.within)) {
+      this.log("info", `narrowing the client's root ${real} to ${this.within} (--roots-within)`);
+      return this.within;
+    }
+    this.log(
+      "warning",
+      `ignoring the client's root ${real}: it is outside ${this.within} (--roots-within)`,
+    );
+    return undefined;
   }
 
   /** The roots as last known, without asking. */
@@ -85,18 +134,20 @@ export class ClientRoots {
       for (const { uri } of roots) {
         const path = localPath(uri);
         if (path === undefined) {
-          this.log(`ignoring the client's root ${uri}: it is not a local file:// URL`);
+          this.log("warning", `ignoring the client's root ${uri}: it is not a local file:// URL`);
         } else if (!isDirectory(path)) {
-          this.log(`ignoring the client's root ${path}: it is not a folder`);
+          this.log("warning", `ignoring the client's root ${path}: it is not a folder`);
         } else {
-          usable.push(path);
+          const bounded = this.#bounded(path);
+          if (bounded !== undefined) usable.push(bounded);
         }
       }
       this.#current = this.make(usable.length > 0 ? usable : [this.fallback]);
-      this.log(`roots: ${this.#current.roots.join(", ")}`);
+      this.log("info", `roots: ${this.#current.roots.join(", ")}`);
     } catch (error) {
       // Keep serving: the last known roots are still the best answer.
       this.log(
+        "warning",
         `could not get the client's roots (${String(error)}); keeping ${this.#current.roots.join(", ")}`,
       );
     }

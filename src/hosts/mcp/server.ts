@@ -9,26 +9,37 @@
  * and every failure inside a tool are `isError` results, because those carry
  * a sentence the model can act on and clients pass them to the model.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
-  type JSONRPCErrorResponse,
   ListRootsResultSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
+  LoggingLevelSchema,
   type Tool as McpTool,
+  type RequestId,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ZodError, z } from "zod";
+import { z } from "zod";
 import { isToolError } from "../../errors.js";
 import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js";
 import { VERSION } from "../../util/version.js";
 import { toolJsonSchema } from "../json-schema.js";
+import { instructionsFor } from "./instructions.js";
+import { progressSender } from "./progress.js";
 import { errorResult, successResult } from "./result.js";
-import { ClientRoots } from "./roots.js";
+import { ClientRoots, rootsBound } from "./roots.js";
+import { LineTransport } from "./stdio.js";
+import { titleOf } from "./titles.js";
 
 export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history"> {
   /** Where paths resolve unless the client names its roots; default the current folder. */
@@ -36,6 +47,17 @@ export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history
   history?: Omit<NonNullable<ToolkitOptions["history"]>, "session">;
   /** Follow the client's roots when it offers them (MCP roots); default true. */
   clientRoots?: boolean;
+  /**
+   * Keep the client's roots inside this folder: a root that holds it is
+   * narrowed to it, one elsewhere ignored. Default: none (the client decides).
+   */
+  rootsWithin?: string;
+  /**
+   * Send each result's JSON as `structuredContent` (default: under
+   * `_meta["splice/result"]`, since Claude Code and Codex show a model the
+   * structuredContent instead of the text whenever it is present).
+   */
+  structured?: boolean;
   /** Diagnostics, one line each. Never stdout: on stdio that is the protocol. */
   log?: (line: string) => void;
 }
@@ -49,16 +71,12 @@ export interface SpliceMcpServer {
   roots(): string[];
   /** Settles when no call is running and every answer went to the transport. */
   idle(): Promise<void>;
+  /** The largest message this server reads: twice the largest file, so any file fits JSON-escaped. */
+  readonly maxMessageBytes: number;
 }
 
-/** A short display name: the description's first clause ("Read text files with …"). */
-function titleOf(tool: Tool): string {
-  const clause = tool.description
-    .split("\n")[0]!
-    .split(/[.:;(,]/)[0]!
-    .trim();
-  return clause.length > 0 && clause.length <= 60 ? clause : tool.name;
-}
+/** Log levels from least to most severe, as the spec orders them. */
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
 
 /** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
 const ROOTS_TIMEOUT_MS = 10_000;
@@ -67,15 +85,17 @@ const ROOTS_TIMEOUT_MS = 10_000;
 const GIVEN = Symbol("arguments as given");
 
 /**
- * tools/call with `arguments` of any type. The SDK answers a JSON string or
- * null there with a protocol error holding a raw zod dump; splice takes the
- * JSON text of an object, and answers anything else with a sentence (define.ts
- * argumentsObject). What is not an object is set aside under GIVEN, so the
- * SDK's own check of the request, which runs on this schema's output, passes.
+ * tools/call with `arguments` of any type, or none. The SDK answers a JSON
+ * string or null there with a protocol error holding a raw zod dump; splice
+ * takes the JSON text of an object, and answers anything else with a sentence
+ * (define.ts argumentsObject). Missing `arguments` are `{}`: the spec makes
+ * them optional. What is not an object is set aside under GIVEN, so the SDK's
+ * own check of the request, which runs on this schema's output, passes.
  */
 const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown() }).transform(
-    ({ arguments: args, ...params }) => {
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(
+    ({ arguments: given, ...params }) => {
+      const args = given === undefined ? {} : given;
       const object = typeof args === "object" && args !== null && !Array.isArray(args);
       return {
         ...params,
@@ -100,7 +120,7 @@ const listings = new WeakMap<Tool, McpTool>();
 function listing(tool: Tool): McpTool {
   let entry = listings.get(tool);
   if (!entry) {
-    const title = titleOf(tool);
+    const title = titleOf(tool.description, tool.name);
     entry = {
       name: tool.name,
       title,
@@ -117,59 +137,104 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   const {
     root = process.cwd(),
     clientRoots = true,
+    rootsWithin,
+    structured = false,
     log = () => {},
     history,
     ...toolkitOptions
   } = options;
   const session = `mcp-${randomUUID()}`;
+  let server: Server | undefined;
+  /** A diagnostic for stderr, and for the client as a log message once it is connected. */
+  /** The least severe level the client wants to hear (logging/setLevel); all until it says. */
+  let wanted: LoggingLevel = "debug";
+  /** The call a diagnostic happens in: over HTTP its message rides on that call's stream. */
+  const inCall = new AsyncLocalStorage<RequestId>();
+  const tell = (level: LoggingLevel, line: string) => {
+    log(line);
+    if (!server?.transport || SEVERITY.indexOf(level) < SEVERITY.indexOf(wanted)) return;
+    const relatedRequestId = inCall.getStore();
+    server
+      .notification(
+        { method: "notifications/message", params: { level, logger: "splice", data: line } },
+        relatedRequestId === undefined ? {} : { relatedRequestId },
+      )
+      .catch(() => {});
+  };
+  const within = rootsBound(root, rootsWithin);
   const roots = new ClientRoots(
     (paths) => new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }),
     root,
-    log,
+    tell,
+    within,
   );
 
-  const server = new Server(
+  server = new Server(
     { name: "splice", title: "splice", version: VERSION },
-    { capabilities: { tools: { listChanged: false } } },
+    {
+      // logging: the client hears what stderr hears (roots followed or ignored, failures).
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      instructions: instructionsFor(roots.known.tools),
+    },
   );
 
   // Lines that are no JSON-RPC message, failed sends, stray responses: the SDK reports them only here.
   server.onerror = (error) => {
-    log(`protocol error: ${error instanceof ZodError ? NOT_JSON_RPC : error.message}`);
+    tell("warning", `protocol error: ${error.message}`);
   };
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    wanted = request.params.level;
+    return {};
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: roots.known.tools.map(listing),
   }));
 
   const running = new Set<Promise<unknown>>();
-  server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
+    inCall.run(extra.requestId, () => answer(request, extra)),
+  );
+  const answer = async (
+    request: z.output<typeof LooseCallToolRequestSchema>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
     const { name, [GIVEN]: args } = request.params;
     const ask = () =>
       extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,
       });
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : progressSender(token, (params) =>
+            extra.sendNotification({ method: "notifications/progress", params }),
+          );
     // The SDK aborts extra.signal when the client cancels the call or the connection closes.
-    const pending = roots
-      .current(ask)
-      .then((set) => set.call(name, args, { signal: extra.signal }));
+    const options = { signal: extra.signal, ...(progress && { onProgress: progress.listener }) };
+    const pending = roots.current(ask).then((set) => set.call(name, args, options));
     running.add(pending);
     try {
-      return successResult(name, await pending);
+      const result = await pending;
+      await progress?.finish();
+      return successResult(name, result, { structured });
     } catch (error) {
       if (isToolError(error) && error.code === "unknown_tool") {
         throw protocolError(ErrorCode.InvalidParams, error.message);
       }
       // A cancelled call's answer is never sent; its abort error is no failure.
-      if (extra.signal.aborted) log(`${name} stopped: cancelled or the connection closed`);
+      if (extra.signal.aborted) tell("info", `${name} stopped: cancelled or the connection closed`);
       else if (!isToolError(error)) {
-        log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+        tell("error", `${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
-      return errorResult(name, error);
+      await progress?.finish();
+      return errorResult(name, error, { structured });
     } finally {
       running.delete(pending);
     }
-  });
+  };
 
   const followRoots = () => {
     if (clientRoots && server.getClientCapabilities()?.roots) roots.markStale();
@@ -181,35 +246,13 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     server,
     session,
     roots: () => roots.known.roots,
+    maxMessageBytes: 2 * roots.known.toolkits[0]!.context.limits.maxFileBytes,
     idle: async () => {
       while (running.size > 0) await Promise.allSettled(running);
       // The SDK sends an answer a few promise turns after the handler returns.
       await new Promise((resolve) => setImmediate(resolve));
     },
   };
-}
-
-const NOT_JSON_RPC = "the message is JSON but not a JSON-RPC 2.0 request, notification or response";
-
-/**
- * The answer JSON-RPC asks for a line on stdin the transport could not read
- * (the SDK's transport only reports it). Its id is unknown, so the answer
- * carries none, as the MCP schema allows.
- */
-function unreadableLine(error: Error): JSONRPCErrorResponse | undefined {
-  if (error instanceof SyntaxError) {
-    return {
-      jsonrpc: "2.0",
-      error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
-    };
-  }
-  if (error instanceof ZodError) {
-    return {
-      jsonrpc: "2.0",
-      error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${NOT_JSON_RPC}.` },
-    };
-  }
-  return undefined;
 }
 
 /**
@@ -219,12 +262,7 @@ function unreadableLine(error: Error): JSONRPCErrorResponse | undefined {
 export async function serveStdio(options: McpServerOptions, signal?: AbortSignal): Promise<void> {
   const mcp = createMcpServer(options);
   const { server } = mcp;
-  const transport = new StdioServerTransport();
-  // Set before connect: the server keeps this handler and calls its own onerror after it.
-  transport.onerror = (error) => {
-    const reply = unreadableLine(error);
-    if (reply) transport.send(reply).catch(() => {});
-  };
+  const transport = new LineTransport(mcp.maxMessageBytes);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });

@@ -12,11 +12,12 @@ import {
 import path from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../../change/load.js";
+import { reportCallProgress } from "../../change/progress.js";
 import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { randomId } from "../../util/ids.js";
-import { defineTool, EVERYTHING, manual, RUNS } from "../define.js";
+import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 
 export const RUN_LIMITS = {
   defaultTimeoutMs: 120_000,
@@ -154,6 +155,18 @@ class RunLog implements OutputSink {
 /** Colours and cursor moves cost tokens and mean nothing to a model. */
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 const plain = (s: string) => s.replace(ANSI, "");
+
+/** The output as it comes, for a host that shows progress; the result still holds the whole of it. */
+function liveOutput(context: ToolContext): (chunk: Buffer) => void {
+  // Streaming: a character split between two chunks is decoded once both arrived.
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  return (chunk) => {
+    bytes += chunk.length;
+    const output = plain(decoder.decode(chunk, { stream: true }));
+    reportCallProgress(context, { phase: "running", done: bytes, output });
+  };
+}
 const count = (n: number) => n.toLocaleString("en-US");
 
 function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: string | undefined) {
@@ -231,6 +244,7 @@ Example: {"command": "npm test"}`,
     );
 
     const timeoutMs = args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs;
+    const live = context.progress ? liveOutput(context) : undefined;
     const started = performance.now();
     let outcome: Awaited<ReturnType<typeof runInGroup>>;
     try {
@@ -240,7 +254,10 @@ Example: {"command": "npm test"}`,
         timeoutMs,
         graceMs: RUN_LIMITS.graceMs,
         drainMs: RUN_LIMITS.drainMs,
-        onOutput: (chunk) => limiter.push(chunk),
+        onOutput: (chunk) => {
+          limiter.push(chunk);
+          live?.(chunk);
+        },
         signal: context.signal,
         ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
       });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { reportCallProgress } from "../../change/progress.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
 import { escapeControls } from "../../text/names.js";
@@ -277,12 +278,19 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       }
     };
     const argv = rgArgs(args, guard, globs, rootSearch ? "./" : where.rel);
+    let matched = 0;
     const run = (extra: string[], most: number) =>
       collectHits({
         argv: [...extra, ...argv],
         cwd: guard.root,
         limit: most,
-        accept,
+        accept: (path) => {
+          const rel = accept(path);
+          // Files with matches so far: how many ripgrep has searched is not known until it ends.
+          if (rel !== undefined)
+            reportCallProgress(context, { phase: "matching", done: ++matched });
+          return rel;
+        },
         signal: context.signal,
       });
     const read: ConfinedRead = (rel) =>

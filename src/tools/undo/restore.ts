@@ -4,10 +4,12 @@
  * changes nothing; a write that still fails midway is reported with exactly
  * which files were restored and which were not.
  */
+
 import { join, relative, sep } from "node:path";
 import type { Mode } from "../../change/change.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
 import { exclusiveAll } from "../../change/lock.js";
+import { reportCallProgress } from "../../change/progress.js";
 import { restoreFile } from "../../change/restore.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
@@ -106,7 +108,8 @@ async function planSteps(
 ): Promise<Step[]> {
   const steps: Step[] = [];
   const problems: ToolError[] = [];
-  for (const [rel, change] of entries) {
+  for (const [i, [rel, change]] of entries.entries()) {
+    reportCallProgress(context, { phase: "checking", done: i, total: entries.length });
     try {
       steps.push(await planStep(context, sessionId, rel, change));
     } catch (error) {
@@ -209,6 +212,7 @@ export async function restoreSession(
     const steps = await planSteps(own, sessionId, entries);
     const files: UndoFile[] = [];
     for (const [i, step] of steps.entries()) {
+      reportCallProgress(context, { phase: "restoring", done: i, total: steps.length });
       try {
         files.push(await applyStep(own, step, sessionId, mode));
       } catch (error) {

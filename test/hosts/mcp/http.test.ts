@@ -38,7 +38,12 @@ interface Reply {
 /** A raw request, so Host and Origin can be anything (fetch would not allow that). */
 function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    whole?: boolean;
+  } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -57,7 +62,7 @@ function send(
         res.on("data", (chunk: string) => {
           body += chunk;
           // An SSE answer stays open; the first event is all a test needs.
-          if (body.includes("\n\n")) res.destroy();
+          if (!options.whole && body.includes("\n\n")) res.destroy();
         });
         const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
         res.on("end", done);
@@ -155,6 +160,72 @@ describe("MCP over HTTP: who may connect", () => {
     expect(unknown.status).toBe(404);
     expect((await send(server.url, { body: list })).status).toBe(400);
     expect((await send(server.url, { method: "GET" })).status).toBe(400);
+  });
+
+  it("closes a session no request used for sessionIdleMs, never one that is busy", async () => {
+    const server = await serveHttp({ root: new Project().root, port: 0, sessionIdleMs: 300 });
+    cleanups.push(() => server.close());
+    const init = await send(server.url, { body: INITIALIZE, whole: true });
+    const headers = { "mcp-session-id": init.headers["mcp-session-id"] as string };
+    const rpc = (id: number, method: string, params?: unknown) =>
+      send(server.url, {
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+        whole: true,
+      });
+    // A call longer than the idle time keeps its session.
+    const run = await rpc(2, "tools/call", {
+      name: "run",
+      arguments: { command: "sleep 0.8; echo done" },
+    });
+    expect(run.body).toContain("done");
+    expect((await rpc(3, "tools/list")).status).toBe(200);
+    await sleep(700);
+    const gone = await rpc(4, "tools/list");
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.body).error.message).toBe(
+      "Session not found: initialize a new session.",
+    );
+  });
+
+  it("keeps the session of a connected client, and expires it once the client left", async () => {
+    const server = await serveHttp({ root: new Project().root, port: 0, sessionIdleMs: 300 });
+    cleanups.push(() => server.close());
+    const client = new Client({ name: "t", version: "1" });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    const id = transport.sessionId!;
+    // Its GET stream stays open: connected, so not idle.
+    await sleep(700);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close(); // no DELETE, as most clients leave
+    await sleep(700);
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" });
+    expect((await send(server.url, { headers: { "mcp-session-id": id }, body: list })).status).toBe(
+      404,
+    );
+  });
+
+  it("primes each SSE stream with an event id and a retry interval (2025-11-25)", async () => {
+    const server = await start();
+    const init = await send(server.url, { body: INITIALIZE });
+    const session = init.headers["mcp-session-id"] as string;
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    await send(server.url, {
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    const call = await send(server.url, {
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "list", arguments: {} },
+      }),
+    });
+    expect(call.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(call.body).toMatch(/^id: \S+\nretry: 1000\ndata: \n\n/);
   });
 
   it("ends a session on DELETE", async () => {
@@ -257,7 +328,7 @@ describe("splice serve", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     // Answers to requests come a few turns later than those to unreadable lines.
-    const [parse, invalid] = replies.filter((r) => !("id" in r));
+    const [parse, invalid] = replies.filter((r) => "error" in r && !("id" in r));
     expect(parse).toEqual({
       jsonrpc: "2.0",
       error: { code: -32700, message: expect.stringMatching(/^Parse error: .*JSON/) },
@@ -298,10 +369,27 @@ describe("splice serve", () => {
   });
 
   it.each([
+    ["stdio", []],
+    ["http", ["--http", "0"]],
+  ])(
+    "refuses a --roots-within that does not hold the root, in one line, exit 1 (%s)",
+    async (_, transport) => {
+      const [inner, outer] = [new Project().root, new Project().root];
+      const child = serve([...transport, "--root", outer, "--roots-within", inner]);
+      expect(await exitCode(child)).toBe(1);
+      expect(child.stderrText()).toBe(
+        `splice serve: The root ${outer} is outside --roots-within ${inner}. Pass a root inside it, or a --roots-within folder that holds the root.\n`,
+      );
+    },
+  );
+
+  it.each([
     [["--tools", "huge"], '--tools must be one of "full", "coding", "minimal", not "huge".'],
     [["--descriptions", "long"], '--descriptions must be "short" or "full", not "long".'],
     [["--http", "port"], "--http needs a port number"],
-    [["--token", "t"], "--host and --token apply to --http only."],
+    [["--token", "t"], "--host, --token and --session-idle apply to --http only."],
+    [["--session-idle", "60"], "--host, --token and --session-idle apply to --http only."],
+    [["--http", "0", "--session-idle", "soon"], "--session-idle needs a number of seconds"],
   ])("refuses %j with exit 2", async (args, message) => {
     const child = serve(args);
     expect(await exitCode(child)).toBe(2);

@@ -15,12 +15,14 @@ import {
   CallToolResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   McpError,
   type Root,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../../src/hosts/mcp/http.js";
+import { RESULT_META_KEY } from "../../../src/hosts/mcp/result.js";
 import { codingTools, fullTools, minimalTools } from "../../../src/toolkit/index.js";
 import { readTool } from "../../../src/tools/read/index.js";
 import { alive, sleep } from "../../helpers/processes.js";
@@ -80,6 +82,8 @@ const http: Harness = {
       port: 0,
       ...(args.includes("--tools") ? { tools: flag("--tools") } : {}),
       ...(args.includes("--descriptions") ? { descriptions: flag("--descriptions") } : {}),
+      structured: args.includes("--structured"),
+      ...(args.includes("--roots-within") ? { rootsWithin: flag("--roots-within") } : {}),
     });
     cleanups.push(() => server.close());
     return {
@@ -102,10 +106,28 @@ async function call(client: Client, name: string, args: unknown): Promise<CallTo
   })) as CallToolResult;
 }
 
+/** The result's JSON, which travels under _meta unless the server runs with --structured. */
+function json<T>(result: CallToolResult): T {
+  return result._meta?.[RESULT_META_KEY] as T;
+}
+
+/**
+ * What a client hands its model for a result, as their published source and
+ * issue threads describe it: Claude Code (anthropics/claude-code#79944) and
+ * Codex (codex-rs protocol `as_function_call_output_payload`) send
+ * `JSON.stringify(structuredContent)` whenever it is present and the text
+ * blocks otherwise; Gemini CLI sends the text blocks.
+ */
+function seenByModel(result: CallToolResult, client: "claude-code" | "codex" | "gemini"): string {
+  const texts = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  if (client === "gemini" || result.structuredContent === undefined) return texts;
+  return JSON.stringify(result.structuredContent);
+}
+
 async function readTag(client: Client, path: string): Promise<string> {
   const result = await call(client, "read", { targets: [{ path }] });
   expect(result.isError).toBeFalsy();
-  const [first] = (result.structuredContent as { results: { file_hash: string }[] }).results;
+  const [first] = json<{ results: { file_hash: string }[] }>(result).results;
   return first!.file_hash;
 }
 
@@ -135,8 +157,7 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     const client = await (await harness.launch(project.root)).connect();
 
     const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
-    const tag = (read.structuredContent as { results: { file_hash: string }[] }).results[0]!
-      .file_hash;
+    const tag = json<{ results: { file_hash: string }[] }>(read).results[0]!.file_hash;
     expect(read.isError).toBeFalsy();
     expect(text(read)).toBe(`¶a.txt#${tag}\n1| one\n2| two\n3| three`);
 
@@ -144,12 +165,135 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
       targets: [{ path: "a.txt", file_hash: tag, ops: "replace 2:\n+TWO" }],
     });
     expect(edit.isError).toBeFalsy();
-    const [result] = (edit.structuredContent as { results: { header: string; diff: string }[] })
-      .results;
+    const [result] = json<{ results: { header: string; diff: string }[] }>(edit).results;
     // The model reads the changed lines; code gets the whole diff.
     expect(text(edit)).toBe(`${result!.header}\n@@ -2 +2 @@\n2| TWO`);
     expect(result!.diff).toContain("-two\n+TWO");
     expect(project.text("a.txt")).toBe("one\nTWO\nthree\n");
+  });
+
+  it("shows the model splice's text in Claude Code, Codex and Gemini CLI", async () => {
+    const project = new Project();
+    project.write("a.txt", 'say "hi"\n');
+    const client = await (await harness.launch(project.root)).connect();
+    const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
+    const tag = json<{ results: { file_hash: string }[] }>(read).results[0]!.file_hash;
+    const refused = await call(client, "write", { targets: [{ path: "../x", text: "x\n" }] });
+    for (const model of ["claude-code", "codex", "gemini"] as const) {
+      expect(seenByModel(read, model)).toBe(`¶a.txt#${tag}\n1| say "hi"`);
+      expect(seenByModel(refused, model)).toMatch(/^guard: Path '\.\.\/x' resolves outside/);
+    }
+    expect(read.structuredContent).toBeUndefined();
+    expect(json(read)).toMatchObject({ results: [{ path: "a.txt", file_hash: tag }] });
+  });
+
+  it("sends structuredContent with --structured, for clients that are programs", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const client = await (await harness.launch(project.root, ["--structured"])).connect();
+    const read = await call(client, "read", { targets: [{ path: "a.txt" }] });
+    expect(read.structuredContent).toMatchObject({ results: [{ path: "a.txt" }] });
+    expect(read._meta?.[RESULT_META_KEY]).toBeUndefined();
+    expect(text(read)).toMatch(/^¶a\.txt#[0-9A-F]{4}\n1\| one$/);
+    // The price: Claude Code and Codex now show the model the JSON, not the text.
+    expect(seenByModel(read, "claude-code")).toBe(JSON.stringify(read.structuredContent));
+  });
+
+  it("takes a call without arguments as {}", async () => {
+    const project = new Project();
+    project.write("a.txt", "one\n");
+    const client = await (await harness.launch(project.root)).connect();
+    const bare = (name: string) =>
+      client.request({ method: "tools/call", params: { name } }, CallToolResultSchema);
+    const list = await bare("list");
+    expect(list.isError).toBeFalsy();
+    expect(text(list)).toContain("a.txt");
+    const read = await bare("read");
+    expect(read.isError).toBe(true);
+    expect(text(read)).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
+  });
+
+  it("tells the client how to use splice, with whole titles", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toContain("Read a file before you change it");
+    expect(instructions).toContain('"file_hash": TAG');
+    expect(instructions).toContain("undo with {}");
+    const { tools } = await client.listTools();
+    const title = (name: string) => tools.find((t) => t.name === name)?.title;
+    expect(title("file")).toBe("Create a file, add lines to its end or start, rename or delete it");
+    expect(title("read")).toBe("Read files with line numbers");
+    const minimal = await (await harness.launch(project.root, ["--tools", "minimal"])).connect();
+    expect(minimal.getInstructions()).not.toContain("undo");
+  });
+
+  it("sends a run's output as progress while it runs, when the client asks", async () => {
+    const project = new Project();
+    const client = await (await harness.launch(project.root)).connect();
+    const seen: { progress: number; message?: string; at: number }[] = [];
+    const started = Date.now();
+    const result = (await client.callTool(
+      { name: "run", arguments: { command: "for i in 1 2 3; do echo line $i; sleep 0.3; done" } },
+      undefined,
+      { onprogress: (p) => seen.push({ ...p, at: Date.now() - started }) },
+    )) as CallToolResult;
+    const finished = Date.now() - started;
+    expect(text(result)).toContain("line 3");
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    // Each line arrives while the command still runs, not with the result.
+    expect(seen[0]!.at).toBeLessThan(finished - 400);
+    expect(seen.map((p) => p.message).join("")).toBe("line 1\nline 2\nline 3\n");
+    const values = seen.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(new Set(values).size).toBe(values.length);
+  });
+
+  it("reports a folder outline's files as progress, and nothing without a token", async () => {
+    const project = new Project();
+    for (let i = 0; i < 5; i++) project.write(`src/f${i}.ts`, `export function f${i}() {}\n`);
+    const client = await (await harness.launch(project.root)).connect();
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: "outline", arguments: { path: "src" } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.at(-1)).toEqual({ progress: 5, total: 5, message: "outlining 5/5" });
+    const notified: unknown[] = [];
+    client.fallbackNotificationHandler = async (n) => {
+      notified.push(n);
+    };
+    await client.callTool({ name: "outline", arguments: { path: "src" } });
+    expect(notified).toEqual([]);
+  });
+
+  it("logs to the client what it logs to stderr, at the level the client sets", async () => {
+    const project = new Project();
+    const roots: Root[] = [
+      { uri: "file://build-server/src" },
+      { uri: pathToFileURL(project.root).href },
+    ];
+    const client = await (await harness.launch(project.root)).connect(roots);
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const messages: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push({ level: n.params.level, data: n.params.data });
+    });
+    await call(client, "list", {});
+    expect(messages).toContainEqual({
+      level: "warning",
+      data: "ignoring the client's root file://build-server/src: it is not a local file:// URL",
+    });
+    expect(messages).toContainEqual({
+      level: "info",
+      data: `roots: ${realpathSync(project.root)}`,
+    });
+
+    messages.length = 0;
+    await client.setLoggingLevel("error");
+    await client.sendRootsListChanged();
+    await call(client, "list", {});
+    expect(messages).toEqual([]);
   });
 
   it("answers a guard refusal with an isError result that says what to do", async () => {
@@ -159,9 +303,8 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/^guard: Path '\.\.\/x' resolves outside the project root /);
     expect(text(result)).toContain("Use a path inside it");
-    expect(result.structuredContent).toMatchObject({
-      error: { code: "guard", reason: "outside_root" },
-    });
+    expect(json(result)).toMatchObject({ error: { code: "guard", reason: "outside_root" } });
+    expect(result.structuredContent).toBeUndefined();
   });
 
   it("answers bad arguments with an isError result showing a valid call", async () => {
@@ -336,6 +479,36 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
     });
     expect(across.isError).toBe(true);
     expect(text(across)).toContain("guard: This call names files in different roots");
+  });
+
+  it("keeps the client's roots inside --roots-within: file:/// is narrowed, others ignored", async () => {
+    const [configured, elsewhere] = [new Project(), new Project()];
+    configured.write("mine.txt", "mine\n");
+    elsewhere.write("theirs.txt", "theirs\n");
+    const theirs = join(realpathSync(elsewhere.root), "theirs.txt");
+    // Without the switch a client root of file:/// opens every folder.
+    const open = await (await harness.launch(configured.root)).connect([{ uri: "file:///" }]);
+    expect(text(await call(open, "read", { targets: [{ path: theirs }] }))).toContain("1| theirs");
+
+    const args = ["--roots-within", configured.root];
+    const roots: Root[] = [{ uri: "file:///" }];
+    const client = await (await harness.launch(configured.root, args)).connect(roots);
+    // read reports a refused target inline, as one bracketed line.
+    const refused = await call(client, "read", { targets: [{ path: theirs }] });
+    expect(text(refused)).toContain(
+      `guard: Path '${theirs}' resolves outside the project root ${realpathSync(configured.root)}`,
+    );
+    expect(text(await call(client, "read", { targets: [{ path: "mine.txt" }] }))).toContain(
+      "1| mine",
+    );
+
+    roots.splice(0, 1, { uri: pathToFileURL(elsewhere.root).href });
+    await client.sendRootsListChanged();
+    const ignored = await call(client, "read", { targets: [{ path: "theirs.txt" }] });
+    expect(text(ignored)).toMatch(/^\[theirs\.txt: not_found: /);
+    expect(text(await call(client, "read", { targets: [{ path: "mine.txt" }] }))).toContain(
+      "1| mine",
+    );
   });
 
   it("skips a client root it cannot open and follows the others", async () => {
