@@ -15,6 +15,8 @@ export interface FlagSpec {
   description: string;
   /** The placeholder help shows after a string flag: `--hash TAG`. */
   valueName?: string;
+  /** A path in the project: typed relative to where you stand, handed to the tool root-relative. */
+  path?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -26,6 +28,8 @@ export interface ArgSpec {
   optional?: boolean;
   /** Takes every remaining positional; only the last argument can. */
   variadic?: boolean;
+  /** A path in the project: typed relative to where you stand, handed to the tool root-relative. */
+  path?: boolean;
 }
 
 type ValueOf<T extends FlagSpec["type"]> = T extends "string" ? string : boolean;
@@ -38,8 +42,10 @@ export const SHARED_FLAGS = {
   root: {
     type: "string",
     valueName: "DIR",
-    description: "the project root (default: the current folder)",
+    description:
+      "the project root (default: the nearest folder up holding .splice/ or .git, else the current one)",
   },
+  verbose: { type: "boolean", description: "say on stderr which root was chosen, and why" },
   json: {
     type: "boolean",
     description: "print the tool's JSON result instead of the human view",
@@ -54,6 +60,8 @@ export const PROGRAM_FLAGS = {
 
 export interface CommandInput<F extends FlagSpecs> {
   root: string;
+  /** How the root was chosen, as one line: `root /p (nearest folder holding .git)`. */
+  rootLine: string;
   positionals: string[];
   flags: FlagValues<F>;
   /** Opened on first use: serve and agent build their own, and a usage error needs none. */
@@ -92,8 +100,8 @@ export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
 
 /** The command's own flags with the shared ones it takes (--json only where it applies). */
 export function flagsOf(command: CommandDefinition): FlagSpecs {
-  const { root, json, help } = SHARED_FLAGS;
-  return { ...command.flags, root, ...(command.json === false ? {} : { json }), help };
+  const { root, verbose, json, help } = SHARED_FLAGS;
+  return { ...command.flags, root, verbose, ...(command.json === false ? {} : { json }), help };
 }
 
 /** How help and usage errors write a flag: `--hash TAG`, `--force`. */

@@ -11,6 +11,7 @@ import { commands, program } from "./commands/index.js";
 import type { CommandDefinition, CommandInput, CommandOutput, FlagSpecs } from "./define.js";
 import { errorJson, makePaint } from "./format.js";
 import { locateCommand, parseCommand, UsageError, unknownCommand } from "./parse.js";
+import { type ChosenRoot, chooseRoot, describeRoot, rootPath, rootPositionals } from "./root.js";
 import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
@@ -37,10 +38,16 @@ function version(): string {
   return `${VERSION}\n`;
 }
 
-function inputFor(root: string, positionals: string[], flags: Flags): CommandInput<FlagSpecs> {
+function inputFor(
+  chosen: ChosenRoot,
+  positionals: string[],
+  flags: Flags,
+): CommandInput<FlagSpecs> {
+  const { root } = chosen;
   let splice: Splice | undefined;
   return {
     root,
+    rootLine: describeRoot(chosen),
     positionals,
     flags,
     get splice() {
@@ -95,12 +102,19 @@ async function main(argv: string[]): Promise<Outcome> {
     process.stdout.write(renderCommandHelp(command));
     return { code: EXIT_OK };
   }
-  const { root, json, help: _, ...flags } = parsed.flags;
-  const input = inputFor(
-    typeof root === "string" ? root : process.cwd(),
-    parsed.positionals,
-    flags,
+  const { root: rootFlag, json, verbose, help: _, ...typed } = parsed.flags;
+  const cwd = process.cwd();
+  const chosen = chooseRoot(typeof rootFlag === "string" ? rootFlag : undefined, cwd);
+  if (verbose) process.stderr.write(`splice: ${describeRoot(chosen)}\n`);
+  const toRoot = (path: string) => rootPath(chosen.root, cwd, path);
+  const flags = Object.fromEntries(
+    Object.entries(typed).map(([name, value]) => [
+      name,
+      typeof value === "string" && command.flags[name]?.path ? toRoot(value) : value,
+    ]),
   );
+  const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
+  const input = inputFor(chosen, positionals, flags);
   const code = await runCommand(command, input, json === true);
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }

@@ -12,7 +12,7 @@ ops are read from stdin. Ops:
 
   replace 5..7:      then + lines      delete 10..12
   insert before 3:   insert after 15:  insert head:   insert tail:`,
-  args: [{ name: "PATH", description: "the file to edit" }],
+  args: [{ name: "PATH", description: "the file to edit", path: true }],
   flags: {
     hash: {
       type: "string",

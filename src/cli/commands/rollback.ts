@@ -9,7 +9,7 @@ export const rollback = defineCommand({
 before the current one. A deleted file is recreated. The replaced content is
 backed up too, so a rollback can be rolled back.`,
   args: [
-    { name: "PATH", description: "the file to restore" },
+    { name: "PATH", description: "the file to restore", path: true },
     {
       name: "TAG",
       description: "the version to restore (see splice history PATH)",

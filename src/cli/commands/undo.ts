@@ -52,7 +52,7 @@ so it can be undone. --list shows the sessions, their files and diffs.`,
       type: "boolean",
       description: "show the backup sessions, their files and diffs; undo nothing",
     },
-    path: { type: "string", valueName: "PATH", description: "restore only this file" },
+    path: { type: "string", valueName: "PATH", description: "restore only this file", path: true },
   },
   examples: [
     "splice undo --list",

@@ -9,7 +9,7 @@ export const write = defineCommand({
   description: `Replaces PATH with the given text, or creates it (and its folders). Without
 --text or --file the text is read from stdin. --force writes even a lockfile or
 a file marked @generated / DO NOT EDIT.`,
-  args: [{ name: "PATH", description: "the file to replace or create" }],
+  args: [{ name: "PATH", description: "the file to replace or create", path: true }],
   flags: {
     text: { type: "string", valueName: "TEXT", description: "the new content" },
     file: { type: "string", valueName: "FILE", description: "take the new content from FILE" },
