@@ -66,7 +66,11 @@ export interface CommandInput<F extends FlagSpecs> {
   flags: FlagValues<F>;
   /** Opened on first use: serve and agent build their own, and a usage error needs none. */
   readonly splice: Splice;
-  readStdin: () => string;
+  /**
+   * Stdin's text. On a terminal nothing is piped, so instead of waiting it is
+   * a usage error whose advice is `howToPass` ("pass --ops OPS or --ops-file FILE").
+   */
+  readStdin: (howToPass: string) => string;
   paint: Paint;
 }
 
@@ -74,6 +78,8 @@ export interface CommandInput<F extends FlagSpecs> {
 export interface CommandOutput {
   json: unknown;
   human: string;
+  /** The tool answered, but said no (a check found changes, a command failed): exit 1. */
+  refused?: boolean;
 }
 
 export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
@@ -116,6 +122,9 @@ export function defineCommand<const F extends FlagSpecs>(
 ): CommandDefinition<F> {
   return definition;
 }
+
+/** Wrong use of the command line: one line on stderr, exit 2, nothing done. */
+export class UsageError extends Error {}
 
 /** A command's own check of its input failed: a tool-style refusal (exit 1), as the tools' are. */
 export function invalid(message: string): never {

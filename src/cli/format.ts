@@ -52,20 +52,27 @@ export function changeView(
   return lines.join("\n");
 }
 
-/** Files as read: hashline content, or the path in red when there is none, then warnings. */
+/** Files as read: hashline content, or the refusal in red when there is none, then warnings. */
 export function readView(
-  results: readonly { path: string; content?: string; warnings: string[] }[],
+  results: readonly {
+    path: string;
+    content?: string;
+    warnings: string[];
+    error?: { code: string; message: string };
+  }[],
   paint: Paint,
 ): string {
   return results
-    .map((r) =>
-      [
-        r.content ? formatHashline(r.content, paint) : paint("red", `${r.path}:`),
-        ...formatWarnings(r.warnings, paint),
+    .map((r) => {
+      const failed = r.error ? paint("red", `error [${r.error.code}]: ${r.error.message}`) : "";
+      const warnings = r.warnings.filter((w) => w !== r.error?.message);
+      return [
+        r.content ? formatHashline(r.content, paint) : failed || paint("red", `${r.path}:`),
+        ...formatWarnings(warnings, paint),
       ]
         .filter(Boolean)
-        .join("\n"),
-    )
+        .join("\n");
+    })
     .join("\n\n");
 }
 

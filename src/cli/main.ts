@@ -8,9 +8,16 @@ import { isToolError } from "../errors.js";
 import { createSplice, type Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
 import { commands, program } from "./commands/index.js";
-import type { CommandDefinition, CommandInput, CommandOutput, FlagSpecs } from "./define.js";
+import {
+  type CommandDefinition,
+  type CommandInput,
+  type CommandOutput,
+  type FlagSpecs,
+  UsageError,
+} from "./define.js";
 import { errorJson, makePaint } from "./format.js";
-import { locateCommand, parseCommand, UsageError, unknownCommand } from "./parse.js";
+import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
+import { refusedParts } from "./refused.js";
 import { type ChosenRoot, chooseRoot, describeRoot, rootPath, rootPositionals } from "./root.js";
 import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
@@ -30,8 +37,14 @@ interface Outcome {
   exitWithinMs?: number;
 }
 
-function readStdin(): string {
-  return readFileSync(0, "utf8");
+/** Stdin's text, or a usage error when it is a terminal nobody is typing a file into. */
+function stdinOf(command: string): (howToPass: string) => string {
+  return (howToPass) => {
+    if (process.stdin.isTTY) {
+      throw new UsageError(`splice ${command}: nothing is piped in; ${howToPass}, or pipe it in`);
+    }
+    return readFileSync(0, "utf8");
+  };
 }
 
 function version(): string {
@@ -39,6 +52,7 @@ function version(): string {
 }
 
 function inputFor(
+  command: string,
   chosen: ChosenRoot,
   positionals: string[],
   flags: Flags,
@@ -54,7 +68,7 @@ function inputFor(
       splice ??= createSplice({ root, history: { session: CLI_SESSION } });
       return splice;
     },
-    readStdin,
+    readStdin: stdinOf(command),
     paint: makePaint(process.stdout),
   };
 }
@@ -79,7 +93,8 @@ async function runCommand(
   }
   if (typeof out === "number") return out;
   process.stdout.write(`${json ? JSON.stringify(out.json, null, 2) : out.human}\n`);
-  return EXIT_OK;
+  // A file that was missing or a symbol not found is a refusal, though the others were read.
+  return out.refused === true || refusedParts(out.json) > 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
 async function main(argv: string[]): Promise<Outcome> {
@@ -114,7 +129,7 @@ async function main(argv: string[]): Promise<Outcome> {
     ]),
   );
   const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
-  const input = inputFor(chosen, positionals, flags);
+  const input = inputFor(command.name, chosen, positionals, flags);
   const code = await runCommand(command, input, json === true);
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }

@@ -13,11 +13,11 @@ import {
   flagsOf,
   PROGRAM_FLAGS,
   SHARED_FLAGS,
+  UsageError,
 } from "./define.js";
 import { nearest } from "./suggest.js";
 
-/** Wrong use of the command line: one line on stderr, exit 2, nothing done. */
-export class UsageError extends Error {}
+export { UsageError };
 
 type Token = NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number];
 

@@ -34,7 +34,11 @@ ops are read from stdin. Ops:
         "edit needs a PATH and --hash TAG: splice edit src/a.ts --hash 1A2B --ops 'delete 3'",
       );
     }
-    const ops = textFrom(flags.ops, flags["ops-file"], readStdin);
+    const ops = textFrom(
+      { flag: "ops", value: flags.ops },
+      { flag: "ops-file", value: flags["ops-file"] },
+      readStdin,
+    );
     const json = await splice.edit({ targets: [{ path, file_hash: hash, ops }] });
     return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
   },

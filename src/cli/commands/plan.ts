@@ -34,7 +34,7 @@ Exit 1 when a step fails (or, with --check, when the plan would change files).`,
   flags: MODE_FLAGS,
   examples: ["splice plan refactor.json", "splice plan refactor.json --apply"],
   async run({ splice, positionals, flags, readStdin, paint }) {
-    const text = readInputFile(positionals[0]!, readStdin);
+    const text = readInputFile(positionals[0]!, readStdin, "plan");
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -24,7 +24,11 @@ a file marked @generated / DO NOT EDIT.`,
   ],
   async run({ splice, positionals, flags, readStdin, paint }) {
     const [path] = positionals as [string];
-    const text = textFrom(flags.text, flags.file, readStdin);
+    const text = textFrom(
+      { flag: "text", value: flags.text },
+      { flag: "file", value: flags.file },
+      readStdin,
+    );
     const json = await splice.write({ targets: [{ path, text, force: flags.force === true }] });
     return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
   },
