@@ -86,3 +86,13 @@ export function appliedFooter(applied: boolean, backup: string | undefined): str
 export function errorJson(error: ToolError): string {
   return JSON.stringify({ error: error.toJSON() }, null, 2);
 }
+
+/** After a written change: how to take it back, or that nothing was written. */
+export function writtenFooter(
+  r: { applied: boolean; changed: boolean; backup_session?: string },
+  paint: Paint,
+): string[] {
+  if (!r.changed) return [];
+  if (!r.applied) return [paint("dim", "Preview: nothing was written.")];
+  return r.backup_session ? [paint("dim", `Undo it with: splice undo ${r.backup_session}`)] : [];
+}

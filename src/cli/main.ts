@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isToolError } from "../errors.js";
 import { createSplice, type Splice } from "../splice.js";
+import { fullTools } from "../toolkit/index.js";
 import { VERSION } from "../util/version.js";
 import { commands, program } from "./commands/index.js";
 import {
@@ -110,6 +111,7 @@ async function main(argv: string[]): Promise<Outcome> {
     throw unknownCommand(
       located.name,
       commands.map((c) => c.name),
+      fullTools,
     );
   }
   const parsed = parseCommand(command, located.argv);

@@ -152,7 +152,7 @@ describe("the command name", () => {
     ["lsp-heath", 'splice: unknown command "lsp-heath"; did you mean "lsp-health"?'],
     [
       "frobnicate",
-      'splice: unknown command "frobnicate"; run splice --help for the list of commands',
+      `splice: unknown command "frobnicate"; run splice --help for the list of commands, or splice call TOOL '{json}' for any tool`,
     ],
   ])("%s is refused with exit 2 and the nearest command", (name, line) => {
     const r = splice(new Project().root, [name, "f.txt"]);
