@@ -49,7 +49,8 @@ describe("an unknown flag", () => {
     expect(sessions()).toEqual(listed);
     expect(listed.every((s) => !s.undone)).toBe(true);
     // The real flag still works, and a plain undo still finds the edit to undo.
-    expect(splice(p.root, ["undo", "--list"]).stdout).toContain("+TWO");
+    const id = listed[0]!.backup_session;
+    expect(splice(p.root, ["undo", "--diff", id]).stdout).toContain("+TWO");
     expect(splice(p.root, ["undo"]).code).toBe(0);
     expect(p.text("f.txt")).toBe("one\ntwo\n");
   });
