@@ -5,8 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isToolError } from "../errors.js";
-import { createSplice, type Splice } from "../splice.js";
-import { fullTools } from "../toolkit/index.js";
+import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
 import { commands, program } from "./commands/index.js";
 import {
@@ -52,12 +51,17 @@ function version(): string {
   return `${VERSION}\n`;
 }
 
-function inputFor(
+/**
+ * The engine loads only for a command that runs: `splice --help`, a usage
+ * error and a typo answer without it, in about the time node takes to start.
+ */
+async function inputFor(
   command: string,
   chosen: ChosenRoot,
   positionals: string[],
   flags: Flags,
-): CommandInput<FlagSpecs> {
+): Promise<CommandInput<FlagSpecs>> {
+  const { createSplice } = await import("../splice.js");
   const { root } = chosen;
   let splice: Splice | undefined;
   return {
@@ -108,6 +112,7 @@ async function main(argv: string[]): Promise<Outcome> {
   }
   const command = commands.find((c) => c.name === located.name);
   if (!command) {
+    const { fullTools } = await import("../toolkit/index.js");
     throw unknownCommand(
       located.name,
       commands.map((c) => c.name),
@@ -131,7 +136,7 @@ async function main(argv: string[]): Promise<Outcome> {
     ]),
   );
   const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
-  const input = inputFor(command.name, chosen, positionals, flags);
+  const input = await inputFor(command.name, chosen, positionals, flags);
   const code = await runCommand(command, input, json === true);
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }
