@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { isToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
+import { cliMessage } from "./advice.js";
 import { commands, program } from "./commands/index.js";
 import {
   type CommandDefinition,
@@ -92,7 +93,7 @@ async function runCommand(
     if (json) process.stdout.write(`${errorJson(error)}\n`);
     else {
       const paint = makePaint(process.stderr);
-      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${error.message}\n`);
+      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${cliMessage(error)}\n`);
     }
     return EXIT_REFUSED;
   }
