@@ -72,6 +72,8 @@ export interface CommandInput<F extends FlagSpecs> {
    */
   readStdin: (howToPass: string) => string;
   paint: Paint;
+  /** Aborted by Ctrl-C: a command that starts processes passes it on, so their groups die too. */
+  signal: AbortSignal;
 }
 
 /** A command's JSON result and its human view; main prints one of them. */
@@ -100,6 +102,13 @@ export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
    * if something still holds it open (serve: a call that ignored its abort).
    */
   exitGraceMs?: number;
+  /**
+   * What the first Ctrl-C does (the second always stops at once): "exit" (the
+   * default) stops; "abort" aborts `signal` and prints what the command
+   * returns (run, plan: their process groups are stopped); "finish" lets a
+   * write in progress complete, so no change is left half-applied.
+   */
+  onInterrupt?: "exit" | "abort" | "finish";
   /** A result to print, or an exit code when the command printed its own output. */
   run(input: CommandInput<F>): Promise<CommandOutput | number>;
 }

@@ -29,6 +29,38 @@ const EXIT_OK = 0;
 const EXIT_REFUSED = 1;
 const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 70;
+/** 128 + SIGINT, as shells report a command stopped by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
+
+/**
+ * Ctrl-C, as the command asked: stop, abort its processes, or let a write
+ * finish. A second Ctrl-C stops at once, saying how to restore what a
+ * write had done by then.
+ */
+function onCtrlC(mode: "exit" | "abort" | "finish"): AbortController {
+  const controller = new AbortController();
+  // "exit" keeps node's own Ctrl-C, and serve and agent their own handlers.
+  if (mode === "exit") return controller;
+  let presses = 0;
+  process.on("SIGINT", () => {
+    presses++;
+    if (presses > 1) {
+      if (mode === "finish") {
+        process.stderr.write(
+          "\nsplice: stopped in the middle of a write; run splice undo --list, then splice undo ID to restore what it had written\n",
+        );
+      }
+      process.exit(EXIT_INTERRUPTED);
+    }
+    controller.abort(new Error("interrupted"));
+    process.stderr.write(
+      mode === "abort"
+        ? "\nsplice: stopping its processes (Ctrl-C again to quit at once)\n"
+        : "\nsplice: finishing the write so no file is left half-changed (Ctrl-C again to stop at once)\n",
+    );
+  });
+  return controller;
+}
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -61,6 +93,7 @@ async function inputFor(
   chosen: ChosenRoot,
   positionals: string[],
   flags: Flags,
+  signal: AbortSignal,
 ): Promise<CommandInput<FlagSpecs>> {
   const { createSplice } = await import("../splice.js");
   const { root } = chosen;
@@ -75,6 +108,7 @@ async function inputFor(
       return splice;
     },
     readStdin: stdinOf(command),
+    signal,
     paint: makePaint(process.stdout),
   };
 }
@@ -89,6 +123,11 @@ async function runCommand(
   try {
     out = await command.run(input);
   } catch (error) {
+    // A call that Ctrl-C aborted ends with the abort's reason, not a bug.
+    if (input.signal.aborted && error === input.signal.reason) {
+      process.stderr.write("splice: interrupted; its processes were stopped\n");
+      return EXIT_INTERRUPTED;
+    }
     if (!isToolError(error)) throw error;
     if (json) process.stdout.write(`${errorJson(error)}\n`);
     else {
@@ -137,8 +176,10 @@ async function main(argv: string[]): Promise<Outcome> {
     ]),
   );
   const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
-  const input = await inputFor(command.name, chosen, positionals, flags);
+  const interrupt = onCtrlC(command.onInterrupt ?? "exit");
+  const input = await inputFor(command.name, chosen, positionals, flags, interrupt.signal);
   const code = await runCommand(command, input, json === true);
+  if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }
 

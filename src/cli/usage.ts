@@ -83,6 +83,7 @@ const EXIT_CODES: [string, string][] = [
   ["1", "a tool said no: a missing file, a symbol not found, a refused edit, a failed check"],
   ["2", "a wrong command line; nothing was done"],
   ["70", "a bug in splice; please report it"],
+  ["130", "stopped by Ctrl-C (run and plan stop their processes first)"],
 ];
 
 export interface Program {

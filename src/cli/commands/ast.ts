@@ -24,6 +24,7 @@ reverts it). A progress bar shows on a terminal when many files are covered.`,
     },
     ...REWRITE_FLAGS,
   },
+  onInterrupt: "finish",
   examples: [
     "splice ast 'console.log($$$A)' --rewrite 'logger.info($$$A)' src",
     "splice ast 'assertEquals($A, $B)' --rewrite 'assertEqual($A, $B)' tests --apply",

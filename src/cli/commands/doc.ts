@@ -54,6 +54,7 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
     },
     ...WRITE_MODE_FLAGS,
   },
+  onInterrupt: "finish",
   examples: [
     "splice doc package.json scripts.test",
     "splice doc package.json scripts.lint --set 'biome check .'",

@@ -34,6 +34,7 @@ ops are read from stdin. Ops:
     new: { type: "string", valueName: "TEXT", description: "what --old becomes" },
     all: { type: "boolean", description: "with --old: replace every exact occurrence" },
   },
+  onInterrupt: "finish",
   examples: [
     "splice edit src/main.ts --hash 1A2B --ops $'replace 3:\\n+const answer = 42;'",
     "splice edit src/main.ts --hash 1A2B < changes.ops",

@@ -81,6 +81,7 @@ several headings with the same name.`,
     },
     ...WRITE_MODE_FLAGS,
   },
+  onInterrupt: "finish",
   examples: [
     "splice md README.md Install --append 'Run `npm ci` first.'",
     "splice md CHANGELOG.md 'Unreleased > Fixed' --bullet 'Undo keeps file modes'",

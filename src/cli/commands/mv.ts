@@ -16,6 +16,7 @@ replace an existing file unless --overwrite. Undo puts it back.`,
     overwrite: { type: "boolean", description: "replace a file already at TO" },
     ...WRITE_MODE_FLAGS,
   },
+  onInterrupt: "finish",
   examples: ["splice mv src/util.ts src/lib/", "splice mv a.ts b.ts --overwrite"],
   async run({ splice, positionals, flags, paint }) {
     const [path, to] = positionals as [string, string];

@@ -15,6 +15,7 @@ not scopes. Previews unless --apply.`,
     { name: "PATHS", description: "files, folders or globs", variadic: true, path: true },
   ],
   flags: REWRITE_FLAGS,
+  onInterrupt: "finish",
   examples: [
     "splice rename parseConfig loadConfig src",
     "splice rename parseConfig loadConfig src --apply",

@@ -9,6 +9,7 @@ export const rm = defineCommand({
   description: "Deletes the file PATH after storing it in history, so splice undo brings it back.",
   args: [{ name: "PATH", description: "the file to delete", path: true }],
   flags: { ...WRITE_MODE_FLAGS },
+  onInterrupt: "finish",
   examples: ["splice rm src/old.ts"],
   async run({ splice, positionals, flags, paint }) {
     const [path] = positionals as [string];

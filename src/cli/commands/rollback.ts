@@ -17,6 +17,7 @@ backed up too, so a rollback can be rolled back.`,
     },
   ],
   flags: {},
+  onInterrupt: "finish",
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
   async run({ splice, positionals, paint }) {
     const [path, hash = ""] = positionals as [string, string?];

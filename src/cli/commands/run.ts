@@ -1,3 +1,4 @@
+import type { RunResult } from "../../index.js";
 import { defineCommand } from "../define.js";
 import { positiveInt } from "../inputs.js";
 import { runView } from "../views.js";
@@ -33,20 +34,22 @@ it ended. One argument is a shell line ('npm test && npm run lint'); several
       description: "output kept, start and end (the rest goes to a log under .splice/runs)",
     },
   },
+  onInterrupt: "abort",
   examples: [
     "splice run 'npm test'",
     "splice run -- grep -rn 'a b' src",
     "splice run make --cwd go --timeout 60",
   ],
-  async run({ splice, positionals, flags, paint }) {
+  async run({ splice, positionals, flags, paint, signal }) {
     const timeout = positiveInt("timeout", flags.timeout);
     const maxOutput = positiveInt("max-output", flags["max-output"]);
-    const json = await splice.run({
+    const args = {
       command: commandLine(positionals),
       ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
       ...(timeout !== undefined ? { timeout_ms: timeout * 1000 } : {}),
       ...(maxOutput !== undefined ? { max_output_bytes: maxOutput } : {}),
-    });
+    };
+    const json = (await splice.call("run", args, { signal })) as RunResult;
     const failed = json.exit_code !== 0 || json.timed_out;
     return { json, human: runView(json, paint), refused: failed };
   },

@@ -12,6 +12,7 @@ cover every file .gitignore keeps. Strings whose whitespace is their value are
 left alone. --check writes nothing and exits 1 when a file is not tidy.`,
   args: [{ name: "PATHS", description: "files or folders", variadic: true, path: true }],
   flags: { ...WRITE_MODE_FLAGS },
+  onInterrupt: "finish",
   examples: ["splice tidy src", "splice tidy . --check"],
   async run({ splice, positionals, flags, paint }) {
     const json = await splice.tidy({ paths: positionals, mode: writeModeOf(flags) });

@@ -47,6 +47,7 @@ lines added and removed), newest first; --stat adds each file's counts, and
     },
     path: { type: "string", valueName: "PATH", description: "restore only this file", path: true },
   },
+  onInterrupt: "finish",
   examples: [
     "splice undo --list",
     "splice undo --diff 20261130-091650-a1b2c3",

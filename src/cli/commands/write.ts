@@ -18,6 +18,7 @@ a file marked @generated / DO NOT EDIT.`,
       description: "write even a lockfile or a file marked @generated / DO NOT EDIT",
     },
   },
+  onInterrupt: "finish",
   examples: [
     "splice write notes.txt --text $'first line\\n'",
     "generate-config | splice write config.json",
