@@ -110,9 +110,11 @@ function colorCounts(cell: string, paint: Paint): string {
 /** `undo --stat`: each session's line, then its files as `action path | +a -d`. */
 export function statView(sessions: readonly SessionSummary[], paint: Paint, width: number): string {
   if (sessions.length === 0) return "No backup sessions yet.";
+  // One table for every session's line, so their columns line up as --list's do.
+  const heads = sessionLines(sessions, paint, width).split("\n");
   return sessions
-    .map((s) => {
-      const head = sessionLines([s], paint, width);
+    .map((s, i) => {
+      const head = heads[i]!;
       const rows = s.files.map((f) => {
         const c = diffCounts(f.diff);
         return [

@@ -5,7 +5,8 @@
  * relative to where you stand; the tools take them relative to the root.
  */
 import { statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 
 export interface ChosenRoot {
   root: string;
@@ -22,11 +23,20 @@ function exists(path: string, kind: "dir" | "any"): boolean {
   }
 }
 
+/**
+ * Where a `.splice/` marks no project: history a command left when run in
+ * the home folder or at `/` would otherwise claim every folder below.
+ */
+export function notProjects(): string[] {
+  return [homedir(), parse(process.cwd()).root].map((d) => resolve(d));
+}
+
 /** The nearest folder from `cwd` up that holds `.splice/` or `.git` (a worktree's is a file). */
-export function findRoot(cwd: string): ChosenRoot {
+export function findRoot(cwd: string, ignored: readonly string[] = notProjects()): ChosenRoot {
   let dir = resolve(cwd);
   for (;;) {
-    if (exists(join(dir, ".splice"), "dir")) return { root: dir, reason: ".splice" };
+    const counts = !ignored.includes(dir);
+    if (counts && exists(join(dir, ".splice"), "dir")) return { root: dir, reason: ".splice" };
     if (exists(join(dir, ".git"), "any")) return { root: dir, reason: ".git" };
     const up = dirname(dir);
     if (up === dir) return { root: resolve(cwd), reason: "current folder" };

@@ -27,7 +27,9 @@ describe("the project root", () => {
     expect(findRoot(join(p.root, "go"))).toEqual({ root: p.root, reason: ".git" });
     const bare = new Project();
     mkdirSync(join(bare.root, "a/b"), { recursive: true });
-    expect(findRoot(join(bare.root, "a/b"))).toEqual({
+    // A .splice/ in the home folder (or at /) is history left there, not a project.
+    mkdirSync(join(bare.root, ".splice"));
+    expect(findRoot(join(bare.root, "a/b"), [bare.root, "/"])).toEqual({
       root: join(bare.root, "a/b"),
       reason: "current folder",
     });
