@@ -1,6 +1,7 @@
 /** Human views of tool results: color only on a terminal, never in pipes. */
 import { styleText } from "node:util";
 import type { ToolError } from "../errors.js";
+import { cliMessage } from "./advice.js";
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -64,7 +65,9 @@ export function readView(
 ): string {
   return results
     .map((r) => {
-      const failed = r.error ? paint("red", `error [${r.error.code}]: ${r.error.message}`) : "";
+      const thrown = (r.error as { thrown?: ToolError } | undefined)?.thrown;
+      const said = thrown ? cliMessage(thrown) : r.error?.message;
+      const failed = r.error ? paint("red", `error [${r.error.code}]: ${said}`) : "";
       const warnings = r.warnings.filter((w) => w !== r.error?.message);
       return [
         r.content ? formatHashline(r.content, paint) : failed || paint("red", `${r.path}:`),

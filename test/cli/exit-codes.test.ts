@@ -27,7 +27,15 @@ describe("exit codes a script can trust", () => {
     const r = splice(p.root, ["read", "a.txt", "nonexist.ts"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("1| line 1");
-    expect(r.stdout).toContain("error [not_found]: nonexist.ts does not exist.");
+    expect(r.stdout).toContain(
+      "error [not_found]: nonexist.ts does not exist. Check the path, or create it with splice write.",
+    );
+    // JSON keeps the model's words, and no field the tool's JSON never had.
+    const json = JSON.parse(splice(p.root, ["read", "nonexist.ts", "--json"]).stdout);
+    expect(json.results[0].error).toEqual({
+      code: "not_found",
+      message: "nonexist.ts does not exist. Check the path, or create it with the write tool.",
+    });
   });
 
   it("exits 1 when a symbol is not found", () => {
