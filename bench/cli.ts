@@ -2,8 +2,9 @@
  * The cost of one `splice` command, as a person or an agent running it in a
  * shell pays it: a fresh process each time. Two parts:
  *
- * - start: the bundled command (bin/splice) against the unbundled build it
- *   is made from, and `node -e 0` as the floor;
+ * - start: `splice --help` (which loads no engine) against `node -e 0`, the
+ *   floor; the bundled command (bin/splice) against the unbundled build it
+ *   is made from;
  * - a large history: `splice history PATH` on a 100,000-event journal, with
  *   the journal indexed whole (no totals beside it) and read a path at a
  *   time (totals left by an earlier command).
@@ -77,6 +78,7 @@ export const cli = defineBenchmark({
       console.log(environment(dir));
       writeFileSync(join(dir, "a.txt"), "hello\n");
       const floor = await timeCommand(["-e", "0"], dir);
+      const help = await timeCommand([BUNDLED, "--help"], dir);
       const unbundled = await timeCommand([UNBUNDLED, "read", "a.txt"], dir);
       const bundled = await timeCommand([BUNDLED, "read", "a.txt"], dir);
 
@@ -101,7 +103,8 @@ export const cli = defineBenchmark({
       ];
       console.log(
         formatTable(columns, [
-          row("node -e 0 (floor)", floor),
+          row("node -e 0 (floor, baseline for --help)", floor),
+          row("splice --help (target: within 2x)", help, floor),
           row("splice read a.txt, unbundled (baseline)", unbundled),
           row("splice read a.txt, bundled (bin/splice)", bundled, unbundled),
           row(`splice history, ${EVENTS / 1000}k events, indexed whole (baseline)`, whole),

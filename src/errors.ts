@@ -25,16 +25,61 @@ export type ErrorCode =
   | "read_only"
   | "io";
 
+/**
+ * How one reader is told to use a tool: a model calls tools with JSON, a
+ * person runs commands with flags. The same advice is phrased by each.
+ */
+export interface Voice {
+  /** An imperative that runs `tool` with `args`: `Call undo with {"list": true}`. */
+  call(tool: string, args: Record<string, unknown>): string;
+  /** The tool as a noun: `the write tool`, `splice write`. */
+  tool(tool: string): string;
+  /** One argument given: `"force": true`, `--force`. */
+  option(name: string, value: unknown): string;
+}
+
+/** What to do next, as a sentence either voice can say. */
+export interface NextStep {
+  /** The tool the advice is about, for code that acts on it. */
+  tool: string;
+  args?: Record<string, unknown>;
+  say(voice: Voice): string;
+}
+
+/** `{"list": true, "all_sessions": true}`: one line, spaced as people write JSON by hand. */
+function spacedJson(args: Record<string, unknown>): string {
+  const fields = Object.entries(args).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{${fields.join(", ")}}`;
+}
+
+/** The model's voice: tools called with JSON, the sentences models have always read. */
+export const MODEL_VOICE: Voice = {
+  call: (tool, args) => `Call ${tool} with ${spacedJson(args)}`,
+  tool: (tool) => `the ${tool} tool`,
+  option: (name, value) => `"${name}": ${JSON.stringify(value)}`,
+};
+
 export class ToolError extends Error {
   readonly code: ErrorCode;
   /** Extra machine-readable facts (paths, fresh tags, line numbers). */
   readonly details: Record<string, unknown>;
+  /** What went wrong, without the advice; `message` is this and `next` in the model's voice. */
+  readonly facts: string;
+  /** The advice, for a renderer that phrases it in another voice (the CLI's flags). */
+  readonly next?: NextStep;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    next?: NextStep,
+  ) {
+    super(next ? `${message} ${next.say(MODEL_VOICE)}` : message);
     this.name = "ToolError";
     this.code = code;
     this.details = details;
+    this.facts = message;
+    if (next) this.next = next;
   }
 
   toJSON(): { code: ErrorCode; message: string } & Record<string, unknown> {

@@ -82,8 +82,13 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
     const similar = near.length > 0 ? ` Similar names there: ${near.join(", ")}.` : "";
     throw new ToolError(
       "not_found",
-      `${file.display} does not exist.${similar} Check the path, or create it with the write tool.`,
+      `${file.display} does not exist.${similar}`,
       { path: file.display },
+      {
+        tool: "write",
+        args: { path: file.display },
+        say: (v) => `Check the path, or create it with ${v.tool("write")}.`,
+      },
     );
   }
   if (stat.kind === "directory") {

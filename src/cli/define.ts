@@ -15,6 +15,8 @@ export interface FlagSpec {
   description: string;
   /** The placeholder help shows after a string flag: `--hash TAG`. */
   valueName?: string;
+  /** A path in the project: typed relative to where you stand, handed to the tool root-relative. */
+  path?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -26,6 +28,8 @@ export interface ArgSpec {
   optional?: boolean;
   /** Takes every remaining positional; only the last argument can. */
   variadic?: boolean;
+  /** A path in the project: typed relative to where you stand, handed to the tool root-relative. */
+  path?: boolean;
 }
 
 type ValueOf<T extends FlagSpec["type"]> = T extends "string" ? string : boolean;
@@ -38,8 +42,10 @@ export const SHARED_FLAGS = {
   root: {
     type: "string",
     valueName: "DIR",
-    description: "the project root (default: the current folder)",
+    description:
+      "the project root (default: the nearest folder up holding .splice/ or .git, else the current one)",
   },
+  verbose: { type: "boolean", description: "say on stderr which root was chosen, and why" },
   json: {
     type: "boolean",
     description: "print the tool's JSON result instead of the human view",
@@ -54,18 +60,28 @@ export const PROGRAM_FLAGS = {
 
 export interface CommandInput<F extends FlagSpecs> {
   root: string;
+  /** How the root was chosen, as one line: `root /p (nearest folder holding .git)`. */
+  rootLine: string;
   positionals: string[];
   flags: FlagValues<F>;
   /** Opened on first use: serve and agent build their own, and a usage error needs none. */
   readonly splice: Splice;
-  readStdin: () => string;
+  /**
+   * Stdin's text. On a terminal nothing is piped, so instead of waiting it is
+   * a usage error whose advice is `howToPass` ("pass --ops OPS or --ops-file FILE").
+   */
+  readStdin: (howToPass: string) => string;
   paint: Paint;
+  /** Aborted by Ctrl-C: a command that starts processes passes it on, so their groups die too. */
+  signal: AbortSignal;
 }
 
 /** A command's JSON result and its human view; main prints one of them. */
 export interface CommandOutput {
   json: unknown;
   human: string;
+  /** The tool answered, but said no (a check found changes, a command failed): exit 1. */
+  refused?: boolean;
 }
 
 export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
@@ -86,14 +102,21 @@ export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
    * if something still holds it open (serve: a call that ignored its abort).
    */
   exitGraceMs?: number;
+  /**
+   * What the first Ctrl-C does (the second always stops at once): "exit" (the
+   * default) stops; "abort" aborts `signal` and prints what the command
+   * returns (run, plan: their process groups are stopped); "finish" lets a
+   * write in progress complete, so no change is left half-applied.
+   */
+  onInterrupt?: "exit" | "abort" | "finish";
   /** A result to print, or an exit code when the command printed its own output. */
   run(input: CommandInput<F>): Promise<CommandOutput | number>;
 }
 
 /** The command's own flags with the shared ones it takes (--json only where it applies). */
 export function flagsOf(command: CommandDefinition): FlagSpecs {
-  const { root, json, help } = SHARED_FLAGS;
-  return { ...command.flags, root, ...(command.json === false ? {} : { json }), help };
+  const { root, verbose, json, help } = SHARED_FLAGS;
+  return { ...command.flags, root, verbose, ...(command.json === false ? {} : { json }), help };
 }
 
 /** How help and usage errors write a flag: `--hash TAG`, `--force`. */
@@ -108,6 +131,9 @@ export function defineCommand<const F extends FlagSpecs>(
 ): CommandDefinition<F> {
   return definition;
 }
+
+/** Wrong use of the command line: one line on stderr, exit 2, nothing done. */
+export class UsageError extends Error {}
 
 /** A command's own check of its input failed: a tool-style refusal (exit 1), as the tools' are. */
 export function invalid(message: string): never {

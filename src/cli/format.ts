@@ -1,6 +1,7 @@
 /** Human views of tool results: color only on a terminal, never in pipes. */
 import { styleText } from "node:util";
 import type { ToolError } from "../errors.js";
+import { cliMessage } from "./advice.js";
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -52,20 +53,29 @@ export function changeView(
   return lines.join("\n");
 }
 
-/** Files as read: hashline content, or the path in red when there is none, then warnings. */
+/** Files as read: hashline content, or the refusal in red when there is none, then warnings. */
 export function readView(
-  results: readonly { path: string; content?: string; warnings: string[] }[],
+  results: readonly {
+    path: string;
+    content?: string;
+    warnings: string[];
+    error?: { code: string; message: string };
+  }[],
   paint: Paint,
 ): string {
   return results
-    .map((r) =>
-      [
-        r.content ? formatHashline(r.content, paint) : paint("red", `${r.path}:`),
-        ...formatWarnings(r.warnings, paint),
+    .map((r) => {
+      const thrown = (r.error as { thrown?: ToolError } | undefined)?.thrown;
+      const said = thrown ? cliMessage(thrown) : r.error?.message;
+      const failed = r.error ? paint("red", `error [${r.error.code}]: ${said}`) : "";
+      const warnings = r.warnings.filter((w) => w !== r.error?.message);
+      return [
+        r.content ? formatHashline(r.content, paint) : failed || paint("red", `${r.path}:`),
+        ...formatWarnings(warnings, paint),
       ]
         .filter(Boolean)
-        .join("\n"),
-    )
+        .join("\n");
+    })
     .join("\n\n");
 }
 
@@ -78,4 +88,14 @@ export function appliedFooter(applied: boolean, backup: string | undefined): str
 /** How a refusal prints where JSON is asked for: the same shape `splice call` answers with. */
 export function errorJson(error: ToolError): string {
   return JSON.stringify({ error: error.toJSON() }, null, 2);
+}
+
+/** After a written change: how to take it back, or that nothing was written. */
+export function writtenFooter(
+  r: { applied: boolean; changed: boolean; backup_session?: string },
+  paint: Paint,
+): string[] {
+  if (!r.changed) return [];
+  if (!r.applied) return [paint("dim", "Preview: nothing was written.")];
+  return r.backup_session ? [paint("dim", `Undo it with: splice undo ${r.backup_session}`)] : [];
 }

@@ -7,24 +7,44 @@ import { readFileSync } from "node:fs";
 import { ToolError } from "../errors.js";
 import { invalid } from "./define.js";
 
-/** The inline text if given, else the named file's, else stdin. */
+type ReadStdin = (howToPass: string) => string;
+
+/** An input file's text, named as the flag or argument that named it. */
+function readNamed(file: string, named: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "there is no such file"
+        : code === "EISDIR"
+          ? "it is a folder"
+          : (error as Error).message;
+    throw new ToolError(
+      "not_found",
+      `Cannot read ${named} ${file}: ${why}. It is relative to where you stand (${process.cwd()}); check the name, or use "-" for stdin.`,
+      { path: file },
+    );
+  }
+}
+
+/** The inline text if given (`--ops`), else the named file's (`--ops-file`), else stdin. */
 export function textFrom(
-  inline: string | undefined,
-  file: string | undefined,
-  readStdin: () => string,
+  inline: { flag: string; value: string | undefined },
+  file: { flag: string; value: string | undefined },
+  readStdin: ReadStdin,
 ): string {
-  if (inline !== undefined) return inline;
-  if (file !== undefined) return readFileSync(file, "utf8");
-  return readStdin();
+  if (inline.value !== undefined) return inline.value;
+  if (file.value !== undefined && file.value !== "-")
+    return readNamed(file.value, `--${file.flag}`);
+  return readStdin(`pass --${inline.flag} TEXT or --${file.flag} FILE`);
 }
 
 /** A file argument's text; "-" reads stdin. */
-export function readInputFile(file: string, readStdin: () => string): string {
-  try {
-    return file === "-" ? readStdin() : readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ToolError("not_found", `Cannot read ${file}: ${(error as Error).message}`);
-  }
+export function readInputFile(file: string, readStdin: ReadStdin, what: string): string {
+  if (file === "-") return readStdin(`name the ${what} file instead of "-"`);
+  return readNamed(file, what);
 }
 
 export function positiveInt(name: string, raw: string | undefined): number | undefined {
@@ -48,4 +68,30 @@ export const MODE_FLAGS = {
 export function modeOf(flags: { apply?: boolean; check?: boolean }): "apply" | "check" | "preview" {
   if (flags.apply && flags.check) invalid("Pass --apply or --check, not both.");
   return flags.apply ? "apply" : flags.check ? "check" : "preview";
+}
+
+/** doc, md, tidy, mv and rm write by default, as edit and write do; these hold them back. */
+export const WRITE_MODE_FLAGS = {
+  preview: { type: "boolean", description: "show the diff and write nothing" },
+  check: {
+    type: "boolean",
+    description: "write nothing, and exit 1 when something would change",
+  },
+} as const;
+
+export function writeModeOf(flags: {
+  preview?: boolean;
+  check?: boolean;
+}): "apply" | "check" | "preview" {
+  if (flags.preview && flags.check) invalid("Pass --preview or --check, not both.");
+  return flags.preview ? "preview" : flags.check ? "check" : "apply";
+}
+
+/** A value typed on the command line: JSON when it parses (`3`, `true`, `["a"]`), else the text. */
+export function typedValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
 }

@@ -5,12 +5,21 @@
  */
 import { readFileSync } from "node:fs";
 import { isToolError } from "../errors.js";
-import { createSplice, type Splice } from "../splice.js";
+import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
+import { cliMessage } from "./advice.js";
 import { commands, program } from "./commands/index.js";
-import type { CommandDefinition, CommandInput, CommandOutput, FlagSpecs } from "./define.js";
+import {
+  type CommandDefinition,
+  type CommandInput,
+  type CommandOutput,
+  type FlagSpecs,
+  UsageError,
+} from "./define.js";
 import { errorJson, makePaint } from "./format.js";
-import { locateCommand, parseCommand, UsageError, unknownCommand } from "./parse.js";
+import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
+import { refusedParts } from "./refused.js";
+import { type ChosenRoot, chooseRoot, describeRoot, rootPath, rootPositionals } from "./root.js";
 import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
@@ -20,6 +29,38 @@ const EXIT_OK = 0;
 const EXIT_REFUSED = 1;
 const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 70;
+/** 128 + SIGINT, as shells report a command stopped by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
+
+/**
+ * Ctrl-C, as the command asked: stop, abort its processes, or let a write
+ * finish. A second Ctrl-C stops at once, saying how to restore what a
+ * write had done by then.
+ */
+function onCtrlC(mode: "exit" | "abort" | "finish"): AbortController {
+  const controller = new AbortController();
+  // "exit" keeps node's own Ctrl-C, and serve and agent their own handlers.
+  if (mode === "exit") return controller;
+  let presses = 0;
+  process.on("SIGINT", () => {
+    presses++;
+    if (presses > 1) {
+      if (mode === "finish") {
+        process.stderr.write(
+          "\nsplice: stopped in the middle of a write; run splice undo --list, then splice undo ID to restore what it had written\n",
+        );
+      }
+      process.exit(EXIT_INTERRUPTED);
+    }
+    controller.abort(new Error("interrupted"));
+    process.stderr.write(
+      mode === "abort"
+        ? "\nsplice: stopping its processes (Ctrl-C again to quit at once)\n"
+        : "\nsplice: finishing the write so no file is left half-changed (Ctrl-C again to stop at once)\n",
+    );
+  });
+  return controller;
+}
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -29,25 +70,45 @@ interface Outcome {
   exitWithinMs?: number;
 }
 
-function readStdin(): string {
-  return readFileSync(0, "utf8");
+/** Stdin's text, or a usage error when it is a terminal nobody is typing a file into. */
+function stdinOf(command: string): (howToPass: string) => string {
+  return (howToPass) => {
+    if (process.stdin.isTTY) {
+      throw new UsageError(`splice ${command}: nothing is piped in; ${howToPass}, or pipe it in`);
+    }
+    return readFileSync(0, "utf8");
+  };
 }
 
 function version(): string {
   return `${VERSION}\n`;
 }
 
-function inputFor(root: string, positionals: string[], flags: Flags): CommandInput<FlagSpecs> {
+/**
+ * The engine loads only for a command that runs: `splice --help`, a usage
+ * error and a typo answer without it, in about the time node takes to start.
+ */
+async function inputFor(
+  command: string,
+  chosen: ChosenRoot,
+  positionals: string[],
+  flags: Flags,
+  signal: AbortSignal,
+): Promise<CommandInput<FlagSpecs>> {
+  const { createSplice } = await import("../splice.js");
+  const { root } = chosen;
   let splice: Splice | undefined;
   return {
     root,
+    rootLine: describeRoot(chosen),
     positionals,
     flags,
     get splice() {
       splice ??= createSplice({ root, history: { session: CLI_SESSION } });
       return splice;
     },
-    readStdin,
+    readStdin: stdinOf(command),
+    signal,
     paint: makePaint(process.stdout),
   };
 }
@@ -62,17 +123,23 @@ async function runCommand(
   try {
     out = await command.run(input);
   } catch (error) {
+    // A call that Ctrl-C aborted ends with the abort's reason, not a bug.
+    if (input.signal.aborted && error === input.signal.reason) {
+      process.stderr.write("splice: interrupted; its processes were stopped\n");
+      return EXIT_INTERRUPTED;
+    }
     if (!isToolError(error)) throw error;
     if (json) process.stdout.write(`${errorJson(error)}\n`);
     else {
       const paint = makePaint(process.stderr);
-      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${error.message}\n`);
+      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${cliMessage(error)}\n`);
     }
     return EXIT_REFUSED;
   }
   if (typeof out === "number") return out;
   process.stdout.write(`${json ? JSON.stringify(out.json, null, 2) : out.human}\n`);
-  return EXIT_OK;
+  // A file that was missing or a symbol not found is a refusal, though the others were read.
+  return out.refused === true || refusedParts(out.json) > 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
 async function main(argv: string[]): Promise<Outcome> {
@@ -85,9 +152,11 @@ async function main(argv: string[]): Promise<Outcome> {
   }
   const command = commands.find((c) => c.name === located.name);
   if (!command) {
+    const { fullTools } = await import("../toolkit/index.js");
     throw unknownCommand(
       located.name,
       commands.map((c) => c.name),
+      fullTools,
     );
   }
   const parsed = parseCommand(command, located.argv);
@@ -95,13 +164,22 @@ async function main(argv: string[]): Promise<Outcome> {
     process.stdout.write(renderCommandHelp(command));
     return { code: EXIT_OK };
   }
-  const { root, json, help: _, ...flags } = parsed.flags;
-  const input = inputFor(
-    typeof root === "string" ? root : process.cwd(),
-    parsed.positionals,
-    flags,
+  const { root: rootFlag, json, verbose, help: _, ...typed } = parsed.flags;
+  const cwd = process.cwd();
+  const chosen = chooseRoot(typeof rootFlag === "string" ? rootFlag : undefined, cwd);
+  if (verbose) process.stderr.write(`splice: ${describeRoot(chosen)}\n`);
+  const toRoot = (path: string) => rootPath(chosen.root, cwd, path);
+  const flags = Object.fromEntries(
+    Object.entries(typed).map(([name, value]) => [
+      name,
+      typeof value === "string" && command.flags[name]?.path ? toRoot(value) : value,
+    ]),
   );
+  const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
+  const interrupt = onCtrlC(command.onInterrupt ?? "exit");
+  const input = await inputFor(command.name, chosen, positionals, flags, interrupt.signal);
   const code = await runCommand(command, input, json === true);
+  if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }
 

@@ -13,11 +13,11 @@ import {
   flagsOf,
   PROGRAM_FLAGS,
   SHARED_FLAGS,
+  UsageError,
 } from "./define.js";
 import { nearest } from "./suggest.js";
 
-/** Wrong use of the command line: one line on stderr, exit 2, nothing done. */
-export class UsageError extends Error {}
+export { UsageError };
 
 type Token = NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number];
 
@@ -159,11 +159,31 @@ export function locateCommand(argv: readonly string[]): Located {
   }
 }
 
-export function unknownCommand(name: string, known: readonly string[]): UsageError {
+export interface ToolByName {
+  name: string;
+  example: unknown;
+}
+
+/**
+ * A name that is no command: the nearest command, or, for a tool's name
+ * (`ast_edit`), how to call the tool; else where the list is and that any
+ * tool runs through `splice call`.
+ */
+export function unknownCommand(
+  name: string,
+  known: readonly string[],
+  tools: readonly ToolByName[] = [],
+): UsageError {
+  const tool = tools.find((t) => t.name === name);
+  if (tool) {
+    return new UsageError(
+      `splice: "${name}" is a tool without its own command; run it as splice call ${name} '${JSON.stringify(tool.example)}'`,
+    );
+  }
   const near = nearest(name, known);
   return new UsageError(
     near
       ? `splice: unknown command "${name}"; did you mean "${near}"?`
-      : `splice: unknown command "${name}"; run splice --help for the list of commands`,
+      : `splice: unknown command "${name}"; run splice --help for the list of commands, or splice call TOOL '{json}' for any tool`,
   );
 }

@@ -2,7 +2,7 @@
  * A progress bar on stderr for syntax commands that walk many files. Only on
  * a terminal: piped stderr stays empty, so scripts and tests see no bar.
  */
-import { onCodeProgress, type Progress } from "../codebase/files.js";
+import type { Progress } from "../codebase/files.js";
 import type { Splice } from "../splice.js";
 
 /** Below this many files a run is quick enough to need no bar. */
@@ -15,6 +15,7 @@ const REDRAW_MS = 80;
 export async function withProgress<T>(splice: Splice, fn: () => Promise<T>): Promise<T> {
   const stream = process.stderr;
   if (!stream.isTTY) return fn();
+  const { onCodeProgress } = await import("../codebase/files.js");
   let last = 0;
   let drawn = false;
   const draw = (p: Progress) => {

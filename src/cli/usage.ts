@@ -77,6 +77,15 @@ export function renderCommandHelp(command: CommandDefinition): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** What a script can rely on; main.ts returns exactly these. */
+const EXIT_CODES: [string, string][] = [
+  ["0", "done"],
+  ["1", "a tool said no: a missing file, a symbol not found, a refused edit, a failed check"],
+  ["2", "a wrong command line; nothing was done"],
+  ["70", "a bug in splice; please report it"],
+  ["130", "stopped by Ctrl-C (run and plan stop their processes first)"],
+];
+
 export interface Program {
   commands: readonly CommandDefinition[];
   examples: readonly string[];
@@ -101,6 +110,7 @@ export function renderMainHelp(program: Program): string {
     ...section("Commands", table(commands, false)),
     ...section("Flags for every command", table(flagRows(shared))),
     ...section("Flags of splice itself", table(flagRows(PROGRAM_FLAGS))),
+    ...section("Exit codes", table(EXIT_CODES)),
     "",
     "Each command's own flags: splice <command> --help",
     ...section(

@@ -49,7 +49,8 @@ describe("an unknown flag", () => {
     expect(sessions()).toEqual(listed);
     expect(listed.every((s) => !s.undone)).toBe(true);
     // The real flag still works, and a plain undo still finds the edit to undo.
-    expect(splice(p.root, ["undo", "--list"]).stdout).toContain("+TWO");
+    const id = listed[0]!.backup_session;
+    expect(splice(p.root, ["undo", "--diff", id]).stdout).toContain("+TWO");
     expect(splice(p.root, ["undo"]).code).toBe(0);
     expect(p.text("f.txt")).toBe("one\ntwo\n");
   });
@@ -152,7 +153,7 @@ describe("the command name", () => {
     ["lsp-heath", 'splice: unknown command "lsp-heath"; did you mean "lsp-health"?'],
     [
       "frobnicate",
-      'splice: unknown command "frobnicate"; run splice --help for the list of commands',
+      `splice: unknown command "frobnicate"; run splice --help for the list of commands, or splice call TOOL '{json}' for any tool`,
     ],
   ])("%s is refused with exit 2 and the nearest command", (name, line) => {
     const r = splice(new Project().root, [name, "f.txt"]);

@@ -14,7 +14,7 @@ changed file is written, all or none, in one backup session (splice undo
 reverts it). A progress bar shows on a terminal when many files are covered.`,
   args: [
     { name: "PATTERN", description: "the ast-grep pattern to find" },
-    { name: "PATHS", description: "files, folders or globs", variadic: true },
+    { name: "PATHS", description: "files, folders or globs", variadic: true, path: true },
   ],
   flags: {
     rewrite: {
@@ -24,6 +24,7 @@ reverts it). A progress bar shows on a terminal when many files are covered.`,
     },
     ...REWRITE_FLAGS,
   },
+  onInterrupt: "finish",
   examples: [
     "splice ast 'console.log($$$A)' --rewrite 'logger.info($$$A)' src",
     "splice ast 'assertEquals($A, $B)' --rewrite 'assertEqual($A, $B)' tests --apply",

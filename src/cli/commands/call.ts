@@ -39,7 +39,11 @@ JSON; --json changes nothing.`,
   async run(input) {
     const [name, raw] = input.positionals as [string, string?];
     try {
-      const args = parseJsonArgs(raw === undefined || raw === "-" ? input.readStdin() : raw);
+      const args = parseJsonArgs(
+        raw === undefined || raw === "-"
+          ? input.readStdin("pass the arguments as JSON after the tool's name")
+          : raw,
+      );
       const result = await input.splice.call(name, args);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -7,28 +7,44 @@ import type { Program } from "../usage.js";
 import { agent } from "./agent.js";
 import { ast } from "./ast.js";
 import { call } from "./call.js";
+import { doc } from "./doc.js";
 import { edit } from "./edit.js";
 import { history } from "./history.js";
 import { lang } from "./lang.js";
+import { list } from "./list.js";
 import { lspHealth } from "./lsp-health.js";
+import { md } from "./md.js";
+import { mv } from "./mv.js";
 import { outline } from "./outline.js";
 import { patch } from "./patch.js";
 import { plan } from "./plan.js";
 import { read } from "./read.js";
 import { rename } from "./rename.js";
+import { rm } from "./rm.js";
 import { rollback } from "./rollback.js";
+import { run } from "./run.js";
+import { search } from "./search.js";
 import { serve } from "./serve.js";
+import { tidy } from "./tidy.js";
 import { undo } from "./undo.js";
 import { write } from "./write.js";
 
 export const commands: readonly CommandDefinition[] = [
   read,
+  search,
+  list,
   outline,
   ast,
   rename,
   write,
   edit,
+  doc,
+  md,
+  tidy,
+  mv,
+  rm,
   patch,
+  run,
   plan,
   rollback,
   history,
@@ -45,6 +61,8 @@ export const program: Program = {
   examples: [
     "splice read src/main.ts src/util.ts:10..40",
     "splice edit src/main.ts --hash 1A2B --ops $'replace 3:\\n+const answer = 42;'",
+    "splice search parseConfig src -C 2",
+    "splice edit src/main.ts --old 'retries = 3' --new 'retries = 5'",
     "splice rollback src/main.ts",
     `splice call read '{"targets":[{"path":"src/main.ts"}]}'`,
   ],

@@ -11,7 +11,7 @@ export const outline = defineCommand({
   description: `Lists what a file or folder defines (functions, classes, methods, types, ...)
 with line ranges, nested by indentation. A folder is walked like list
 (.gitignore respected), at most --max-files files (default 1000).`,
-  args: [{ name: "PATH", description: "a file or a folder" }],
+  args: [{ name: "PATH", description: "a file or a folder", path: true }],
   flags: {
     lang: REWRITE_FLAGS.lang,
     "max-files": {

@@ -46,9 +46,10 @@ drifted context); an ambiguous or missing hunk fails with nothing written.
       description: "let an added or renamed file replace an existing one",
     },
   },
+  onInterrupt: "finish",
   examples: ["git diff > fix.diff; splice patch fix.diff", "splice patch fix.diff --apply"],
   async run({ splice, positionals, flags, readStdin, paint }) {
-    const text = readInputFile(positionals[0]!, readStdin);
+    const text = readInputFile(positionals[0]!, readStdin, "patch");
     const json = await splice.patch({
       patch: text,
       mode: modeOf(flags),

@@ -32,9 +32,10 @@ restores every file the plan touched; the plan is one backup session, so
 Exit 1 when a step fails (or, with --check, when the plan would change files).`,
   args: [{ name: "PLAN.json", description: 'the plan, or "-" to read it from stdin' }],
   flags: MODE_FLAGS,
+  onInterrupt: "abort",
   examples: ["splice plan refactor.json", "splice plan refactor.json --apply"],
-  async run({ splice, positionals, flags, readStdin, paint }) {
-    const text = readInputFile(positionals[0]!, readStdin);
+  async run({ splice, positionals, flags, readStdin, paint, signal }) {
+    const text = readInputFile(positionals[0]!, readStdin, "plan");
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -44,7 +45,11 @@ Exit 1 when a step fails (or, with --check, when the plan would change files).`,
       );
     }
     const args = Array.isArray(parsed) ? { steps: parsed } : { ...(parsed as object) };
-    const json = (await splice.call("plan", { ...args, mode: modeOf(flags) })) as PlanResult;
+    const json = (await splice.call(
+      "plan",
+      { ...args, mode: modeOf(flags) },
+      { signal },
+    )) as PlanResult;
     return { json, human: planView(json, paint) };
   },
 });

@@ -24,6 +24,7 @@ their largest nested blocks into one notice each.`,
     {
       name: "PATH[:RANGE]",
       description: "a file, or a folder with --symbol; RANGE is 40..80, 40-80 or 40,80",
+      path: true,
       variadic: true,
     },
   ],

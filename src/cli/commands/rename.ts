@@ -12,9 +12,10 @@ not scopes. Previews unless --apply.`,
   args: [
     { name: "OLD", description: "the identifier to rename" },
     { name: "NEW", description: "its new name" },
-    { name: "PATHS", description: "files, folders or globs", variadic: true },
+    { name: "PATHS", description: "files, folders or globs", variadic: true, path: true },
   ],
   flags: REWRITE_FLAGS,
+  onInterrupt: "finish",
   examples: [
     "splice rename parseConfig loadConfig src",
     "splice rename parseConfig loadConfig src --apply",

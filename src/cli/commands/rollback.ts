@@ -9,7 +9,7 @@ export const rollback = defineCommand({
 before the current one. A deleted file is recreated. The replaced content is
 backed up too, so a rollback can be rolled back.`,
   args: [
-    { name: "PATH", description: "the file to restore" },
+    { name: "PATH", description: "the file to restore", path: true },
     {
       name: "TAG",
       description: "the version to restore (see splice history PATH)",
@@ -17,6 +17,7 @@ backed up too, so a rollback can be rolled back.`,
     },
   ],
   flags: {},
+  onInterrupt: "finish",
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
   async run({ splice, positionals, paint }) {
     const [path, hash = ""] = positionals as [string, string?];

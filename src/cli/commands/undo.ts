@@ -1,23 +1,8 @@
+import { ToolError } from "../../errors.js";
 import type { SessionSummary, UndoResult } from "../../index.js";
-import { defineCommand } from "../define.js";
+import { defineCommand, UsageError } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
-
-function listView(sessions: SessionSummary[], paint: Paint): string {
-  const human = sessions
-    .map((s) => {
-      const mark = s.undone ? paint("dim", " (undone)") : s.is_undo ? paint("dim", " (undo)") : "";
-      const files = s.files.map((f) => {
-        const undone = f.undone && !s.undone ? paint("dim", " (undone)") : "";
-        return `  ${f.action.padEnd(8)} ${f.path}${undone}\n${formatDiff(f.diff, paint)}`;
-      });
-      return [
-        `${paint("bold", s.backup_session)}  ${s.at}  ${paint("dim", s.session)}${mark}`,
-        ...files,
-      ].join("\n");
-    })
-    .join("\n\n");
-  return human || "No backup sessions yet.";
-}
+import { outputWidth, sessionDiff, sessionLines, statView } from "../history-view.js";
 
 function undoView(r: UndoResult, paint: Paint): string {
   const again = r.backup_session ? ` (undo it with: splice undo ${r.backup_session})` : "";
@@ -39,7 +24,9 @@ export const undo = defineCommand({
   description: `Every call that writes files opens a backup session holding the originals.
 Without an id, undoes the newest change not yet undone (by anyone on this
 root); with --path, restores only that file. Undo is itself a backup session,
-so it can be undone. --list shows the sessions, their files and diffs.`,
+so it can be undone. --list shows one line per session (id, time, who, files,
+lines added and removed), newest first; --stat adds each file's counts, and
+--diff ID shows one session's diffs. Nothing is undone by those three.`,
   args: [
     {
       name: "BACKUP_SESSION",
@@ -50,23 +37,53 @@ so it can be undone. --list shows the sessions, their files and diffs.`,
   flags: {
     list: {
       type: "boolean",
-      description: "show the backup sessions, their files and diffs; undo nothing",
+      description: "one line per backup session, newest first; undo nothing",
     },
-    path: { type: "string", valueName: "PATH", description: "restore only this file" },
+    stat: { type: "boolean", description: "with each session, its files and their +/- lines" },
+    diff: {
+      type: "string",
+      valueName: "ID",
+      description: "show the diffs of backup session ID; undo nothing",
+    },
+    path: { type: "string", valueName: "PATH", description: "restore only this file", path: true },
   },
+  onInterrupt: "finish",
   examples: [
     "splice undo --list",
+    "splice undo --diff 20261130-091650-a1b2c3",
     "splice undo",
     "splice undo 20261130-091650-a1b2c3 --path src/main.ts",
   ],
   async run({ splice, positionals, flags, paint }) {
-    if (flags.list) {
+    const [id] = positionals;
+    const shows = [
+      flags.list && "--list",
+      flags.stat && "--stat",
+      flags.diff !== undefined && "--diff",
+    ];
+    const asked = shows.filter(Boolean);
+    if (asked.length > 1) throw new UsageError(`splice undo: pass one of ${asked.join(", ")}`);
+    if (asked.length === 1) {
+      if (id !== undefined || flags.path !== undefined) {
+        throw new UsageError(`splice undo: ${asked[0]} undoes nothing; drop the id and --path`);
+      }
       const json = (await splice.call("undo", { list: true, all_sessions: true })) as {
         sessions: SessionSummary[];
       };
-      return { json, human: listView(json.sessions, paint) };
+      const width = outputWidth(process.stdout);
+      if (flags.diff === undefined) {
+        const view = flags.stat ? statView : sessionLines;
+        return { json, human: view(json.sessions, paint, width) };
+      }
+      const one = json.sessions.find((s) => s.backup_session === flags.diff);
+      if (!one) {
+        throw new ToolError(
+          "not_found",
+          `No backup session ${flags.diff}. Run splice undo --list for the ids.`,
+        );
+      }
+      return { json: { sessions: [one] }, human: sessionDiff(one, paint, width) };
     }
-    const [id] = positionals;
     const json = (await splice.call("undo", {
       all_sessions: true,
       ...(id ? { backup_session: id } : {}),

@@ -9,7 +9,7 @@ export const write = defineCommand({
   description: `Replaces PATH with the given text, or creates it (and its folders). Without
 --text or --file the text is read from stdin. --force writes even a lockfile or
 a file marked @generated / DO NOT EDIT.`,
-  args: [{ name: "PATH", description: "the file to replace or create" }],
+  args: [{ name: "PATH", description: "the file to replace or create", path: true }],
   flags: {
     text: { type: "string", valueName: "TEXT", description: "the new content" },
     file: { type: "string", valueName: "FILE", description: "take the new content from FILE" },
@@ -18,13 +18,18 @@ a file marked @generated / DO NOT EDIT.`,
       description: "write even a lockfile or a file marked @generated / DO NOT EDIT",
     },
   },
+  onInterrupt: "finish",
   examples: [
     "splice write notes.txt --text $'first line\\n'",
     "generate-config | splice write config.json",
   ],
   async run({ splice, positionals, flags, readStdin, paint }) {
     const [path] = positionals as [string];
-    const text = textFrom(flags.text, flags.file, readStdin);
+    const text = textFrom(
+      { flag: "text", value: flags.text },
+      { flag: "file", value: flags.file },
+      readStdin,
+    );
     const json = await splice.write({ targets: [{ path, text, force: flags.force === true }] });
     return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
   },

@@ -162,12 +162,11 @@ Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
         results.push(...shown);
       } catch (error) {
         if (!isToolError(error)) throw error;
-        results.push({
-          path: t.path,
-          content: "",
-          warnings: [error.message],
-          error: { code: error.code, message: error.message },
-        });
+        const failed = { code: error.code, message: error.message };
+        // The CLI says the advice in its own voice; JSON and hosts see only code and message.
+        if (error.next)
+          Object.defineProperty(failed, "thrown", { value: error, enumerable: false });
+        results.push({ path: t.path, content: "", warnings: [error.message], error: failed });
       }
     }
     context.events.emit({

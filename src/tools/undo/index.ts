@@ -199,7 +199,13 @@ function pickSession(st: State, args: z.output<typeof input>): BackupSession {
     if (found) return found;
     throw new ToolError(
       "not_found",
-      `There is no backup session "${args.backup_session}". Call undo with {"list": true} to see the sessions you can undo.`,
+      `There is no backup session "${args.backup_session}".`,
+      {},
+      {
+        tool: "undo",
+        args: { list: true },
+        say: (v) => `${v.call("undo", { list: true })} to see the sessions you can undo.`,
+      },
     );
   }
   const newest = st.sessions.find(
@@ -208,7 +214,14 @@ function pickSession(st: State, args: z.output<typeof input>): BackupSession {
   if (newest) return newest;
   throw new ToolError(
     "not_found",
-    'There is nothing left to undo in this session. Call undo with {"list": true, "all_sessions": true} to see changes made by others.',
+    "There is nothing left to undo in this session.",
+    {},
+    {
+      tool: "undo",
+      args: { list: true, all_sessions: true },
+      say: (v) =>
+        `${v.call("undo", { list: true, all_sessions: true })} to see changes made by others.`,
+    },
   );
 }
 

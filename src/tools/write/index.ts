@@ -87,8 +87,14 @@ async function writeOne(
   if (generated && !t.force) {
     throw new ToolError(
       "generated",
-      `Refusing to write ${file.display}: ${generated}. Regenerate it with its tool instead, or pass "force": true if you must.`,
+      `Refusing to write ${file.display}: ${generated}.`,
       { path: file.display },
+      {
+        tool: "write",
+        args: { force: true },
+        say: (v) =>
+          `Regenerate it with its tool instead, or pass ${v.option("force", true)} if you must.`,
+      },
     );
   }
   const doc = adoptStyle(text, existing, warnings);

@@ -1,0 +1,59 @@
+import { defineCommand } from "../define.js";
+import { positiveInt } from "../inputs.js";
+import { searchView } from "../views.js";
+
+export const search = defineCommand({
+  name: "search",
+  summary: "find text in files, printed like ripgrep: path:line:text",
+  usage: "PATTERN [PATH] [--regex] [-i] [--glob G] [-C N] [--limit N]",
+  description: `Finds PATTERN (literal text unless --regex) under PATH (default: the whole
+project), .gitignore respected, and prints each hit as path:line:text, with
+-C N lines of context as path-line-text. Exits 1 when nothing matches, as grep
+and ripgrep do.`,
+  args: [
+    { name: "PATTERN", description: "the text (or, with --regex, the expression) to find" },
+    {
+      name: "PATH",
+      description: "a folder or file to search (default: the root)",
+      optional: true,
+      path: true,
+    },
+  ],
+  flags: {
+    regex: { type: "boolean", short: "e", description: "PATTERN is a regular expression" },
+    "ignore-case": { type: "boolean", short: "i", description: "match regardless of case" },
+    glob: {
+      type: "string",
+      short: "g",
+      valueName: "G",
+      description: 'only files matching this glob, e.g. "*.ts" or "!*.test.ts"',
+    },
+    context: {
+      type: "string",
+      short: "C",
+      valueName: "N",
+      description: "N lines before and after each hit",
+    },
+    limit: { type: "string", valueName: "N", description: "show at most N matches" },
+  },
+  examples: [
+    "splice search parseConfig",
+    "splice search 'TODO|FIXME' src --regex -C 2",
+    "splice search fetch --glob '*.ts' -i",
+  ],
+  async run({ splice, positionals, flags, paint }) {
+    const [pattern, path] = positionals as [string, string?];
+    const context = flags.context === "0" ? 0 : positiveInt("context", flags.context);
+    const limit = positiveInt("limit", flags.limit);
+    const json = await splice.search({
+      pattern,
+      ...(path !== undefined ? { path } : {}),
+      ...(flags.glob !== undefined ? { glob: flags.glob } : {}),
+      ...(flags.regex ? { regex: true } : {}),
+      ...(flags["ignore-case"] ? { ignore_case: true } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    });
+    return { json, human: searchView(json, paint), refused: json.matches === 0 };
+  },
+});

@@ -1,0 +1,91 @@
+/**
+ * Which folder is the project: the nearest ancestor holding `.splice/` or
+ * `.git`, as git finds its repository, so `cd src && splice read a.ts` keeps
+ * one history for the whole project. Paths typed inside the root are
+ * relative to where you stand; the tools take them relative to the root.
+ */
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+
+export interface ChosenRoot {
+  root: string;
+  /** Why this folder: the flag, a marker found, or nothing found. */
+  reason: "--root" | ".splice" | ".git" | "current folder";
+}
+
+function exists(path: string, kind: "dir" | "any"): boolean {
+  try {
+    const s = statSync(path);
+    return kind === "any" || s.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where a `.splice/` marks no project: history a command left when run in
+ * the home folder or at `/` would otherwise claim every folder below.
+ */
+export function notProjects(): string[] {
+  return [homedir(), parse(process.cwd()).root].map((d) => resolve(d));
+}
+
+/** The nearest folder from `cwd` up that holds `.splice/` or `.git` (a worktree's is a file). */
+export function findRoot(cwd: string, ignored: readonly string[] = notProjects()): ChosenRoot {
+  let dir = resolve(cwd);
+  for (;;) {
+    const counts = !ignored.includes(dir);
+    if (counts && exists(join(dir, ".splice"), "dir")) return { root: dir, reason: ".splice" };
+    if (exists(join(dir, ".git"), "any")) return { root: dir, reason: ".git" };
+    const up = dirname(dir);
+    if (up === dir) return { root: resolve(cwd), reason: "current folder" };
+    dir = up;
+  }
+}
+
+export function chooseRoot(flag: string | undefined, cwd: string): ChosenRoot {
+  return flag === undefined ? findRoot(cwd) : { root: resolve(cwd, flag), reason: "--root" };
+}
+
+/**
+ * A path as typed, made relative to the root when the user stands inside
+ * the root but below it. Standing at the root or outside it (a script
+ * passing --root), paths are the root's, as they always were.
+ */
+export function rootPath(root: string, cwd: string, typed: string): string {
+  if (typed === "" || typed === "-" || isAbsolute(typed)) return typed;
+  const here = relative(root, cwd);
+  if (here === "" || here.startsWith("..") || isAbsolute(here)) return typed;
+  const path = relative(root, resolve(cwd, typed));
+  return (path === "" ? "." : path).split(sep).join("/");
+}
+
+interface PathArg {
+  path?: boolean;
+  variadic?: boolean;
+}
+
+/** The positionals with every path argument (`path: true` in its spec) made root-relative. */
+export function rootPositionals(
+  args: readonly PathArg[],
+  positionals: readonly string[],
+  toRoot: (typed: string) => string,
+): string[] {
+  return positionals.map((value, i) => {
+    const spec = args[Math.min(i, args.length - 1)];
+    const covers = i < args.length || spec?.variadic === true;
+    return covers && spec?.path === true ? toRoot(value) : value;
+  });
+}
+
+/** One line for --verbose and history headers: which root, and why. */
+export function describeRoot(chosen: ChosenRoot): string {
+  const why =
+    chosen.reason === "--root"
+      ? "from --root"
+      : chosen.reason === "current folder"
+        ? "no .splice/ or .git above, so the current folder"
+        : `nearest folder holding ${chosen.reason}`;
+  return `root ${chosen.root} (${why})`;
+}
