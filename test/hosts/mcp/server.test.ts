@@ -3,7 +3,9 @@
  * transports: stdio (the built CLI as a child process) and Streamable HTTP
  * (in-process, on a free port). Asserts what the model sees.
  */
-import { existsSync, realpathSync } from "node:fs";
+
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -482,12 +484,17 @@ describe.each([stdio, http])("MCP server over $name", (harness) => {
   });
 
   it("keeps the client's roots inside --roots-within: file:/// is narrowed, others ignored", async () => {
-    const [configured, elsewhere] = [new Project(), new Project()];
-    configured.write("mine.txt", "mine\n");
-    elsewhere.write("theirs.txt", "theirs\n");
-    const theirs = join(realpathSync(elsewhere.root), "theirs.txt");
-    // Without the switch a client root of file:/// opens every folder.
-    const open = await (await harness.launch(configured.root)).connect([{ uri: "file:///" }]);
+    // Two projects side by side in one folder, so a root wider than --root stays in a temp folder.
+    const parent = realpathSync(mkdtempSync(join(tmpdir(), "splice-roots-")));
+    const [configured, elsewhere] = [{ root: join(parent, "a") }, { root: join(parent, "b") }];
+    mkdirSync(configured.root);
+    mkdirSync(elsewhere.root);
+    writeFileSync(join(configured.root, "mine.txt"), "mine\n");
+    writeFileSync(join(elsewhere.root, "theirs.txt"), "theirs\n");
+    const theirs = join(elsewhere.root, "theirs.txt");
+    // Without the switch a client root wider than --root opens every folder under it.
+    const wide = pathToFileURL(parent).href;
+    const open = await (await harness.launch(configured.root)).connect([{ uri: wide }]);
     expect(text(await call(open, "read", { targets: [{ path: theirs }] }))).toContain("1| theirs");
 
     const args = ["--roots-within", configured.root];
