@@ -52,3 +52,19 @@ export function editView(r: CodeEditResult, paint: Paint): string {
   );
   return lines.join("\n");
 }
+
+/** A find's matches as ripgrep prints lines: `path:line:text`, each line of a match numbered. */
+export function findView(
+  r: CodeEditResult & { hits?: readonly { path: string; line: number; text: string }[] },
+  paint: Paint,
+): string {
+  const lines: string[] = [];
+  for (const hit of r.hits ?? []) {
+    hit.text.split("\n").forEach((text, i) => {
+      lines.push(`${paint("magenta", hit.path)}:${paint("green", String(hit.line + i))}:${text}`);
+    });
+  }
+  lines.push(...formatWarnings(r.warnings, paint));
+  if (lines.length === 0) lines.push(paint("dim", "No matches."));
+  return lines.join("\n");
+}
