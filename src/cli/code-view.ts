@@ -42,7 +42,13 @@ export function editView(r: CodeEditResult, paint: Paint): string {
     lines.push(...formatWarnings(f.warnings, paint));
   }
   lines.push(...formatWarnings(r.warnings, paint));
-  const head = r.content.split("\n", 1)[0]!;
+  // The tool's summary names the undo tool; a person runs the command.
+  const head = r.content
+    .split("\n", 1)[0]!
+    .replace(
+      / Undo them all with the undo tool \(backup_session "(.+)"\)\.$/,
+      " Undo them all with: splice undo $1",
+    );
   const hint = r.mode === "apply" || r.files_changed === 0 ? "" : " (add --apply to write)";
   lines.push(
     paint(

@@ -55,16 +55,18 @@ describe("the syntax commands", () => {
     expect(preview.stdout).toContain("(add --apply to write)");
     expect(preview.stderr).toBe(""); // no progress bar when stderr is not a terminal
     expect(p.text("src/a.js")).toBe("console.log(1, 2);\n");
-    expect(
-      splice(p.root, [
-        "ast",
-        "console.log($$$A)",
-        "--rewrite",
-        "logger.info($$$A)",
-        "src",
-        "--apply",
-      ]).code,
-    ).toBe(0);
+    const applied = splice(p.root, [
+      "ast",
+      "console.log($$$A)",
+      "--rewrite",
+      "logger.info($$$A)",
+      "src",
+      "--apply",
+    ]);
+    expect(applied.code).toBe(0);
+    // The person is told the command, not the tool: one voice with patch's.
+    expect(applied.stdout).toMatch(/Undo them all with: splice undo \d{8}-\d{6}-[0-9a-f]{6}\n$/);
+    expect(applied.stdout).not.toContain("undo tool");
     expect(p.text("src/a.js")).toBe("logger.info(1, 2);\n");
 
     const rename = splice(p.root, ["rename", "logger", "log", "src", "--apply"]);
