@@ -29,6 +29,7 @@ import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
 import { doneWithDisk } from "./lock-scope.js";
+import { reportCallProgress } from "./progress.js";
 
 type WriteChange = Extract<Change, { kind: "write" }>;
 type DeleteChange = Extract<Change, { kind: "delete" }>;
@@ -380,6 +381,8 @@ async function validateChange(
 ): Promise<Pick<Outcome, "validation" | "validationNotice">> {
   const { doc, file, before } = change;
   if (!context.validator || requested === false || "opaque" in doc) return {};
+  // The first validation may wait seconds for a language server to start; a host can say so.
+  reportCallProgress(context, { phase: `validating ${file.display}`, done: 0 });
   const outcome = await context.validator.validate({
     path: file.real,
     display: file.display,
