@@ -440,8 +440,13 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
   const target = file.rel === "" ? "." : file.rel;
   throw new ToolError(
     "is_link",
-    `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links. To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use the run tool (rm or mv).`,
+    `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links.`,
     { path: file.display, target },
+    {
+      tool: "run",
+      say: (v) =>
+        `To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use ${v.tool("run")} (rm or mv).`,
+    },
   );
 }
 

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI_VOICE, cliMessage, commandFor } from "../../src/cli/advice.js";
@@ -128,6 +129,24 @@ const PATHS: [string, (p: Project) => Promise<ToolError>, string, string][] = [
     (p) => thrown(p.splice().call("rollback", { path: "a.txt", hash: "" })),
     'splice has no earlier version of a.txt to go back to. Call history with {"path": "a.txt"} to see what it knows.',
     "splice has no earlier version of a.txt to go back to. Run splice history a.txt to see what it knows.",
+  ],
+  [
+    "write to a named pipe",
+    (p) => {
+      execFileSync("mkfifo", [join(p.root, "pipe")]);
+      return thrown(p.splice().call("write", { targets: [{ path: "pipe", text: "x\n" }] }));
+    },
+    "pipe is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use the run tool.",
+    "pipe is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use splice run.",
+  ],
+  [
+    "delete of a symbolic link",
+    (p) => {
+      symlinkSync("a.txt", join(p.root, "link.txt"));
+      return thrown(p.splice().call("file", { action: "delete", path: "link.txt" }));
+    },
+    "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use the run tool (rm or mv).",
+    "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use splice run (rm or mv).",
   ],
 ];
 
