@@ -10,6 +10,7 @@ import { ToolError } from "../errors.js";
 import type { Change, CommitOptions, Outcome } from "./change.js";
 import { commit, RaceError, refuseLinkRemoval } from "./commit.js";
 import type { ChangeContext } from "./context.js";
+import { reportCallProgress } from "./progress.js";
 import { putBack, putBackNote, type Written } from "./restore.js";
 
 export function asToolError(error: unknown): ToolError {
@@ -43,7 +44,8 @@ export async function commitChanges(
     return outcomes;
   }
   const written: Written[] = [];
-  for (const change of changes) {
+  for (const [i, change] of changes.entries()) {
+    reportCallProgress(context, { phase: "writing", done: i, total: changes.length });
     try {
       written.push({ change, outcome: await commit(context, change, options) });
     } catch (error) {

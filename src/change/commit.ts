@@ -29,6 +29,7 @@ import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
 import { doneWithDisk } from "./lock-scope.js";
+import { reportCallProgress } from "./progress.js";
 
 type WriteChange = Extract<Change, { kind: "write" }>;
 type DeleteChange = Extract<Change, { kind: "delete" }>;
@@ -380,6 +381,8 @@ async function validateChange(
 ): Promise<Pick<Outcome, "validation" | "validationNotice">> {
   const { doc, file, before } = change;
   if (!context.validator || requested === false || "opaque" in doc) return {};
+  // The first validation may wait seconds for a language server to start; a host can say so.
+  reportCallProgress(context, { phase: `validating ${file.display}`, done: 0 });
   const outcome = await context.validator.validate({
     path: file.real,
     display: file.display,
@@ -437,8 +440,13 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
   const target = file.rel === "" ? "." : file.rel;
   throw new ToolError(
     "is_link",
-    `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links. To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use the run tool (rm or mv).`,
+    `${file.display} is a symbolic link to ${target}, so it was not ${verb === "delete" ? "deleted" : "moved"}: splice ${verb}s files, not links.`,
     { path: file.display, target },
+    {
+      tool: "run",
+      say: (v) =>
+        `To change the file it leads to, use its own path, ${target}; to ${verb} the link itself, use ${v.tool("run")} (rm or mv).`,
+    },
   );
 }
 

@@ -126,8 +126,12 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
 function notAFile(display: string): ToolError {
   return new ToolError(
     "not_a_file",
-    `${display} is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use the run tool.`,
+    `${display} is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it.`,
     { path: display },
+    {
+      tool: "run",
+      say: (v) => `Name a regular file; to use the special file itself, use ${v.tool("run")}.`,
+    },
   );
 }
 

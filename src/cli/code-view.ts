@@ -42,7 +42,13 @@ export function editView(r: CodeEditResult, paint: Paint): string {
     lines.push(...formatWarnings(f.warnings, paint));
   }
   lines.push(...formatWarnings(r.warnings, paint));
-  const head = r.content.split("\n", 1)[0]!;
+  // The tool's summary names the undo tool; a person runs the command.
+  const head = r.content
+    .split("\n", 1)[0]!
+    .replace(
+      / Undo them all with the undo tool \(backup_session "(.+)"\)\.$/,
+      " Undo them all with: splice undo $1",
+    );
   const hint = r.mode === "apply" || r.files_changed === 0 ? "" : " (add --apply to write)";
   lines.push(
     paint(
@@ -50,5 +56,21 @@ export function editView(r: CodeEditResult, paint: Paint): string {
       `${head.replace(/ Run again with mode "apply" to write\.$/, "")}${hint}`,
     ),
   );
+  return lines.join("\n");
+}
+
+/** A find's matches as ripgrep prints lines: `path:line:text`, each line of a match numbered. */
+export function findView(
+  r: CodeEditResult & { hits?: readonly { path: string; line: number; text: string }[] },
+  paint: Paint,
+): string {
+  const lines: string[] = [];
+  for (const hit of r.hits ?? []) {
+    hit.text.split("\n").forEach((text, i) => {
+      lines.push(`${paint("magenta", hit.path)}:${paint("green", String(hit.line + i))}:${text}`);
+    });
+  }
+  lines.push(...formatWarnings(r.warnings, paint));
+  if (lines.length === 0) lines.push(paint("dim", "No matches."));
   return lines.join("\n");
 }

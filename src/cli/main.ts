@@ -37,7 +37,11 @@ const EXIT_INTERRUPTED = 130;
  * finish. A second Ctrl-C stops at once, saying how to restore what a
  * write had done by then.
  */
-function onCtrlC(mode: "exit" | "abort" | "finish"): AbortController {
+function onCtrlC(
+  mode: "exit" | "abort" | "finish",
+  /** The backup sessions this command opened so far, newest first. */
+  written: () => string[],
+): AbortController {
   const controller = new AbortController();
   // "exit" keeps node's own Ctrl-C, and serve and agent their own handlers.
   if (mode === "exit") return controller;
@@ -45,11 +49,7 @@ function onCtrlC(mode: "exit" | "abort" | "finish"): AbortController {
   process.on("SIGINT", () => {
     presses++;
     if (presses > 1) {
-      if (mode === "finish") {
-        process.stderr.write(
-          "\nsplice: stopped in the middle of a write; run splice undo --list, then splice undo ID to restore what it had written\n",
-        );
-      }
+      if (mode === "finish") process.stderr.write(stoppedNote(written()));
       process.exit(EXIT_INTERRUPTED);
     }
     controller.abort(new Error("interrupted"));
@@ -60,6 +60,31 @@ function onCtrlC(mode: "exit" | "abort" | "finish"): AbortController {
     );
   });
   return controller;
+}
+
+/** What a second Ctrl-C says: the exact undo of what the write had done by then. */
+function stoppedNote(sessions: string[]): string {
+  if (sessions.length === 0) {
+    return "\nsplice: stopped in the middle of a write; run splice undo --list, then splice undo ID to restore what it had written\n";
+  }
+  const undo = sessions.map((id) => `splice undo ${id}`).join(", then ");
+  return `\nsplice: stopped in the middle of a write; some files may be changed. Restore them with: ${undo}\n`;
+}
+
+/**
+ * Backup sessions of this process's calls: the CLI's session, opened since
+ * `since` (ms). Read from the journal, so it holds whatever landed so far.
+ */
+function sessionsSince(splice: Splice | undefined, since: number): string[] {
+  if (!splice) return [];
+  try {
+    return splice.context.history
+      .backups()
+      .filter((b) => b.session === CLI_SESSION && Date.parse(b.at) >= since)
+      .map((b) => b.id);
+  } catch {
+    return [];
+  }
 }
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -94,11 +119,12 @@ async function inputFor(
   positionals: string[],
   flags: Flags,
   signal: AbortSignal,
-): Promise<CommandInput<FlagSpecs>> {
+): Promise<CommandInput<FlagSpecs> & { opened: () => Splice | undefined }> {
   const { createSplice } = await import("../splice.js");
   const { root } = chosen;
   let splice: Splice | undefined;
   return {
+    opened: () => splice,
     root,
     rootLine: describeRoot(chosen),
     positionals,
@@ -176,8 +202,12 @@ async function main(argv: string[]): Promise<Outcome> {
     ]),
   );
   const positionals = rootPositionals(command.args ?? [], parsed.positionals, toRoot);
-  const interrupt = onCtrlC(command.onInterrupt ?? "exit");
+  // Whole milliseconds: a journal's time may round below the clock's.
+  const started = Date.now() - 1;
+  let opened: () => Splice | undefined = () => undefined;
+  const interrupt = onCtrlC(command.onInterrupt ?? "exit", () => sessionsSince(opened(), started));
   const input = await inputFor(command.name, chosen, positionals, flags, interrupt.signal);
+  opened = input.opened;
   const code = await runCommand(command, input, json === true);
   if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };

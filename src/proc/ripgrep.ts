@@ -104,7 +104,13 @@ export function runRipgrep(
       reject(
         new ToolError(
           "io",
-          `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable. Reinstall splice's dependencies (@vscode/ripgrep), or use the run tool with grep meanwhile.`,
+          `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable.`,
+          {},
+          {
+            tool: "run",
+            say: (v) =>
+              `Reinstall splice's dependencies (@vscode/ripgrep), or use ${v.tool("run")} with grep meanwhile.`,
+          },
         ),
       );
     });

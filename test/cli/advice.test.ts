@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI_VOICE, cliMessage, commandFor } from "../../src/cli/advice.js";
@@ -15,6 +16,14 @@ async function thrown(promise: Promise<unknown>): Promise<ToolError> {
     throw error;
   }
   throw new Error("the call succeeded");
+}
+
+/** A read reports a target's error in its result; the thrown error rides along for the CLI. */
+async function readError(promise: Promise<unknown>): Promise<ToolError> {
+  const r = (await promise) as { results: { error?: { thrown?: ToolError } }[] };
+  const error = r.results[0]?.error?.thrown;
+  if (!error) throw new Error("the read carried no thrown error");
+  return error;
 }
 
 /** Every error that carries a next step, made by a real call, with what each voice says. */
@@ -48,6 +57,96 @@ const PATHS: [string, (p: Project) => Promise<ToolError>, string, string][] = [
       ),
     "gone.txt does not exist. Check the path, or create it with the write tool.",
     "gone.txt does not exist. Check the path, or create it with splice write.",
+  ],
+  [
+    "symbol read that finds no definition and no near name",
+    (p) => {
+      p.write("b.ts", "export const zzz = 1;\n");
+      return readError(p.splice().call("read", { targets: [{ path: "b.ts", symbol: "Qqqqq" }] }));
+    },
+    'No definition of "Qqqqq" in b.ts. Call outline with {"path": "b.ts"} to see what the file defines.',
+    'No definition of "Qqqqq" in b.ts. Run splice outline b.ts to see what the file defines.',
+  ],
+  [
+    "rename to something that is not a name",
+    (p) => thrown(p.splice().call("ast_rename", { name: "a.b", new_name: "c", paths: ["."] })),
+    'name "a.b" is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use the ast_edit tool.',
+    'name "a.b" is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use splice ast.',
+  ],
+  [
+    "text edit of a missing file",
+    (p) =>
+      thrown(
+        p.splice().call("edit", {
+          targets: [{ path: "gone.ts", edits: [{ old_text: "x", new_text: "y" }] }],
+        }),
+      ),
+    "gone.ts does not exist. Check the path; to create it, use the write tool, or an empty old text with the whole file as the new text.",
+    "gone.ts does not exist. Check the path; to create it, use splice write, or an empty old text with the whole file as the new text.",
+  ],
+  [
+    "text edits creating a missing file, more than one",
+    (p) =>
+      thrown(
+        p.splice().call("edit", {
+          targets: [
+            {
+              path: "new.ts",
+              edits: [
+                { old_text: "", new_text: "a\n" },
+                { old_text: "a", new_text: "b" },
+              ],
+            },
+          ],
+        }),
+      ),
+    "new.ts does not exist. To create it, use the write tool, or one edit with an empty old text and the whole file as the new text.",
+    "new.ts does not exist. To create it, use splice write, or one edit with an empty old text and the whole file as the new text.",
+  ],
+  [
+    "search of a missing folder",
+    (p) => thrown(p.splice().call("search", { pattern: "x", path: "nope" })),
+    "nope does not exist. Check the path with the list tool, or search the whole project by leaving the path out.",
+    "nope does not exist. Check the path with splice list, or search the whole project by leaving the path out.",
+  ],
+  [
+    "list of a file",
+    (p) => thrown(p.splice().call("list", { path: "a.txt" })),
+    "a.txt is a file, not a folder. Read it with the read tool, or list the folder that holds it.",
+    "a.txt is a file, not a folder. Read it with splice read, or list the folder that holds it.",
+  ],
+  [
+    "file move of a folder",
+    (p) => {
+      p.write("d/x.txt", "x\n");
+      return thrown(p.splice().call("file", { action: "move", path: "d", to: "e" }));
+    },
+    'd is a folder; splice moves and deletes files only. Use the run tool (for example "git mv" or "mv") for folders.',
+    'd is a folder; splice moves and deletes files only. Use splice run (for example "git mv" or "mv") for folders.',
+  ],
+  [
+    "rollback with no history",
+    (p) => thrown(p.splice().call("rollback", { path: "a.txt", hash: "" })),
+    'splice has no earlier version of a.txt to go back to. Call history with {"path": "a.txt"} to see what it knows.',
+    "splice has no earlier version of a.txt to go back to. Run splice history a.txt to see what it knows.",
+  ],
+  [
+    "write to a named pipe",
+    (p) => {
+      execFileSync("mkfifo", [join(p.root, "pipe")]);
+      return thrown(p.splice().call("write", { targets: [{ path: "pipe", text: "x\n" }] }));
+    },
+    "pipe is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use the run tool.",
+    "pipe is not a regular file (a named pipe, socket or device), so splice does not read, edit or replace it. Name a regular file; to use the special file itself, use splice run.",
+  ],
+  [
+    "delete of a symbolic link",
+    (p) => {
+      symlinkSync("a.txt", join(p.root, "link.txt"));
+      return thrown(p.splice().call("file", { action: "delete", path: "link.txt" }));
+    },
+    "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use the run tool (rm or mv).",
+    "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use splice run (rm or mv).",
   ],
 ];
 

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -66,4 +66,70 @@ describe.skipIf(process.platform !== "linux")("Ctrl-C", () => {
       child.kill("SIGKILL");
     }
   }, 30_000);
+
+  /** A rewrite of many files, started in a real process; resolves once its first file is written. */
+  async function applyInterrupted(presses: number) {
+    const p = new Project();
+    const FILES = 800;
+    const names = Array.from({ length: FILES }, (_, i) => `src/f${String(i).padStart(3, "0")}.js`);
+    for (const name of names) p.write(name, "console.log(1);\n");
+    const child = spawn(
+      BIN,
+      [
+        "ast",
+        "console.log($A)",
+        "--rewrite",
+        "logger.info($A)",
+        "src",
+        "--apply",
+        "--root",
+        p.root,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    // "close", not "exit": the last words on stderr may arrive after the exit.
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const rewritten = () => names.filter((n) => p.text(n).startsWith("logger")).length;
+    try {
+      expect(await until(() => rewritten() > 0, 20_000)).toBe(true);
+      for (let i = 0; i < presses; i++) {
+        // Signals sent together arrive as one: wait until the first was heard.
+        const heard = stderr.length;
+        child.kill("SIGINT");
+        await until(() => stderr.length > heard, 5_000);
+      }
+      const code = await exited;
+      return { p, names, code, stdout, stderr, rewritten: rewritten() };
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }
+
+  it("lets an interrupted multi-file apply finish, all of it, and says how to undo it", async () => {
+    const r = await applyInterrupted(1);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("finishing the write so no file is left half-changed");
+    expect(r.rewritten).toBe(r.names.length);
+    const id = /Undo them all with: splice undo (\S+)/.exec(r.stdout)?.[1];
+    expect(id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+  }, 60_000);
+
+  it("a second Ctrl-C stops at once and prints the exact undo, which restores every file", async () => {
+    const r = await applyInterrupted(2);
+    expect(r.code).toBe(130);
+    expect(r.rewritten).toBeLessThan(r.names.length); // stopped in the middle, not at the end
+    const m = /Restore them with: splice undo (\S+)\n/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const undo = spawnSync(BIN, ["undo", m![1]!, "--root", r.p.root], { encoding: "utf8" });
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(r.names.filter((n) => r.p.text(n) !== "console.log(1);\n")).toEqual([]);
+  }, 60_000);
 });

@@ -55,16 +55,18 @@ describe("the syntax commands", () => {
     expect(preview.stdout).toContain("(add --apply to write)");
     expect(preview.stderr).toBe(""); // no progress bar when stderr is not a terminal
     expect(p.text("src/a.js")).toBe("console.log(1, 2);\n");
-    expect(
-      splice(p.root, [
-        "ast",
-        "console.log($$$A)",
-        "--rewrite",
-        "logger.info($$$A)",
-        "src",
-        "--apply",
-      ]).code,
-    ).toBe(0);
+    const applied = splice(p.root, [
+      "ast",
+      "console.log($$$A)",
+      "--rewrite",
+      "logger.info($$$A)",
+      "src",
+      "--apply",
+    ]);
+    expect(applied.code).toBe(0);
+    // The person is told the command, not the tool: one voice with patch's.
+    expect(applied.stdout).toMatch(/Undo them all with: splice undo \d{8}-\d{6}-[0-9a-f]{6}\n$/);
+    expect(applied.stdout).not.toContain("undo tool");
     expect(p.text("src/a.js")).toBe("logger.info(1, 2);\n");
 
     const rename = splice(p.root, ["rename", "logger", "log", "src", "--apply"]);
@@ -80,8 +82,38 @@ describe("the syntax commands", () => {
     expect(r.stderr).toContain(
       'error [invalid_input]: Op 1\'s pattern "foo(" is not a valid pattern',
     );
-    const usage = splice(p.root, ["ast", "foo($A)", "a.ts"]);
-    expect(usage.code).toBe(1);
-    expect(usage.stderr).toContain("ast needs a PATTERN, --rewrite OUT and PATHS");
+    const usage = splice(p.root, ["ast", "foo($A)", "a.ts", "--apply"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--apply writes a --rewrite; pass --rewrite OUT too");
+  });
+
+  it("searches without --rewrite, like ast-grep run -p", () => {
+    const p = new Project();
+    p.write(
+      "src/a.js",
+      "// console.log(0)\nconsole.log(1, 2);\nif (x) {\n  console.log(\n    3,\n  );\n}\n",
+    );
+    p.write("src/b.js", "const s = 'console.log(4)';\n");
+    const found = splice(p.root, ["ast", "console.log($$$A)", "src"]);
+    expect(found.code).toBe(0);
+    expect(found.stderr).toBe("");
+    expect(found.stdout).toBe(
+      "src/a.js:2:console.log(1, 2)\nsrc/a.js:4:console.log(\nsrc/a.js:5:    3,\nsrc/a.js:6:  )\n",
+    );
+    const json = JSON.parse(splice(p.root, ["ast", "console.log($$$A)", "src", "--json"]).stdout);
+    expect(json).toMatchObject({ matches: 2, files_matched: 1, files_changed: 0, applied: false });
+    expect(json.hits[0]).toEqual({
+      path: "src/a.js",
+      line: 2,
+      end_line: 2,
+      text: "console.log(1, 2)",
+      op: 1,
+    });
+    expect(json.content).toContain("src/a.js:2:console.log(1, 2)");
+    expect(p.text("src/a.js")).toContain("console.log(1, 2);");
+
+    const none = splice(p.root, ["ast", "console.warn($$$A)", "src"]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain("matched nothing in the 2 file(s) covered");
   });
 });

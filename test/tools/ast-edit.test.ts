@@ -30,9 +30,34 @@ describe.each(Object.entries(FIXTURES))("ast_edit in %s", (_name, fx) => {
     expect(p.text(fx.file).split("\n")).toContain(fx.astEdit.expect);
     expect(applied.files[0]!.warnings).toEqual([]);
   });
+
+  it("finds without out, writing nothing", async () => {
+    const p = new Project();
+    p.write(fx.file, fx.source);
+    const found = await astEdit(p, { ops: [{ pat: fx.astEdit.pat }], paths: ["."] });
+    expect(found).toMatchObject({ applied: false, files_changed: 0, matches: fx.astEdit.matches });
+    const hits = (found as CodeEditResult & { hits: { path: string; line: number }[] }).hits;
+    expect(hits).toHaveLength(fx.astEdit.matches);
+    const first = hits[0]!;
+    expect(found.content).toContain(`\n${fx.file}:${first.line}:`);
+    expect(p.text(fx.file)).toBe(fx.source);
+    const approval = astEditTool.needsApproval as (args: unknown) => boolean;
+    expect(approval({ ops: [{ pat: "x" }], paths: ["."] })).toBe(false);
+    expect(approval({ ops: [{ pat: "x", out: "y" }], paths: ["."] })).toBe(true);
+  });
 });
 
 describe("ast_edit", () => {
+  it("refuses ops that mix finding and rewriting", async () => {
+    const p = new Project();
+    p.write("a.ts", "f(1);\n");
+    const ops = [{ pat: "f($A)", out: "g($A)" }, { pat: "h($A)" }];
+    const error = await rejection(astEdit(p, { ops, paths: ["a.ts"] }));
+    expect(error).toMatchObject({ code: "invalid_input" });
+    expect(error.message).toContain("Op 2 has no out while other ops have one");
+    expect(p.text("a.ts")).toBe("f(1);\n");
+  });
+
   it("rewrites across a folder in path order, respecting .gitignore, in one backup session", async () => {
     const p = new Project();
     p.write(".gitignore", "dist/\n");

@@ -1,7 +1,13 @@
 import type { EditResult } from "../../index.js";
+import type { Splice } from "../../splice.js";
 import { defineCommand, UsageError } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
+import { callWithProgress } from "../progress.js";
+
+/** The edit tool, with progress while a slow validation (a language server starting) runs. */
+const editCall = (splice: Splice, args: Parameters<Splice["edit"]>[0]) =>
+  callWithProgress<Awaited<ReturnType<Splice["edit"]>>>(splice, "edit", args, "editing");
 
 export const edit = defineCommand({
   name: "edit",
@@ -54,7 +60,7 @@ ops are read from stdin. Ops:
       const edits = [
         { old_text: flags.old, new_text: flags.new, ...(flags.all ? { replace_all: true } : {}) },
       ];
-      const json = await splice.edit({ targets: [{ path, edits }] });
+      const json = await editCall(splice, { targets: [{ path, edits }] });
       return { json, human: view(json) };
     }
     if (hash === undefined) {
@@ -67,7 +73,7 @@ ops are read from stdin. Ops:
       { flag: "ops-file", value: flags["ops-file"] },
       readStdin,
     );
-    const json = await splice.edit({ targets: [{ path, file_hash: hash, ops }] });
+    const json = await editCall(splice, { targets: [{ path, file_hash: hash, ops }] });
     return { json, human: view(json) };
   },
 });

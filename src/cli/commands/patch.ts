@@ -2,6 +2,7 @@ import type { PatchResult } from "../../index.js";
 import { defineCommand } from "../define.js";
 import { appliedFooter, formatDiff, formatWarnings, type Paint } from "../format.js";
 import { MODE_FLAGS, modeOf, readInputFile } from "../inputs.js";
+import { callWithProgress } from "../progress.js";
 
 function patchView(r: PatchResult, paint: Paint): string {
   const lines: string[] = [];
@@ -50,11 +51,12 @@ drifted context); an ambiguous or missing hunk fails with nothing written.
   examples: ["git diff > fix.diff; splice patch fix.diff", "splice patch fix.diff --apply"],
   async run({ splice, positionals, flags, readStdin, paint }) {
     const text = readInputFile(positionals[0]!, readStdin, "patch");
-    const json = await splice.patch({
+    const args = {
       patch: text,
       mode: modeOf(flags),
       ...(flags["allow-overwrite"] ? { allow_overwrite: true } : {}),
-    });
+    };
+    const json = await callWithProgress<PatchResult>(splice, "patch", args, "patching");
     return { json, human: patchView(json, paint) };
   },
 });

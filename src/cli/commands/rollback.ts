@@ -1,5 +1,6 @@
 import { defineCommand } from "../define.js";
 import { changeView } from "../format.js";
+import { callWithProgress } from "../progress.js";
 
 export const rollback = defineCommand({
   name: "rollback",
@@ -21,7 +22,12 @@ backed up too, so a rollback can be rolled back.`,
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
   async run({ splice, positionals, paint }) {
     const [path, hash = ""] = positionals as [string, string?];
-    const json = await splice.rollback({ path, hash });
+    const json = await callWithProgress<Awaited<ReturnType<typeof splice.rollback>>>(
+      splice,
+      "rollback",
+      { path, hash },
+      "rolling back",
+    );
     const note = paint(
       "dim",
       `(replaced ${json.replaced_hash ?? "nothing: the file was missing"})`,

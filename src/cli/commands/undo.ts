@@ -3,6 +3,7 @@ import type { SessionSummary, UndoResult } from "../../index.js";
 import { defineCommand, UsageError } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
 import { outputWidth, sessionDiff, sessionLines, statView } from "../history-view.js";
+import { callWithProgress } from "../progress.js";
 
 function undoView(r: UndoResult, paint: Paint): string {
   const again = r.backup_session ? ` (undo it with: splice undo ${r.backup_session})` : "";
@@ -84,11 +85,12 @@ lines added and removed), newest first; --stat adds each file's counts, and
       }
       return { json: { sessions: [one] }, human: sessionDiff(one, paint, width) };
     }
-    const json = (await splice.call("undo", {
+    const args = {
       all_sessions: true,
       ...(id ? { backup_session: id } : {}),
       ...(flags.path !== undefined ? { path: flags.path } : {}),
-    })) as UndoResult;
+    };
+    const json = await callWithProgress<UndoResult>(splice, "undo", args, "undoing");
     return { json, human: undoView(json, paint) };
   },
 });

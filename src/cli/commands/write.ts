@@ -1,6 +1,7 @@
 import { defineCommand } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
+import { callWithProgress } from "../progress.js";
 
 export const write = defineCommand({
   name: "write",
@@ -30,7 +31,12 @@ a file marked @generated / DO NOT EDIT.`,
       { flag: "file", value: flags.file },
       readStdin,
     );
-    const json = await splice.write({ targets: [{ path, text, force: flags.force === true }] });
+    const json = await callWithProgress<Awaited<ReturnType<typeof splice.write>>>(
+      splice,
+      "write",
+      { targets: [{ path, text, force: flags.force === true }] },
+      "writing",
+    );
     return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
   },
 });

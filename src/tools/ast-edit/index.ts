@@ -25,13 +25,19 @@ import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { forceSchema, modeSchema } from "../schemas.js";
+import { type AstFindResult, findMatches, renderFind } from "./find.js";
 
 const op = z.strictObject({
   pat: z.string().describe("ast-grep pattern."),
-  out: z.string().describe("Replacement; may use the captures."),
+  out: z
+    .string()
+    .optional()
+    .describe("Replacement; may use the captures. Omit in every op to find."),
 });
 
-/** The `lang` field of ast_edit and ast_rename. */
+/** A find (no op has `out`) only looks, whatever its mode says. */
+const lookingMode = (args: { ops: { out?: string }[]; mode?: string }) =>
+  args.ops.every((o) => o.out === undefined) ? "preview" : args.mode;
 
 const input = z.strictObject({
   ops: z.array(op).min(1).describe("Applied in order."),
@@ -148,9 +154,26 @@ function callWarnings(
   return warnings;
 }
 
-async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult> {
+/** Whether the call only finds: no op has an `out`. Some with and some without is an error. */
+function finds(args: Args): boolean {
+  const without = args.ops.filter((o) => o.out === undefined).length;
+  if (without === 0) return false;
+  if (without === args.ops.length) return true;
+  const n = args.ops.findIndex((o) => o.out === undefined) + 1;
+  throw new ToolError(
+    "invalid_input",
+    `Op ${n} has no out while other ops have one. Nothing was changed. Give every op an out to rewrite, or none to find.`,
+    { op: n },
+  );
+}
+
+async function astEdit(
+  context: ToolContext,
+  args: Args,
+): Promise<CodeEditResult & { hits?: AstFindResult["hits"] }> {
   const language = languageArg(args.lang);
-  const ops = prepareOps(args.ops);
+  const find = finds(args);
+  const ops = prepareOps(args.ops.map((o) => ({ pat: o.pat, out: o.out ?? "" })));
   const collected = await collectCodeFiles(context, args.paths, {
     maxFiles: args.max_files ?? CODE_EDIT_DEFAULT_MAX_FILES,
     ...(language ? { language } : {}),
@@ -159,6 +182,37 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
   const problems = patternProblems(ops, collected.files);
   const { transform, totals } = transformFor(ops, problems);
   const what = `${ops.length} op${ops.length === 1 ? "" : "s"}`;
+  if (find) {
+    const skip = (lang: Language) => (o: PreparedOp) =>
+      problems.get(o.index)?.has(lang.id) === true;
+    const { hits, files, skipped } = await findMatches(
+      context,
+      collected,
+      ops,
+      skip,
+      transform.words,
+    );
+    for (const hit of hits) totals[hit.op - 1]! += 1;
+    const result: AstFindResult = {
+      content: "",
+      mode: "preview",
+      applied: false,
+      files,
+      files_scanned: collected.files.length,
+      files_matched: files.length,
+      files_changed: 0,
+      matches: hits.length,
+      capped: collected.capped,
+      warnings: [
+        ...collected.warnings,
+        ...(skipped.length > 0 ? [`Skipped ${skipped.join(", ")}.`] : []),
+        ...callWarnings(ops, problems, totals, collected.files),
+      ],
+      hits,
+    };
+    result.content = renderFind(result, what, context.limits.maxLines);
+    return result;
+  }
   return runCodeEdit(
     context,
     collected,
@@ -170,7 +224,7 @@ async function astEdit(context: ToolContext, args: Args): Promise<CodeEditResult
 
 export const astEditTool = defineTool({
   name: "ast_edit",
-  description: `Rewrite code by syntax across files with ast-grep patterns: $A matches one node, $$$A any number; strings and comments never match by accident.
+  description: `Rewrite (or, without out, find) code by syntax across files with ast-grep patterns: $A matches one node, $$$A any number; strings and comments never match by accident.
 Example: {"ops": [{"pat": "console.log($$$A)", "out": "logger.debug($$$A)"}], "paths": ["src"], "mode": "preview"}`,
   manual: manual("ast-edit/ast-edit.md"),
   example: {
@@ -181,14 +235,15 @@ Example: {"ops": [{"pat": "console.log($$$A)", "out": "logger.debug($$$A)"}], "p
   input,
   annotations: CHANGES,
   kind: "edit",
-  needsApproval: (args) => !onlyLooks(args.mode),
-  footprint: (args) => codeEditFootprint(args.paths, args.mode),
+  needsApproval: (args) => !onlyLooks(lookingMode(args)),
+  footprint: (args) => codeEditFootprint(args.paths, lookingMode(args)),
   summarize: (args) => {
     const subject = pathList(args.paths);
     const first = args.ops[0]!;
+    const to = first.out === undefined ? "" : ` -> ${quote(first.out)}`;
     return {
       subject,
-      summary: `ast_edit ${quote(first.pat)} -> ${quote(first.out)} in ${subject}`,
+      summary: `ast_edit ${first.out === undefined ? "find " : ""}${quote(first.pat)}${to} in ${subject}`,
     };
   },
   preview: async (context, args) => {

@@ -40,7 +40,9 @@ function checkNames(args: Args): void {
     if (!isIdentifier(value)) {
       throw new ToolError(
         "invalid_input",
-        `${field} ${JSON.stringify(clip(value))} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use ast_edit.`,
+        `${field} ${JSON.stringify(clip(value))} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit).`,
+        {},
+        { tool: "ast_edit", say: (v) => `To rewrite code, use ${v.tool("ast_edit")}.` },
       );
     }
   }

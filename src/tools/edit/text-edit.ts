@@ -62,8 +62,14 @@ function createPlan(file: GuardedPath, edits: TextEditArgs[]): EditPlan {
   if (edits.length !== 1) {
     throw new ToolError(
       "not_found",
-      `${file.display} does not exist. To create it, send one edit with an empty old_text and the whole file as new_text (or use write).`,
+      `${file.display} does not exist.`,
       { path: file.display },
+      {
+        tool: "write",
+        args: { path: file.display },
+        say: (v) =>
+          `To create it, use ${v.tool("write")}, or one edit with an empty old text and the whole file as the new text.`,
+      },
     );
   }
   // A new file has no style of its own to keep: its line endings and BOM are the text's, as with write.
@@ -86,8 +92,14 @@ export async function planTextEdit(
     if (creates) return createPlan(file, t.edits);
     throw new ToolError(
       "not_found",
-      `${file.display} does not exist. Check the path; to create it, use an empty old_text with the whole file as new_text.`,
+      `${file.display} does not exist.`,
       { path: file.display },
+      {
+        tool: "write",
+        args: { path: file.display },
+        say: (v) =>
+          `Check the path; to create it, use ${v.tool("write")}, or an empty old text with the whole file as the new text.`,
+      },
     );
   }
   if (creates) {

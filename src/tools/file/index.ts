@@ -84,8 +84,12 @@ async function existing(
   if (stat.kind === "directory") {
     throw new ToolError(
       "is_directory",
-      `${file.display} is a folder; the file tool works on files. Use the run tool (for example "git mv" or "mv") for folders.`,
+      `${file.display} is a folder; splice moves and deletes files only.`,
       { path: file.display },
+      {
+        tool: "run",
+        say: (v) => `Use ${v.tool("run")} (for example "git mv" or "mv") for folders.`,
+      },
     );
   }
   return loadTextFile(context, file);

@@ -165,8 +165,13 @@ Example: {"path": "src", "depth": 2}`,
     if (stat.kind !== "directory") {
       throw new ToolError(
         "invalid_input",
-        `${folder.display} is a file, not a folder. Read it with the read tool, or list the folder that holds it.`,
+        `${folder.display} is a file, not a folder.`,
         { path: folder.display },
+        {
+          tool: "read",
+          args: { path: folder.display },
+          say: (v) => `Read it with ${v.tool("read")}, or list the folder that holds it.`,
+        },
       );
     }
 

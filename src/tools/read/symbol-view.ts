@@ -192,15 +192,21 @@ export function notFound(
   symbol: string,
   where: string,
   near: string[],
-  what: "file" | "folder",
+  target: { path: string; what: "file" | "folder" },
   extra = "",
 ): ToolError {
-  const hint =
-    near.length > 0
-      ? ` Near names: ${near.join(", ")}.`
-      : ` Outline the ${what} (the outline tool) to see what it defines.`;
-  return new ToolError("not_found", `No definition of "${symbol}" in ${where}.${hint}${extra}`, {
-    symbol,
-    near,
-  });
+  const hint = near.length > 0 ? ` Near names: ${near.join(", ")}.` : "";
+  const facts = `No definition of "${symbol}" in ${where}.${hint}${extra}`;
+  if (near.length > 0) return new ToolError("not_found", facts, { symbol, near });
+  const args = { path: target.path };
+  return new ToolError(
+    "not_found",
+    facts,
+    { symbol, near },
+    {
+      tool: "outline",
+      args,
+      say: (v) => `${v.call("outline", args)} to see what the ${target.what} defines.`,
+    },
+  );
 }

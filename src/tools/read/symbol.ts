@@ -143,7 +143,7 @@ async function searchFolder(
     const files = `${count(total)} file${total === 1 ? "" : "s"}`;
     const where = `${files} under ${folder.display === "." ? "the root" : folder.display}`;
     const extra = warnings.length > 0 ? ` (${warnings.join(" ")})` : "";
-    throw notFound(symbol, where, near, "folder", extra);
+    throw notFound(symbol, where, near, { path: folder.display, what: "folder" }, extra);
   }
   found.sort((x, y) => (x.file.display < y.file.display ? -1 : 1));
   return present(context, folder.display, symbol, found, warnings);
@@ -179,7 +179,7 @@ export async function readSymbol(
       parts.at(-1)!,
       a.defs.map((d) => d.name),
     );
-    throw notFound(symbol, file.display, near, "file");
+    throw notFound(symbol, file.display, near, { path: file.display, what: "file" });
   }
   return present(context, file.display, symbol, [a], warnings);
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { commit } from "../../change/commit.js";
 import { loadReplaced, type Replaced, restorable } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
-import { clip, ToolError } from "../../errors.js";
+import { clip, type NextStep, ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import type { VersionInfo, VersionRef } from "../../history/history.js";
 import { netChanges } from "../../history/undo-state.js";
@@ -33,6 +33,12 @@ export interface RollbackResult {
   validation?: EditValidation;
 }
 
+/** Advice to look at a file's history first: `Call history with {"path": …} to …`. */
+function historyOf(path: string, why: string): NextStep {
+  const args = { path };
+  return { tool: "history", args, say: (v) => `${v.call("history", args)} ${why}.` };
+}
+
 function pickVersion(
   context: ToolContext,
   file: GuardedPath,
@@ -47,8 +53,9 @@ function pickVersion(
     if (!version) {
       throw new ToolError(
         "not_found",
-        `splice has no earlier version of ${file.display} to go back to. Call history with {"path": "${file.display}"} to see what it knows.`,
+        `splice has no earlier version of ${file.display} to go back to.`,
         { path: file.display },
+        historyOf(file.display, "to see what it knows"),
       );
     }
     return { version, warnings: [] };
@@ -64,8 +71,9 @@ function pickVersion(
   if (!version) {
     throw new ToolError(
       "not_found",
-      `splice's history has no version ${tag} of ${file.display}. Call history with {"path": "${file.display}"} to list the versions it has.`,
+      `splice's history has no version ${tag} of ${file.display}.`,
       { path: file.display },
+      historyOf(file.display, "to list the versions it has"),
     );
   }
   return { version, warnings: others.map((other) => sameTag(context, file, version, other)) };

@@ -249,8 +249,13 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     const missing = () =>
       new ToolError(
         "not_found",
-        `${where.display} does not exist. Check the path with the list tool, or search the whole project by leaving path out.`,
+        `${where.display} does not exist.`,
         { path: where.display },
+        {
+          tool: "list",
+          say: (v) =>
+            `Check the path with ${v.tool("list")}, or search the whole project by leaving the path out.`,
+        },
       );
     if (!where.exists) throw missing();
     if ((await context.workspace.stat(where.real))?.kind === "other") {
