@@ -11,6 +11,7 @@ import "./docs.js";
 import "./edit-quality/index.js";
 import "./engine.js";
 import "./hosts.js";
+import "./inspector.js";
 import "./install.js";
 import "./lsp.js";
 import "./mcp-sessions.js";
