@@ -5,6 +5,7 @@
  * rest of this session). `--yes` approves everything without asking.
  */
 import type { CallInfo } from "../toolkit/index.js";
+import { frame } from "./show.js";
 import { printable, type Terminal } from "./terminal.js";
 
 export type Decision =
@@ -43,26 +44,6 @@ export function declineMessage(info: Pick<CallInfo, "summary">, decision: Decisi
   return `${what} They gave no reason: do not repeat it as is; take another approach or ask them what they want.`;
 }
 
-/** A diff or command, indented so it stands apart from the conversation. */
-function framePreview(preview: string, terminal: Terminal): string {
-  return preview
-    .replace(/\n$/, "")
-    .split("\n")
-    .map(printable)
-    .map((line) => {
-      const painted =
-        line.startsWith("+") && !line.startsWith("+++")
-          ? terminal.paint("green", line)
-          : line.startsWith("-") && !line.startsWith("---")
-            ? terminal.paint("red", line)
-            : line.startsWith("@@")
-              ? terminal.paint("cyan", line)
-              : line;
-      return `  │ ${painted}`;
-    })
-    .join("\n");
-}
-
 export class Approvals {
   readonly #yes: boolean;
   readonly #always = new Set<CallInfo["kind"]>();
@@ -85,7 +66,7 @@ export class Approvals {
     const summary = printable(info.summary);
     terminal.line(terminal.paint("bold", `? ${summary}`));
     if (preview.trim() && preview.trim() !== info.summary) {
-      terminal.line(framePreview(preview, terminal));
+      terminal.line(frame(preview, terminal));
     }
     const kind = KINDS[info.kind];
     const question = `Allow ${summary}? [y]es [n]o (+ reason: "n use tabs") [a]lways for ${kind.short}: `;
