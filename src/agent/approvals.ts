@@ -52,6 +52,12 @@ export class Approvals {
     this.#yes = yes;
   }
 
+  /** What runs without asking besides reads, for /tools. */
+  standing(): string[] {
+    if (this.#yes) return ["everything (--yes)"];
+    return [...this.#always].map((kind) => `${KINDS[kind].long} (always)`);
+  }
+
   /** Whether the call runs without asking. */
   allows(info: CallInfo): boolean {
     return !info.needs_approval || this.#yes || this.#always.has(info.kind);

@@ -6,7 +6,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
-import { createToolkit } from "../toolkit/index.js";
+import { createToolkit, type Toolkit } from "../toolkit/index.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -17,6 +17,7 @@ import {
 } from "./config.js";
 import { buildInstructions } from "./instructions.js";
 import { type AgentDeps, runTurn, type TurnOutcome } from "./loop.js";
+import { runSlash, type SlashDeps, slashCommand } from "./slash.js";
 import type { Terminal } from "./terminal.js";
 import { Conversation } from "./transcript.js";
 
@@ -96,15 +97,22 @@ function connect(
   config: AgentConfig,
   conversation: Conversation,
   terminal: Terminal,
-): { deps: AgentDeps; instructionFiles: string[] } {
+): { deps: AgentDeps; instructionFiles: string[]; local: () => Toolkit } {
   // One history session per conversation: its reads vouch for its edits, across --continue.
+  const history = { session: `agent-${conversation.id}` };
   const toolkit = createToolkit({
     root,
     tools: config.tools,
-    history: { session: `agent-${conversation.id}` },
+    history,
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
     ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
+  // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
+  let local: Toolkit | undefined;
+  const localToolkit = () => {
+    local ??= createToolkit({ root, tools: "full", history, validate: false });
+    return local;
+  };
   const instructions = buildInstructions(
     toolkit.root,
     toolkit.tools.map((t) => t.name),
@@ -139,7 +147,7 @@ function connect(
     },
     redact: (text) => redactKey(text, config.key),
   };
-  return { deps, instructionFiles: instructions.files };
+  return { deps, instructionFiles: instructions.files, local: localToolkit };
 }
 
 /** What a person sees first at a terminal; a script sees only a resume note. */
@@ -176,7 +184,19 @@ export async function runSession(options: SessionOptions): Promise<number> {
     terminal.line("[no earlier conversation in this folder; starting a new one]");
   }
   const conversation = earlier ?? Conversation.start(root, info);
-  const { deps, instructionFiles } = connect(root, config, conversation, terminal);
+  const { deps, instructionFiles, local } = connect(root, config, conversation, terminal);
+  /** What the model is told with the next message (what /undo changed). */
+  const notes: string[] = [];
+  const slashDeps: SlashDeps = {
+    terminal,
+    toolkit: deps.toolkit,
+    local,
+    tell: (note) => {
+      notes.push(note);
+      conversation.notice(note);
+    },
+    approvals: () => deps.approvals.standing(),
+  };
 
   let leave: (code: number) => void = () => {};
   const left = new Promise<number>((resolve) => {
@@ -205,11 +225,19 @@ export async function runSession(options: SessionOptions): Promise<number> {
       }
       interrupts.reset();
       if (text.trim() === "/exit") return 0;
+      const slash = slashCommand(text);
+      if (slash) {
+        await runSlash(slashDeps, slash.name);
+        continue;
+      }
+      // "//etc is empty" is a message that starts with a slash.
+      if (text.trimStart().startsWith("//")) text = text.trimStart().slice(1);
       if (text.trim() === "") {
         // An empty line sends the waiting message again (after a provider error).
         if (!conversation.pending) continue;
       } else {
-        conversation.add({ role: "user", content: [{ type: "text", text }] });
+        const told = notes.splice(0).map((n) => ({ type: "text" as const, text: `[${n}]` }));
+        conversation.add({ role: "user", content: [...told, { type: "text", text }] });
         conversation.said(text);
       }
       const signal = interrupts.begin();
