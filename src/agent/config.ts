@@ -26,9 +26,15 @@ export interface AgentConfig {
   tools: "minimal" | "coding" | "full";
   /** Approve every call without asking. */
   yes: boolean;
-  /** Resume the newest conversation of this folder. */
-  resume: boolean;
+  /** Which earlier conversation of this folder to go on with, if any. */
+  resume?: Resume;
 }
+
+/** --continue: the one used last; --resume: a list to pick from, or the one named. */
+export type Resume = { kind: "last" } | { kind: "pick" } | { kind: "id"; id: string };
+
+/** A conversation's id as `.splice/agents/` names it, or its last six characters. */
+export const CONVERSATION_ID = /^(?:\d{8}T\d{6}Z-)?[0-9a-f]{6}$/;
 
 /** A setup problem the person fixes before starting: shown in one line, exit 2. */
 export class ConfigError extends Error {
@@ -140,8 +146,17 @@ export function resolveConfig(flags: Flags, env: Env = process.env): AgentConfig
     key: keySource(flags, env, file),
     tools,
     yes: flags.yes === true,
-    resume: flags.continue === true,
+    ...resumeOf(flags),
   };
+}
+
+function resumeOf(flags: Flags): { resume?: Resume } {
+  if (flags.continue === true && flags.resume === true) {
+    throw new ConfigError("--continue and --resume pick a conversation each; pass one of them.");
+  }
+  if (flags.continue === true) return { resume: { kind: "last" } };
+  if (flags.resume === true) return { resume: { kind: "pick" } };
+  return {};
 }
 
 /** How to name the key's home in a message, e.g. `$ANTHROPIC_API_KEY`. */

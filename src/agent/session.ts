@@ -18,7 +18,7 @@ import {
 import { buildInstructions } from "./instructions.js";
 import { type AgentDeps, runTurn, type TurnOutcome } from "./loop.js";
 import { runSlash, type SlashDeps, slashCommand } from "./slash.js";
-import type { Terminal } from "./terminal.js";
+import { printable, type Terminal } from "./terminal.js";
 import { Conversation } from "./transcript.js";
 
 export interface SessionOptions {
@@ -176,14 +176,69 @@ function banner(
   );
 }
 
+type Choice = { kind: "new" } | { kind: "id"; id: string } | { kind: "none"; code: number };
+
+const shortText = (text: string) => {
+  const line = printable(text.replace(/\s+/g, " ").trim());
+  return line.length > 50 ? `${line.slice(0, 49)}…` : line;
+};
+
+/** Which conversation to go on with: the newest used, the one named, or one the person picks. */
+async function chooseConversation(
+  root: string,
+  config: AgentConfig,
+  terminal: Terminal,
+  signal: AbortSignal,
+): Promise<Choice> {
+  const resume = config.resume;
+  if (!resume) return { kind: "new" };
+  const all = Conversation.list(root);
+  if (all.length === 0) {
+    terminal.line("[no earlier conversation in this folder; starting a new one]");
+    return { kind: "new" };
+  }
+  if (resume.kind === "last") return { kind: "id", id: all[0]!.id };
+  if (resume.kind === "id") {
+    const found = all.filter((c) => c.id === resume.id || c.id.endsWith(`-${resume.id}`));
+    if (found.length === 1) return { kind: "id", id: found[0]!.id };
+    terminal.error(
+      `splice agent: no conversation ${resume.id} in this folder; run splice agent --resume to list them.`,
+    );
+    return { kind: "none", code: 2 };
+  }
+  const width = String(all.length).length;
+  const rows = all.map((c, i) => {
+    const used = c.usedAt.toISOString().slice(0, 16).replace("T", " ");
+    const count = `${c.messages} message${c.messages === 1 ? "" : "s"}`;
+    return `  ${String(i + 1).padStart(width)}  ${c.id}  ${used}  ${count.padEnd(12)}  ${shortText(c.first)}`;
+  });
+  terminal.line(["Conversations in this folder, used last first (UTC):", ...rows].join("\n"));
+  for (;;) {
+    const answer = await terminal.ask(`Resume which? [1-${all.length}, Enter for 1]: `, signal);
+    if (answer.kind === "interrupted") return { kind: "none", code: EXIT_INTERRUPTED };
+    if (answer.kind === "end") {
+      terminal.error("splice agent: no conversation chosen.");
+      return { kind: "none", code: 2 };
+    }
+    const t = answer.text.trim();
+    const n = t === "" ? 1 : Number(t);
+    if (Number.isInteger(n) && n >= 1 && n <= all.length) return { kind: "id", id: all[n - 1]!.id };
+    const byId = all.filter((c) => t.length >= 6 && c.id.endsWith(t));
+    if (byId.length === 1) return { kind: "id", id: byId[0]!.id };
+    terminal.line(`Answer a number from 1 to ${all.length}, or an id from the list.`);
+  }
+}
+
 export async function runSession(options: SessionOptions): Promise<number> {
   const { root, config, terminal } = options;
   const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
-  const earlier = config.resume ? Conversation.resume(root, info) : undefined;
-  if (config.resume && !earlier) {
-    terminal.line("[no earlier conversation in this folder; starting a new one]");
-  }
-  const conversation = earlier ?? Conversation.start(root, info);
+  const picking = new AbortController();
+  terminal.onInterrupt(() => picking.abort());
+  const chosen = await chooseConversation(root, config, terminal, picking.signal);
+  if (chosen.kind === "none") return chosen.code;
+  const conversation =
+    (chosen.kind === "id" ? Conversation.resume(root, info, chosen.id) : undefined) ??
+    Conversation.start(root, info);
   const { deps, instructionFiles, local } = connect(root, config, conversation, terminal);
   /** What the model is told with the next message (what /undo changed). */
   const notes: string[] = [];
