@@ -137,7 +137,7 @@ function connect(
         : {}),
     },
     toolkit,
-    approvals: new Approvals(config.yes),
+    approvals: new Approvals(config.yes, config.allow),
     terminal,
     conversation,
     problemContext: {
@@ -146,6 +146,7 @@ function connect(
       keyHome: describeKeySource(config.key),
     },
     redact: (text) => redactKey(text, config.key),
+    ...(config.price ? { price: config.price } : {}),
   };
   return { deps, instructionFiles: instructions.files, local: localToolkit };
 }

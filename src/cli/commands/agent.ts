@@ -35,7 +35,10 @@ Settings, first found wins:
   key        --key-file, $SPLICE_KEY_FILE, $SPLICE_API_KEY, config "key_env" or
              "key_file", $ANTHROPIC_API_KEY
 The config file is $SPLICE_CONFIG or ~/.config/splice/agent.json (JSON with
-base_url, model, max_tokens, tools, key_file, key_env; never the key itself).
+base_url, model, max_tokens, tools, key_file, key_env, allow - a list of
+command prefixes - and price - {"input": 3, "output": 15} in dollars per
+million tokens, for the cost shown after each turn; never the key itself).
+At a terminal each turn ends with its tokens (and cost when the price is known).
 The key is never printed, logged or written to the conversation files.`,
   args: [
     {
@@ -70,6 +73,12 @@ The key is never printed, logged or written to the conversation files.`,
       type: "boolean",
       description:
         "approve EVERY call without asking: the model may then change any file in the folder and run any command as you; use it only in a sandbox, a container, or a throwaway checkout",
+    },
+    allow: {
+      type: "string",
+      valueName: "PREFIXES",
+      description:
+        'commands run may start without asking, comma-separated, e.g. "npm test,git status": the prefix alone or with more arguments, never with shell syntax (; & | > < $ ` ( ) { } \\); added to the config\'s "allow"',
     },
     continue: {
       type: "boolean",
