@@ -104,9 +104,11 @@ async function diff(deps: SlashDeps): Promise<void> {
 function tools(deps: SlashDeps): void {
   const { terminal, toolkit } = deps;
   const width = Math.max(...toolkit.tools.map((t) => t.name.length));
-  const lines = toolkit.tools.map(
-    (t) => `  ${t.name.padEnd(width)}  ${t.description.split("\n", 1)[0]}`,
-  );
+  const room = Math.max(20, terminal.columns - width - 4);
+  const lines = toolkit.tools.map((t) => {
+    const first = t.description.split("\n", 1)[0]!;
+    return `  ${t.name.padEnd(width)}  ${first.length > room ? `${first.slice(0, room - 1)}…` : first}`;
+  });
   terminal.line(["Tools the model has:", ...lines].join("\n"));
   const free = deps.approvals();
   terminal.line(
