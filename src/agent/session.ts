@@ -234,9 +234,14 @@ export async function runSession(options: SessionOptions): Promise<number> {
   const { root, config, terminal } = options;
   const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
   const picking = new AbortController();
+  let stopped = EXIT_INTERRUPTED;
   terminal.onInterrupt(() => picking.abort());
+  terminal.onExit(() => {
+    stopped = EXIT_TERMINATED;
+    picking.abort();
+  });
   const chosen = await chooseConversation(root, config, terminal, picking.signal);
-  if (chosen.kind === "none") return chosen.code;
+  if (chosen.kind === "none") return chosen.code === EXIT_INTERRUPTED ? stopped : chosen.code;
   const conversation =
     (chosen.kind === "id" ? Conversation.resume(root, info, chosen.id) : undefined) ??
     Conversation.start(root, info);

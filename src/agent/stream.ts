@@ -61,7 +61,8 @@ export class ReplyBuilder {
   /** Counts are cumulative: a later report replaces what an earlier one said. */
   #usage(raw: RawUsage | undefined): void {
     if (!raw) return;
-    const u = (this.usage ??= noUsage());
+    this.usage ??= noUsage();
+    const u = this.usage;
     if (typeof raw.input_tokens === "number") u.input = raw.input_tokens;
     if (typeof raw.output_tokens === "number") u.output = raw.output_tokens;
     if (typeof raw.cache_read_input_tokens === "number") u.cacheRead = raw.cache_read_input_tokens;
