@@ -5,6 +5,7 @@
  * rest of this session). `--yes` approves everything without asking.
  */
 import type { CallInfo } from "../toolkit/index.js";
+import { frame } from "./show.js";
 import { printable, type Terminal } from "./terminal.js";
 
 export type Decision =
@@ -43,37 +44,46 @@ export function declineMessage(info: Pick<CallInfo, "summary">, decision: Decisi
   return `${what} They gave no reason: do not repeat it as is; take another approach or ask them what they want.`;
 }
 
-/** A diff or command, indented so it stands apart from the conversation. */
-function framePreview(preview: string, terminal: Terminal): string {
-  return preview
-    .replace(/\n$/, "")
-    .split("\n")
-    .map(printable)
-    .map((line) => {
-      const painted =
-        line.startsWith("+") && !line.startsWith("+++")
-          ? terminal.paint("green", line)
-          : line.startsWith("-") && !line.startsWith("---")
-            ? terminal.paint("red", line)
-            : line.startsWith("@@")
-              ? terminal.paint("cyan", line)
-              : line;
-      return `  │ ${painted}`;
-    })
-    .join("\n");
+/**
+ * Shell syntax that could chain, substitute or redirect: `npm test && rm -rf ~`
+ * starts with "npm test" too. A command holding any of it always asks.
+ */
+const SHELL_SYNTAX = /[;&|<>$`()\\\n\r{}]/;
+
+/**
+ * The allow rule a command matches: it is the rule's words, or those words and
+ * further arguments after a space, with no shell syntax anywhere in it.
+ */
+export function allowedBy(command: string, rules: readonly string[]): string | undefined {
+  const c = command.trim();
+  if (SHELL_SYNTAX.test(c)) return undefined;
+  return rules.find((rule) => c === rule || c.startsWith(`${rule} `));
 }
 
 export class Approvals {
   readonly #yes: boolean;
   readonly #always = new Set<CallInfo["kind"]>();
+  readonly #allow: readonly string[];
 
-  constructor(yes: boolean) {
+  constructor(yes: boolean, allow: readonly string[] = []) {
     this.#yes = yes;
+    this.#allow = allow;
+  }
+
+  /** What runs without asking besides reads, for /tools. */
+  standing(): string[] {
+    if (this.#yes) return ["everything (--yes)"];
+    const rules = this.#allow.map((r) => `"${r}"`).join(", ");
+    return [
+      ...[...this.#always].map((kind) => `${KINDS[kind].long} (always)`),
+      ...(rules ? [`commands starting with ${rules} (allow rules)`] : []),
+    ];
   }
 
   /** Whether the call runs without asking. */
   allows(info: CallInfo): boolean {
-    return !info.needs_approval || this.#yes || this.#always.has(info.kind);
+    if (!info.needs_approval || this.#yes || this.#always.has(info.kind)) return true;
+    return info.kind === "run" && allowedBy(info.subject, this.#allow) !== undefined;
   }
 
   async ask(
@@ -85,7 +95,7 @@ export class Approvals {
     const summary = printable(info.summary);
     terminal.line(terminal.paint("bold", `? ${summary}`));
     if (preview.trim() && preview.trim() !== info.summary) {
-      terminal.line(framePreview(preview, terminal));
+      terminal.line(frame(preview, terminal));
     }
     const kind = KINDS[info.kind];
     const question = `Allow ${summary}? [y]es [n]o (+ reason: "n use tabs") [a]lways for ${kind.short}: `;

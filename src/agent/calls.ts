@@ -10,6 +10,8 @@ import { isToolError, ToolError } from "../errors.js";
 import { dispatch, type ModelCall, type ModelReply } from "../hosts/dispatch.js";
 import { type CallInfo, renderError, type Toolkit } from "../toolkit/index.js";
 import { type Approvals, declineMessage } from "./approvals.js";
+import { OutputWindow } from "./output-window.js";
+import { changesOf, showChanges, showFailure, validationStatus } from "./show.js";
 import type { ToolUse } from "./stream.js";
 import { printable, type Terminal } from "./terminal.js";
 import { type Conversation, callLine, type ToolResultBlock } from "./transcript.js";
@@ -42,11 +44,16 @@ const errorStatus = (error: unknown) =>
   isToolError(error) ? `error: ${error.code}` : "error: internal";
 
 function errorOutcome(name: string, error: unknown): Outcome {
-  return failed(renderError(name, error), errorStatus(error));
+  return {
+    reply: { text: renderError(name, error), isError: true, error },
+    status: errorStatus(error),
+  };
 }
 
 function statusOf(reply: ModelReply): string {
   if (reply.isError) return errorStatus(reply.error);
+  const invalid = validationStatus(changesOf(reply.result));
+  if (invalid) return invalid;
   const run = reply.result as { timed_out?: boolean; exit_code?: number | null; signal?: string };
   if (run && typeof run === "object" && "exit_code" in run) {
     if (run.timed_out) return "timed out";
@@ -82,7 +89,7 @@ async function vet(
   deps: CallDeps,
   call: ModelCall,
   signal: AbortSignal,
-): Promise<{ info?: CallInfo; outcome?: Outcome }> {
+): Promise<{ info?: CallInfo; outcome?: Outcome; preview?: string }> {
   let info: CallInfo;
   try {
     if (call.failure) throw call.failure;
@@ -99,7 +106,7 @@ async function vet(
     return { info, outcome: errorOutcome(call.name, error) };
   }
   const decision = await deps.approvals.ask(info, preview, deps.terminal, signal);
-  if (decision.approved) return { info };
+  if (decision.approved) return { info, preview };
   if (decision.interrupted) return { info, outcome: failed(SKIPPED, "skipped") };
   const status = decision.reason ? `declined: ${decision.reason}` : "declined";
   return { info, outcome: failed(`declined: ${declineMessage(info, decision)}`, status) };
@@ -114,12 +121,17 @@ export async function runCalls(
   const { toolkit, terminal, conversation } = deps;
   const calls = uses.map((use) => toModelCall(toolkit, use));
   // Cancelling the turn cancels the calls it runs (and kills their processes).
-  const scoped: Toolkit = {
+  const scoped = (window?: OutputWindow): Toolkit => ({
     ...toolkit,
-    call: (name, args) => toolkit.call(name, args, { signal }),
-  };
+    call: (name, args) =>
+      toolkit.call(name, args, {
+        signal,
+        ...(window ? { onProgress: (p) => p.output && window.add(p.output) } : {}),
+      }),
+  });
   const outcomes: Outcome[] = new Array(calls.length);
   const infos: (CallInfo | undefined)[] = new Array(calls.length);
+  const previews: (string | undefined)[] = new Array(calls.length);
 
   for (const wave of toolkit.schedule(calls)) {
     const approved: number[] = [];
@@ -128,8 +140,9 @@ export async function runCalls(
         outcomes[i] = failed(SKIPPED, "skipped");
         continue;
       }
-      const { info, outcome } = await vet(deps, calls[i]!, signal);
+      const { info, outcome, preview } = await vet(deps, calls[i]!, signal);
       infos[i] = info;
+      previews[i] = preview;
       if (outcome) outcomes[i] = outcome;
       else approved.push(i);
     }
@@ -142,7 +155,10 @@ export async function runCalls(
     }
     await Promise.all(
       approved.map(async (i) => {
-        const reply = await dispatch(scoped, calls[i]!);
+        const window =
+          infos[i]!.kind === "run" ? new OutputWindow(terminal, deps.redact) : undefined;
+        const reply = await dispatch(scoped(window), calls[i]!);
+        window?.finish();
         outcomes[i] =
           reply.isError && signal.aborted
             ? failed(INTERRUPTED, "interrupted")
@@ -151,9 +167,19 @@ export async function runCalls(
     );
     for (const i of wave) {
       const summary = infos[i]?.summary ?? `${calls[i]!.name} (invalid call)`;
-      const { status } = outcomes[i]!;
-      const style = status === "ok" ? "dim" : status.startsWith("error") ? "red" : "yellow";
+      const { status, reply } = outcomes[i]!;
+      const style =
+        status === "ok"
+          ? "dim"
+          : status.startsWith("error") || status.startsWith("written with")
+            ? "red"
+            : "yellow";
       terminal.line(terminal.paint(style, printable(callLine(summary, status))));
+      if (reply.isError && reply.error !== undefined) {
+        showFailure(terminal, reply.error, deps.redact);
+      } else if (!reply.isError) {
+        showChanges(terminal, changesOf(reply.result), previews[i]);
+      }
       conversation.call(uses[i]!.id, summary, status);
     }
   }

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
+import type { Price } from "./usage.js";
 
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -26,9 +27,19 @@ export interface AgentConfig {
   tools: "minimal" | "coding" | "full";
   /** Approve every call without asking. */
   yes: boolean;
-  /** Resume the newest conversation of this folder. */
-  resume: boolean;
+  /** The model's price, when the config names it: then each turn shows its cost. */
+  price?: Price;
+  /** Command prefixes `run` may start without asking (--allow and the config's "allow"). */
+  allow: string[];
+  /** Which earlier conversation of this folder to go on with, if any. */
+  resume?: Resume;
 }
+
+/** --continue: the one used last; --resume: a list to pick from, or the one named. */
+export type Resume = { kind: "last" } | { kind: "pick" } | { kind: "id"; id: string };
+
+/** A conversation's id as `.splice/agents/` names it, or its last six characters. */
+export const CONVERSATION_ID = /^(?:\d{8}T\d{6}Z-)?[0-9a-f]{6}$/;
 
 /** A setup problem the person fixes before starting: shown in one line, exit 2. */
 export class ConfigError extends Error {
@@ -47,6 +58,17 @@ const fileSchema = z.strictObject({
   key_file: z.string().min(1).optional(),
   /** The environment variable holding the key, e.g. OPENROUTER_API_KEY. */
   key_env: z.string().min(1).optional(),
+  /** US dollars per million tokens, for the cost shown after each turn. */
+  price: z
+    .strictObject({
+      input: z.number().min(0),
+      output: z.number().min(0),
+      cache_read: z.number().min(0).optional(),
+      cache_write: z.number().min(0).optional(),
+    })
+    .optional(),
+  /** Command prefixes `run` may start without asking, e.g. "npm test". */
+  allow: z.array(z.string().min(1)).optional(),
 });
 
 type FileConfig = z.output<typeof fileSchema>;
@@ -83,7 +105,7 @@ function loadFile(path: string): FileConfig {
       .map((i) => `${i.path.join(".") || "the file"}: ${i.message}`)
       .join("; ");
     throw new ConfigError(
-      `${path}: ${problem}. Fields: base_url, model, max_tokens, tools, key_file, key_env.`,
+      `${path}: ${problem}. Fields: base_url, model, max_tokens, tools, key_file, key_env, price, allow.`,
     );
   }
   const file = parsed.data;
@@ -140,8 +162,32 @@ export function resolveConfig(flags: Flags, env: Env = process.env): AgentConfig
     key: keySource(flags, env, file),
     tools,
     yes: flags.yes === true,
-    resume: flags.continue === true,
+    ...(file.price ? { price: file.price } : {}),
+    allow: allowRules(flags, file),
+    ...resumeOf(flags),
   };
+}
+
+/** --allow's comma-separated prefixes, then the config file's. */
+function allowRules(flags: Flags, file: FileConfig): string[] {
+  const typed = str(flags.allow);
+  if (typed !== undefined && typed.trim() === "") {
+    throw new ConfigError('--allow needs command prefixes, e.g. --allow "npm test,git status".');
+  }
+  const fromFlag = (typed ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
+  return [...new Set([...fromFlag, ...(file.allow ?? []).map((r) => r.trim()).filter(Boolean)])];
+}
+
+function resumeOf(flags: Flags): { resume?: Resume } {
+  if (flags.continue === true && flags.resume === true) {
+    throw new ConfigError("--continue and --resume pick a conversation each; pass one of them.");
+  }
+  if (flags.continue === true) return { resume: { kind: "last" } };
+  if (flags.resume === true) return { resume: { kind: "pick" } };
+  return {};
 }
 
 /** How to name the key's home in a message, e.g. `$ANTHROPIC_API_KEY`. */

@@ -15,8 +15,9 @@ import {
   type ProblemContext,
   retryDelay,
 } from "./errors.js";
-import { ReplyBuilder, streamReply, type ToolUse } from "./stream.js";
+import { noUsage, ReplyBuilder, streamReply, type ToolUse, type Usage } from "./stream.js";
 import type { Message } from "./transcript.js";
+import { addUsage, type Price, usageLine } from "./usage.js";
 
 export interface AgentDeps extends CallDeps {
   client: Anthropic;
@@ -29,6 +30,8 @@ export interface AgentDeps extends CallDeps {
     cache_control?: { type: "ephemeral" };
   };
   problemContext: ProblemContext;
+  /** The model's price, for the cost after each turn. */
+  price?: Price;
 }
 
 export type TurnOutcome = "done" | "interrupted" | "failed";
@@ -64,20 +67,16 @@ function keepPartial(deps: AgentDeps, builder: ReplyBuilder): void {
 }
 
 /** Streams one reply, retrying while the provider says a retry may work and nothing was shown. */
-async function requestReply(deps: AgentDeps, signal: AbortSignal): Promise<Reply> {
+async function requestReply(
+  deps: AgentDeps,
+  signal: AbortSignal,
+  usage: { total: Usage; reported: boolean },
+): Promise<Reply> {
   const { terminal, conversation } = deps;
   for (let attempt = 0; ; attempt++) {
     const builder = new ReplyBuilder((text) => terminal.text(text));
     try {
-      await streamReply(
-        { client: deps.client, params: deps.params, messages: conversation.messages, signal },
-        builder,
-      );
-      if (signal.aborted) {
-        keepPartial(deps, builder);
-        return { kind: "interrupted" };
-      }
-      return { kind: "ok", ...builder.finish(), stopReason: builder.stopReason };
+      return await attemptReply(deps, builder, signal);
     } catch (error) {
       if (signal.aborted || isAbort(error)) {
         keepPartial(deps, builder);
@@ -98,8 +97,29 @@ async function requestReply(deps: AgentDeps, signal: AbortSignal): Promise<Reply
       terminal.error(`splice agent: ${line}`);
       conversation.notice(`error: ${line}`);
       return { kind: "failed" };
+    } finally {
+      // A reply cut short was still paid for.
+      if (addUsage(usage.total, builder.usage)) usage.reported = true;
     }
   }
+}
+
+/** One request; throws what the SDK threw (the caller decides on a retry). */
+async function attemptReply(
+  deps: AgentDeps,
+  builder: ReplyBuilder,
+  signal: AbortSignal,
+): Promise<Reply> {
+  const { conversation } = deps;
+  await streamReply(
+    { client: deps.client, params: deps.params, messages: conversation.messages, signal },
+    builder,
+  );
+  if (signal.aborted) {
+    keepPartial(deps, builder);
+    return { kind: "interrupted" };
+  }
+  return { kind: "ok", ...builder.finish(), stopReason: builder.stopReason };
 }
 
 /**
@@ -108,9 +128,27 @@ async function requestReply(deps: AgentDeps, signal: AbortSignal): Promise<Reply
  * conversation valid to continue.
  */
 export async function runTurn(deps: AgentDeps, signal: AbortSignal): Promise<TurnOutcome> {
+  const usage = { total: noUsage(), reported: false };
+  try {
+    return await turn(deps, signal, usage);
+  } finally {
+    if (usage.reported) {
+      const line = usageLine(usage.total, deps.price);
+      // A script's output stays the model's words; the files keep the count either way.
+      if (deps.terminal.redraws) deps.terminal.line(deps.terminal.paint("dim", `[${line}]`));
+      deps.conversation.notice(line);
+    }
+  }
+}
+
+async function turn(
+  deps: AgentDeps,
+  signal: AbortSignal,
+  usage: { total: Usage; reported: boolean },
+): Promise<TurnOutcome> {
   const { terminal, conversation } = deps;
   for (;;) {
-    const reply = await requestReply(deps, signal);
+    const reply = await requestReply(deps, signal, usage);
     if (reply.kind !== "ok") return reply.kind;
     conversation.add(reply.message);
     conversation.answered(textOf(reply.message));

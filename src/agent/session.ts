@@ -6,7 +6,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
-import { createToolkit } from "../toolkit/index.js";
+import { createToolkit, type Toolkit } from "../toolkit/index.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -17,7 +17,8 @@ import {
 } from "./config.js";
 import { buildInstructions } from "./instructions.js";
 import { type AgentDeps, runTurn, type TurnOutcome } from "./loop.js";
-import type { Terminal } from "./terminal.js";
+import { runSlash, type SlashDeps, slashCommand } from "./slash.js";
+import { printable, type Terminal } from "./terminal.js";
 import { Conversation } from "./transcript.js";
 
 export interface SessionOptions {
@@ -96,15 +97,22 @@ function connect(
   config: AgentConfig,
   conversation: Conversation,
   terminal: Terminal,
-): { deps: AgentDeps; instructionFiles: string[] } {
+): { deps: AgentDeps; instructionFiles: string[]; local: () => Toolkit } {
   // One history session per conversation: its reads vouch for its edits, across --continue.
+  const history = { session: `agent-${conversation.id}` };
   const toolkit = createToolkit({
     root,
     tools: config.tools,
-    history: { session: `agent-${conversation.id}` },
+    history,
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
     ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
+  // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
+  let local: Toolkit | undefined;
+  const localToolkit = () => {
+    local ??= createToolkit({ root, tools: "full", history, validate: false });
+    return local;
+  };
   const instructions = buildInstructions(
     toolkit.root,
     toolkit.tools.map((t) => t.name),
@@ -129,7 +137,7 @@ function connect(
         : {}),
     },
     toolkit,
-    approvals: new Approvals(config.yes),
+    approvals: new Approvals(config.yes, config.allow),
     terminal,
     conversation,
     problemContext: {
@@ -138,8 +146,9 @@ function connect(
       keyHome: describeKeySource(config.key),
     },
     redact: (text) => redactKey(text, config.key),
+    ...(config.price ? { price: config.price } : {}),
   };
-  return { deps, instructionFiles: instructions.files };
+  return { deps, instructionFiles: instructions.files, local: localToolkit };
 }
 
 /** What a person sees first at a terminal; a script sees only a resume note. */
@@ -168,15 +177,87 @@ function banner(
   );
 }
 
+type Choice = { kind: "new" } | { kind: "id"; id: string } | { kind: "none"; code: number };
+
+const shortText = (text: string) => {
+  const line = printable(text.replace(/\s+/g, " ").trim());
+  return line.length > 50 ? `${line.slice(0, 49)}…` : line;
+};
+
+/** Which conversation to go on with: the newest used, the one named, or one the person picks. */
+async function chooseConversation(
+  root: string,
+  config: AgentConfig,
+  terminal: Terminal,
+  signal: AbortSignal,
+): Promise<Choice> {
+  const resume = config.resume;
+  if (!resume) return { kind: "new" };
+  const all = Conversation.list(root);
+  if (all.length === 0) {
+    terminal.line("[no earlier conversation in this folder; starting a new one]");
+    return { kind: "new" };
+  }
+  if (resume.kind === "last") return { kind: "id", id: all[0]!.id };
+  if (resume.kind === "id") {
+    const found = all.filter((c) => c.id === resume.id || c.id.endsWith(`-${resume.id}`));
+    if (found.length === 1) return { kind: "id", id: found[0]!.id };
+    terminal.error(
+      `splice agent: no conversation ${resume.id} in this folder; run splice agent --resume to list them.`,
+    );
+    return { kind: "none", code: 2 };
+  }
+  const width = String(all.length).length;
+  const rows = all.map((c, i) => {
+    const used = c.usedAt.toISOString().slice(0, 16).replace("T", " ");
+    const count = `${c.messages} message${c.messages === 1 ? "" : "s"}`;
+    return `  ${String(i + 1).padStart(width)}  ${c.id}  ${used}  ${count.padEnd(12)}  ${shortText(c.first)}`;
+  });
+  terminal.line(["Conversations in this folder, used last first (UTC):", ...rows].join("\n"));
+  for (;;) {
+    const answer = await terminal.ask(`Resume which? [1-${all.length}, Enter for 1]: `, signal);
+    if (answer.kind === "interrupted") return { kind: "none", code: EXIT_INTERRUPTED };
+    if (answer.kind === "end") {
+      terminal.error("splice agent: no conversation chosen.");
+      return { kind: "none", code: 2 };
+    }
+    const t = answer.text.trim();
+    const n = t === "" ? 1 : Number(t);
+    if (Number.isInteger(n) && n >= 1 && n <= all.length) return { kind: "id", id: all[n - 1]!.id };
+    const byId = all.filter((c) => t.length >= 6 && c.id.endsWith(t));
+    if (byId.length === 1) return { kind: "id", id: byId[0]!.id };
+    terminal.line(`Answer a number from 1 to ${all.length}, or an id from the list.`);
+  }
+}
+
 export async function runSession(options: SessionOptions): Promise<number> {
   const { root, config, terminal } = options;
   const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
-  const earlier = config.resume ? Conversation.resume(root, info) : undefined;
-  if (config.resume && !earlier) {
-    terminal.line("[no earlier conversation in this folder; starting a new one]");
-  }
-  const conversation = earlier ?? Conversation.start(root, info);
-  const { deps, instructionFiles } = connect(root, config, conversation, terminal);
+  const picking = new AbortController();
+  let stopped = EXIT_INTERRUPTED;
+  terminal.onInterrupt(() => picking.abort());
+  terminal.onExit(() => {
+    stopped = EXIT_TERMINATED;
+    picking.abort();
+  });
+  const chosen = await chooseConversation(root, config, terminal, picking.signal);
+  if (chosen.kind === "none") return chosen.code === EXIT_INTERRUPTED ? stopped : chosen.code;
+  const conversation =
+    (chosen.kind === "id" ? Conversation.resume(root, info, chosen.id) : undefined) ??
+    Conversation.start(root, info);
+  const { deps, instructionFiles, local } = connect(root, config, conversation, terminal);
+  /** What the model is told with the next message (what /undo changed). */
+  const notes: string[] = [];
+  const slashDeps: SlashDeps = {
+    terminal,
+    toolkit: deps.toolkit,
+    local,
+    tell: (note) => {
+      notes.push(note);
+      conversation.notice(note);
+    },
+    approvals: () => deps.approvals.standing(),
+  };
 
   let leave: (code: number) => void = () => {};
   const left = new Promise<number>((resolve) => {
@@ -205,11 +286,19 @@ export async function runSession(options: SessionOptions): Promise<number> {
       }
       interrupts.reset();
       if (text.trim() === "/exit") return 0;
+      const slash = slashCommand(text);
+      if (slash) {
+        await runSlash(slashDeps, slash.name);
+        continue;
+      }
+      // "//etc is empty" is a message that starts with a slash.
+      if (text.trimStart().startsWith("//")) text = text.trimStart().slice(1);
       if (text.trim() === "") {
         // An empty line sends the waiting message again (after a provider error).
         if (!conversation.pending) continue;
       } else {
-        conversation.add({ role: "user", content: [{ type: "text", text }] });
+        const told = notes.splice(0).map((n) => ({ type: "text" as const, text: `[${n}]` }));
+        conversation.add({ role: "user", content: [...told, { type: "text", text }] });
         conversation.said(text);
       }
       const signal = interrupts.begin();

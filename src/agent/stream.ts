@@ -26,6 +26,23 @@ interface Slot {
   done: boolean;
 }
 
+/** Tokens one reply used, as the provider reported them. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export const noUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+interface RawUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
 export class ReplyBuilder {
   readonly #slots = new Map<number, Slot>();
   readonly #onText: (text: string) => void;
@@ -34,13 +51,31 @@ export class ReplyBuilder {
   stopReason: string | null = null;
   /** message_stop arrived: the reply is complete. */
   complete = false;
+  /** Set once the provider reports usage (not every Anthropic-compatible one does). */
+  usage: Usage | undefined;
 
   constructor(onText: (text: string) => void) {
     this.#onText = onText;
   }
 
+  /** Counts are cumulative: a later report replaces what an earlier one said. */
+  #usage(raw: RawUsage | undefined): void {
+    if (!raw) return;
+    this.usage ??= noUsage();
+    const u = this.usage;
+    if (typeof raw.input_tokens === "number") u.input = raw.input_tokens;
+    if (typeof raw.output_tokens === "number") u.output = raw.output_tokens;
+    if (typeof raw.cache_read_input_tokens === "number") u.cacheRead = raw.cache_read_input_tokens;
+    if (typeof raw.cache_creation_input_tokens === "number") {
+      u.cacheWrite = raw.cache_creation_input_tokens;
+    }
+  }
+
   apply(event: StreamEvent): void {
     switch (event.type) {
+      case "message_start":
+        this.#usage(event.message.usage as RawUsage | undefined);
+        return;
       case "content_block_start": {
         const start = event.content_block as Block & { type: string };
         let block: Block;
@@ -80,6 +115,7 @@ export class ReplyBuilder {
       }
       case "message_delta":
         this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        this.#usage(event.usage as RawUsage | undefined);
         return;
       case "message_stop":
         this.complete = true;

@@ -89,6 +89,23 @@ export class Terminal {
     return this.#color ? styleText(style, text) : text;
   }
 
+  /** Output is a terminal, where lines already written can be redrawn. */
+  get redraws(): boolean {
+    return this.#streams.output.isTTY === true;
+  }
+
+  /** The terminal's width (80 when unknown). */
+  get columns(): number {
+    return (this.#streams.output as { columns?: number }).columns || 80;
+  }
+
+  /** Erases the last `lines` whole lines written, leaving the cursor where the first began. */
+  erase(lines: number): void {
+    if (lines <= 0 || !this.redraws) return;
+    this.#streams.output.write(`\x1b[${lines}A\x1b[0J`);
+    this.#atLineStart = true;
+  }
+
   /** Streams text as it arrives. */
   write(text: string): void {
     if (text === "") return;

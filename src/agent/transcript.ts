@@ -7,13 +7,21 @@
  * - `<id>.txt`: the same conversation for people to read: what was asked,
  *   what the model said, and one line per tool call with its status.
  *
- * Ids start with a UTC time stamp, so the newest conversation sorts last. A
+ * Ids start with a UTC time stamp of the start; `--continue` takes the one
+ * whose file was written last (the one used last), `--resume` lists them. A
  * line cut short by a crash is skipped on load, and a tool call that never got
  * its result is answered as "not run", so a resumed conversation is always
  * one the Messages API accepts.
  */
 
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
 import { randomId } from "../util/ids.js";
@@ -82,6 +90,32 @@ export function repair(messages: Message[]): Message[] {
   return out;
 }
 
+export interface ConversationInfo {
+  id: string;
+  /** When its file was last written. */
+  usedAt: Date;
+  messages: number;
+  /** The person's first words. */
+  first: string;
+}
+
+/** The messages a conversation file holds; a line cut short by a crash is skipped. */
+function load(file: string): Message[] {
+  const messages: Message[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    let event: { type?: string; message?: Message };
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const m = event.message;
+    if (event.type === "message" && m && Array.isArray(m.content)) push(messages, m);
+  }
+  return messages;
+}
+
 export class Conversation {
   readonly id: string;
   readonly messages: Message[];
@@ -113,29 +147,37 @@ export class Conversation {
     return new Conversation(agentsDir(root), newId(), [], "start", info);
   }
 
-  /** The newest conversation of this root, or undefined when there is none. */
-  static resume(root: string, info: StartInfo): Conversation | undefined {
+  /** This root's conversations, the one used last first. */
+  static list(root: string): ConversationInfo[] {
     const dir = agentsDir(root);
-    if (!existsSync(dir)) return undefined;
-    const newest = readdirSync(dir)
-      .filter((name) => name.endsWith(".jsonl"))
-      .sort()
-      .at(-1);
-    if (!newest) return undefined;
-    const id = newest.slice(0, -".jsonl".length);
-    const messages: Message[] = [];
-    for (const line of readFileSync(join(dir, newest), "utf8").split("\n")) {
-      if (!line.trim()) continue;
-      let event: { type?: string; message?: Message };
+    if (!existsSync(dir)) return [];
+    const found: ConversationInfo[] = [];
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith(".jsonl")) continue;
+      let usedAt: Date;
       try {
-        event = JSON.parse(line);
+        usedAt = statSync(join(dir, name)).mtime;
       } catch {
-        continue; // A line cut short by a crash.
+        continue; // Removed meanwhile.
       }
-      const m = event.message;
-      if (event.type === "message" && m && Array.isArray(m.content)) push(messages, m);
+      const messages = load(join(dir, name));
+      const first = messages.find((m) => m.role === "user")?.content.find((b) => b.type === "text");
+      found.push({
+        id: name.slice(0, -".jsonl".length),
+        usedAt,
+        messages: messages.length,
+        first: first?.type === "text" ? first.text : "",
+      });
     }
-    return new Conversation(dir, id, repair(messages), "resume", info);
+    return found.sort((a, b) => b.usedAt.getTime() - a.usedAt.getTime() || (a.id < b.id ? 1 : -1));
+  }
+
+  /** The conversation `id`, else the one used last; undefined when there is none. */
+  static resume(root: string, info: StartInfo, id?: string): Conversation | undefined {
+    const dir = agentsDir(root);
+    const pick = id ?? Conversation.list(root)[0]?.id;
+    if (pick === undefined || !existsSync(join(dir, `${pick}.jsonl`))) return undefined;
+    return new Conversation(dir, pick, repair(load(join(dir, `${pick}.jsonl`))), "resume", info);
   }
 
   /** The last message, when it is the person's and still waits for an answer. */

@@ -3,7 +3,7 @@
  * Anthropic-compatible model. Setup problems (no key, a bad flag or config)
  * are one line on stderr and exit 2; everything else is the session's.
  */
-import { ConfigError, readKey, resolveConfig } from "../agent/config.js";
+import { CONVERSATION_ID, ConfigError, readKey, resolveConfig } from "../agent/config.js";
 import { runSession } from "../agent/session.js";
 import { Terminal } from "../agent/terminal.js";
 
@@ -24,7 +24,13 @@ export async function agentCommand(
     process.stderr.write(`splice agent: ${error.message}\nSee: splice agent --help\n`);
     return 2;
   }
-  const prompt = positionals.join(" ").trim();
+  // `--resume ID [PROMPT]`: an id right after --resume names the conversation.
+  let words = positionals;
+  if (config.resume?.kind === "pick" && CONVERSATION_ID.test(positionals[0] ?? "")) {
+    config.resume = { kind: "id", id: positionals[0]! };
+    words = positionals.slice(1);
+  }
+  const prompt = words.join(" ").trim();
   const terminal = new Terminal({
     input: process.stdin,
     output: process.stdout,

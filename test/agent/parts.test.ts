@@ -213,3 +213,50 @@ describe("conversation repair", () => {
     expect(callLine("edit a.txt", "error: stale")).toBe("[error] edit a.txt: stale");
   });
 });
+
+describe("allow rules", () => {
+  it("allows the prefix alone or with arguments, never with shell syntax", async () => {
+    const { allowedBy } = await import("../../src/agent/approvals.js");
+    const rules = ["npm test", "git status"];
+    expect(allowedBy("npm test", rules)).toBe("npm test");
+    expect(allowedBy("npm test -- --run x", rules)).toBe("npm test");
+    expect(allowedBy("  git status  ", rules)).toBe("git status");
+    expect(allowedBy("npm testing", rules)).toBeUndefined();
+    for (const sneaky of [
+      "npm test && rm -rf ~",
+      "npm test; rm x",
+      "npm test | sh",
+      "npm test > a.txt",
+      "npm test $(rm x)",
+      "npm test `rm x`",
+      "npm test\nrm x",
+      "npm test & rm x",
+    ]) {
+      expect(allowedBy(sneaky, rules), sneaky).toBeUndefined();
+    }
+  });
+
+  it("takes --allow comma-separated, then the config file's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "splice-config-"));
+    const file = join(dir, "agent.json");
+    writeFileSync(file, JSON.stringify({ allow: ["git status", "npm test"] }));
+    const env = { SPLICE_CONFIG: file, ANTHROPIC_API_KEY: "k" };
+    expect(resolveConfig({ allow: "npm test, make" }, env).allow).toEqual([
+      "npm test",
+      "make",
+      "git status",
+    ]);
+    expect(() => resolveConfig({ allow: " " }, env)).toThrow(ConfigError);
+  });
+});
+
+describe("usage", () => {
+  it("shows tokens, and the cost only with a price", async () => {
+    const { usageLine } = await import("../../src/agent/usage.js");
+    const turn = { input: 1200, output: 300, cacheRead: 1000, cacheWrite: 0 };
+    expect(usageLine(turn, undefined)).toBe("tokens: 1,200 in · 300 out · 1,000 cache read");
+    expect(usageLine(turn, { input: 3, output: 15, cache_read: 0.3 })).toBe(
+      "tokens: 1,200 in · 300 out · 1,000 cache read · $0.0084",
+    );
+  });
+});

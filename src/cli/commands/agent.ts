@@ -4,7 +4,7 @@ export const agent = defineCommand({
   name: "agent",
   summary: "a terminal coding agent on any Anthropic-compatible model",
   usage:
-    "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|coding|full] [--yes] [--continue]",
+    "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|coding|full] [--yes] [--allow PREFIXES] [--continue | --resume [ID]]",
   description: `A line-oriented coding agent in this folder (or --root DIR), on any model that
 speaks the Anthropic Messages API. The model's text streams as it arrives.
 With PROMPT it runs that turn first. It then reads further messages from stdin
@@ -21,7 +21,13 @@ stdin answers the questions in order; at end of input a question is declined.
 Ctrl-C stops the current turn (a running command and everything it started
 are killed); a second Ctrl-C exits. AGENTS.md and CLAUDE.md in the folder are
 sent as instructions. Each conversation is kept in .splice/agents/ (<id>.jsonl
-to resume, <id>.txt to read); --continue resumes the newest one.
+to resume, <id>.txt to read). --continue resumes the one used last;
+--resume lists them and asks which (--resume ID takes that one; the last
+six characters of the id are enough).
+
+Typed at the prompt and answered here, never sent to the model: /help,
+/undo (the last change of this conversation), /diff (what it changed so
+far), /tools, /exit. // starts a message that begins with a slash.
 
 Settings, first found wins:
   model      --model, $SPLICE_MODEL, config "model", $ANTHROPIC_MODEL
@@ -29,7 +35,10 @@ Settings, first found wins:
   key        --key-file, $SPLICE_KEY_FILE, $SPLICE_API_KEY, config "key_env" or
              "key_file", $ANTHROPIC_API_KEY
 The config file is $SPLICE_CONFIG or ~/.config/splice/agent.json (JSON with
-base_url, model, max_tokens, tools, key_file, key_env; never the key itself).
+base_url, model, max_tokens, tools, key_file, key_env, allow - a list of
+command prefixes - and price - {"input": 3, "output": 15} in dollars per
+million tokens, for the cost shown after each turn; never the key itself).
+At a terminal each turn ends with its tokens (and cost when the price is known).
 The key is never printed, logged or written to the conversation files.`,
   args: [
     {
@@ -65,13 +74,28 @@ The key is never printed, logged or written to the conversation files.`,
       description:
         "approve EVERY call without asking: the model may then change any file in the folder and run any command as you; use it only in a sandbox, a container, or a throwaway checkout",
     },
-    continue: { type: "boolean", description: "resume this folder's newest conversation" },
+    allow: {
+      type: "string",
+      valueName: "PREFIXES",
+      description:
+        'commands run may start without asking, comma-separated, e.g. "npm test,git status": the prefix alone or with more arguments, never with shell syntax (; & | > < $ ` ( ) { } \\); added to the config\'s "allow"',
+    },
+    continue: {
+      type: "boolean",
+      description: "resume the conversation of this folder used last",
+    },
+    resume: {
+      type: "boolean",
+      description:
+        "list this folder's conversations and pick one; an ID (or its last six characters) as the first word takes that one",
+    },
   },
   json: false,
   examples: [
     'export ANTHROPIC_API_KEY=...; splice agent "fix the failing test"',
     "splice agent --base-url https://llm.example.com --key-file ~/.config/splice/key --model M",
     "splice agent --continue",
+    'splice agent --resume 3f9a1c "and now the docs"',
   ],
   async run({ root, flags, positionals }) {
     // Loaded on demand: the other commands never pay for the model SDK.
