@@ -106,7 +106,16 @@ export function tieBreak(
       why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
     };
   }
-  if (hint.drift === 0) return undefined;
+  const nearest = clearlyNearest(state, starts, hint.line, m);
+  if (hint.drift === 0 || nearest !== undefined) {
+    if (nearest === undefined || overlapped(nearest)) return undefined;
+    return {
+      from: nearest,
+      by: "header",
+      others: rest(nearest),
+      why: `its old lines also match line ${others(nearest)}; it was applied at line ${state.lineNo(nearest)}, ${Math.abs(state.lineNo(nearest) - hint.line)} line(s) from where its header says${shifted}, and every other place is far away.`,
+    };
+  }
   // Between the header's own line and where the drift moves it.
   const lo = Math.min(hint.header, hint.line);
   const hi = Math.max(hint.header, hint.line);
@@ -125,6 +134,30 @@ export function tieBreak(
     others: rest(best),
     why: `its old lines also match line ${others(best)}; it was applied at line ${state.lineNo(best)}, the nearest to where its header says${shifted}.`,
   };
+}
+
+/** How near the header a place must be, and how far every other one, for the near one to be taken. */
+const NEAR_LINES = 20;
+const FAR_LINES = 200;
+
+/**
+ * The one place within NEAR_LINES of the header's line when every other
+ * place is at least FAR_LINES and ten hunk lengths away, as git would take
+ * it (the file grew a little above the hunk). Two copies closer than that
+ * stay refused: a header a few lines off cannot tell them apart.
+ */
+function clearlyNearest(
+  state: FileState,
+  starts: readonly number[],
+  line: number,
+  length: number,
+): number | undefined {
+  const dist = (s: number) => Math.abs(state.lineNo(s) - line);
+  const sorted = [...starts].sort((a, b) => dist(a) - dist(b));
+  const [best, second] = sorted;
+  if (best === undefined || dist(best) > NEAR_LINES) return undefined;
+  if (second !== undefined && dist(second) < Math.max(FAR_LINES, 10 * length)) return undefined;
+  return best;
 }
 
 /**

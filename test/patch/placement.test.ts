@@ -154,3 +154,27 @@ describe("Codex context matching, rung by rung", () => {
     expect(e.code).toBe("ambiguous");
   });
 });
+
+describe("a header a few lines off", () => {
+  const filler = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `line ${from + i}`);
+  const block = ["function close() {", "  stream.end();", "}"];
+  const patch = (line: number) =>
+    `--- a/t.js\n+++ b/t.js\n@@ -${line},3 +${line},3 @@\n function close() {\n-  stream.end();\n+  stream.destroy();\n }\n`;
+
+  it("takes the one copy near it when every other copy is far away, as git does", () => {
+    // The file grew 5 lines above the hunk since the diff was made; another copy sits 400 lines on.
+    const file = [...filler(1, 45), ...block, ...filler(49, 400), ...block];
+    const out = apply(file, patch(41));
+    expect(out.lines[46]).toBe("  stream.destroy();");
+    expect(out.lines.at(-2)).toBe("  stream.end();");
+    expect(out.hunks[0]).toMatchObject({ line: 46, chosen_by: "header", other_lines: [449] });
+  });
+
+  it("refuses when the other copy is not far enough for a few lines to tell them apart", () => {
+    const file = [...filler(1, 45), ...block, ...filler(49, 30), ...block];
+    const e = refusal(() => apply(file, patch(41)));
+    expect(e.code).toBe("ambiguous");
+    expect(e.lines).toEqual([46, 79]);
+  });
+});
