@@ -292,7 +292,8 @@ function toolsNamed(text: string): string[] {
  */
 function commandsNamed(text: string, tool: string): { name: string; flags: string[] }[] {
   const own = CLI_VOICE.tool(tool).replace(/^splice /, "");
-  const flagsIn = (words: string) => [...words.matchAll(/(?<!-)--([a-z][\w-]*)/g)].map((f) => f[1]!);
+  const flagsIn = (words: string) =>
+    [...words.matchAll(/(?<!-)--([a-z][\w-]*)/g)].map((f) => f[1]!);
   const prose = /^(reads|has|does|moves|deletes|could)$/;
   const runs = [...text.matchAll(/splice ([a-z][\w-]*)((?: (?!splice\b)(?:--[\w-]+|[^\s-]\S*))*)/g)]
     .filter((m) => !prose.test(m[1]!))
