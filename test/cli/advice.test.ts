@@ -339,6 +339,28 @@ describe("one error, two voices", () => {
     }
   });
 
+  it("an undo of a session already undone: redo it by the undo's id, in each voice", async () => {
+    const p = new Project();
+    p.write("a.txt", numbered(2));
+    const splice = p.splice();
+    const written = (await splice.call("write", { targets: [{ path: "a.txt", text: "x\n" }] })) as {
+      results: { backup_session: string }[];
+    };
+    const id = written.results[0]!.backup_session;
+    const undone = (await splice.call("undo", { backup_session: id })) as {
+      backup_session: string;
+    };
+    const by = undone.backup_session;
+    const error = await thrown(splice.call("undo", { backup_session: id }));
+    const facts = `Session ${id} is already undone (by ${by}).`;
+    expect(error.message).toBe(
+      `${facts} To redo it, call undo with {"backup_session": "${by}"}; to restore one of its files again anyway, add its "path".`,
+    );
+    expect(cliMessage(error)).toBe(
+      `${facts} To redo it, run splice undo ${by}; to restore one of its files again anyway, add its --path.`,
+    );
+  });
+
   it("phrases calls, tools and options in each voice", () => {
     expect(MODEL_VOICE.call("undo", { list: true })).toBe('Call undo with {"list": true}');
     expect(CLI_VOICE.call("undo", { list: true })).toBe("Run splice undo --list");
