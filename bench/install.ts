@@ -7,8 +7,9 @@
  * (a git worktree), so uncommitted changes are not measured.
  */
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { folderBytes } from "../src/cli/addons.js";
 import { defineBenchmark, fixed, formatTable, withScratchDir } from "./lib.js";
 
 const REPO = join(import.meta.dirname, "..");
@@ -24,15 +25,6 @@ const sh = (cmd: string, args: string[], cwd: string) =>
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 64 << 20,
   });
-
-function bytesUnder(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? bytesUnder(path) : lstatSync(path).size;
-  }
-  return total;
-}
 
 /** The tarball of `ref`, built in a worktree that borrows this clone's node_modules for the build. */
 function pack(ref: string, dir: string): string {
@@ -72,7 +64,7 @@ function install(tarball: string, prefix: string): Installed {
   const help = sh(join(prefix, "bin", "splice"), ["--help"], prefix);
   if (!help.includes("splice"))
     throw new Error(`the installed splice did not answer --help: ${help}`);
-  return { seconds, bytes: bytesUnder(spliceDir), packages };
+  return { seconds, bytes: folderBytes(spliceDir), packages };
 }
 
 defineBenchmark({

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { serveHttp } from "../src/hosts/mcp/http.js";
+import { initializeRequest } from "../test/helpers/mcp.js";
 import { sendToParent } from "./lib.js";
 
 setFlagsFromString("--expose-gc");
@@ -19,16 +20,7 @@ const gc = runInNewContext("gc") as () => void;
 const SESSIONS = Number(process.env.SESSIONS ?? 1000);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 0);
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "b", version: "1" },
-  },
-});
+const INITIALIZE = JSON.stringify(initializeRequest("b"));
 
 function post(url: string, body: string, session?: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => {

@@ -36,6 +36,8 @@ export interface Voice {
   tool(tool: string): string;
   /** One argument given: `"force": true`, `--force`. */
   option(name: string, value: unknown): string;
+  /** An argument by its name alone: `"format"`, `--format`. */
+  arg(name: string): string;
 }
 
 /** What to do next, as a sentence either voice can say. */
@@ -57,7 +59,21 @@ export const MODEL_VOICE: Voice = {
   call: (tool, args) => `Call ${tool} with ${spacedJson(args)}`,
   tool: (tool) => `the ${tool} tool`,
   option: (name, value) => `"${name}": ${JSON.stringify(value)}`,
+  arg: (name) => `"${name}"`,
 };
+
+/**
+ * The facts followed by the advice in the model's voice: what `message` is for
+ * every error that carries a next step, so the engines' own errors read the same.
+ */
+export function advised(facts: string, next: NextStep | undefined): string {
+  return next ? `${facts} ${next.say(MODEL_VOICE)}` : facts;
+}
+
+/** Advice that only names a tool: `Fix it with the edit tool.`, `Fix it with splice edit.` */
+export function useTool(tool: string, say: (name: string) => string): NextStep {
+  return { tool, say: (v) => say(v.tool(tool)) };
+}
 
 export class ToolError extends Error {
   readonly code: ErrorCode;
@@ -74,7 +90,7 @@ export class ToolError extends Error {
     details: Record<string, unknown> = {},
     next?: NextStep,
   ) {
-    super(next ? `${message} ${next.say(MODEL_VOICE)}` : message);
+    super(advised(message, next));
     this.name = "ToolError";
     this.code = code;
     this.details = details;

@@ -54,6 +54,13 @@ function baseEnv(home: string): Record<string, string> {
   };
 }
 
+/** The client's own folder in the scratch home (`.claude`, `.codex`), made. */
+function clientHome(home: string, name: string): string {
+  const dir = join(home, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 function writeJson(path: string, value: unknown): string {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
   return path;
@@ -66,8 +73,7 @@ export const claudeCode: ClientSpec = {
   bin: "claude",
   startProvider: startFakeAnthropic,
   launch({ home, server, provider }) {
-    const configDir = join(home, ".claude");
-    mkdirSync(configDir, { recursive: true });
+    const configDir = clientHome(home, ".claude");
     const [command, ...args] = server;
     const mcp = writeJson(join(home, "mcp.json"), {
       mcpServers: { splice: { type: "stdio", command, args } },
@@ -115,8 +121,7 @@ export const codex: ClientSpec = {
   bin: "codex",
   startProvider: startFakeOpenAI,
   launch({ project, home, server, provider }) {
-    const codexHome = join(home, ".codex");
-    mkdirSync(codexHome, { recursive: true });
+    const codexHome = clientHome(home, ".codex");
     const [command, ...args] = server;
     writeFileSync(
       join(codexHome, "config.toml"),
@@ -165,8 +170,7 @@ export const geminiCli: ClientSpec = {
   bin: "gemini",
   startProvider: startFakeGemini,
   launch({ project, home, server, provider }) {
-    const settingsDir = join(home, ".gemini");
-    mkdirSync(settingsDir, { recursive: true });
+    const settingsDir = clientHome(home, ".gemini");
     // In a folder it does not trust, Gemini CLI drops --yolo back to asking.
     writeJson(join(settingsDir, "trustedFolders.json"), { [project]: "TRUST_FOLDER" });
     const [command, ...args] = server;

@@ -460,7 +460,12 @@ export function refuseReadOnly(file: GuardedPath, mode: number | undefined): voi
   const octal = `0${(mode & 0o777).toString(8)}`;
   throw new ToolError(
     "read_only",
-    `${file.display} was not written: it is read-only (mode ${octal}). If it should change, pass "force": true to write it anyway (it stays read-only); otherwise leave it as it is.`,
+    `${file.display} was not written: it is read-only (mode ${octal}).`,
     { path: file.display, file_mode: octal },
+    {
+      tool: "write",
+      say: (v) =>
+        `If it should change, pass ${v.option("force", true)} to write it anyway (it stays read-only); otherwise leave it as it is.`,
+    },
   );
 }

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { nearNames } from "../code/near.js";
-import { ToolError } from "../errors.js";
+import { ToolError, useTool } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
 import { bytesTag } from "../text/hashline.js";
@@ -42,15 +42,22 @@ export function formatBytes(n: number): string {
 export function notTextError(display: string, reason: string, bytes: Uint8Array): ToolError {
   const quote = (p: string) => `'${p.replaceAll("'", "'\\''")}'`;
   const [file, converted] = [quote(display), quote(`${display}.utf8`)];
-  const convert = (from: string) =>
-    ` If it is text, convert it with the run tool: iconv -f ${from} -t UTF-8 ${file} > ${converted} && mv ${converted} ${file}`;
-  let message = `${display} is not a text file (${reason}); splice reads and edits UTF-8 text only.`;
+  const convert = (from: string, tail: string) =>
+    useTool(
+      "run",
+      (run) =>
+        `If it is text, convert it with ${run}: iconv -f ${from} -t UTF-8 ${file} > ${converted} && mv ${converted} ${file}${tail}`,
+    );
+  const only = "splice reads and edits UTF-8 text only.";
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    message = `${display} looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only.${convert("UTF-16")}.`;
-  } else if (reason.includes("not valid UTF-8")) {
-    message += `${convert("LATIN1")} (or the file's encoding: CP1252, SHIFT_JIS, ...).`;
+    const facts = `${display} looks like UTF-16 text (it starts with a UTF-16 byte order mark); ${only}`;
+    return new ToolError("binary", facts, { path: display }, convert("UTF-16", "."));
   }
-  return new ToolError("binary", message, { path: display });
+  const facts = `${display} is not a text file (${reason}); ${only}`;
+  const next = reason.includes("not valid UTF-8")
+    ? convert("LATIN1", " (or the file's encoding: CP1252, SHIFT_JIS, ...).")
+    : undefined;
+  return new ToolError("binary", facts, { path: display }, next);
 }
 
 /** Up to 3 names in the missing file's folder close to its name, that this guard lets be read. */

@@ -10,6 +10,8 @@ const COMMAND_OF: Record<string, string> = {
   ast_edit: "ast",
   ast_rename: "rename",
   lsp_health: "lsp-health",
+  // Advice names the file tool for deleting; moving a folder is advised as `git mv`.
+  file: "rm",
 };
 
 /** Tools whose command takes the file as its one argument. */
@@ -46,6 +48,7 @@ export const CLI_VOICE: Voice = {
   call: (tool, args) => `Run ${commandFor(tool, args)}`,
   tool: (tool) => `splice ${COMMAND_OF[tool] ?? tool}`,
   option: (name, value) => (value === true ? `--${dashed(name)}` : `--${dashed(name)} ${value}`),
+  arg: (name) => `--${dashed(name)}`,
 };
 
 /** The error as a person reads it: the tool's facts, then its advice in the CLI's voice. */

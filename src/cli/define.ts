@@ -17,6 +17,8 @@ export interface FlagSpec {
   valueName?: string;
   /** A path in the project: typed relative to where you stand, handed to the tool root-relative. */
   path?: boolean;
+  /** A string flag that may be given again (`-g a -g b`); `run` gets every value, in order. */
+  multiple?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -32,10 +34,18 @@ export interface ArgSpec {
   path?: boolean;
 }
 
-type ValueOf<T extends FlagSpec["type"]> = T extends "string" ? string : boolean;
+type TypeOf<T extends FlagSpec["type"]> = T extends "string" ? string : boolean;
+/** A spec that leaves `multiple` out (reads as unknown) or false takes one value. */
+type ValueOf<S extends FlagSpec> = S extends { multiple: true }
+  ? string[]
+  : unknown extends S["multiple"]
+    ? TypeOf<S["type"]>
+    : [S["multiple"]] extends [false | undefined]
+      ? TypeOf<S["type"]>
+      : string[] | TypeOf<S["type"]>;
 
-/** What `run` gets for each declared flag: a string flag's value, or true for a boolean one. */
-export type FlagValues<F extends FlagSpecs> = { [K in keyof F]?: ValueOf<F[K]["type"]> };
+/** What `run` gets for each declared flag: a string flag's value(s), or true for a boolean one. */
+export type FlagValues<F extends FlagSpecs> = { [K in keyof F]?: ValueOf<F[K]> };
 
 /** Flags every command takes. The parser merges them in; no command declares them. */
 export const SHARED_FLAGS = {

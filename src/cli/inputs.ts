@@ -95,3 +95,28 @@ export function typedValue(raw: string): unknown {
     return raw;
   }
 }
+
+/**
+ * `-g '*.ts,!*.d.ts' -g src/**` as the globs it names: each value split at its
+ * commas, but not at the ones inside braces (`*.{ts,tsx}` is one glob).
+ */
+export function globList(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const globs: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i <= value.length; i++) {
+      const c = value[i];
+      if (c === "{") depth++;
+      else if (c === "}") depth = Math.max(0, depth - 1);
+      else if ((c === "," && depth === 0) || c === undefined) {
+        const glob = value.slice(start, i).trim();
+        if (glob) globs.push(glob);
+        start = i + 1;
+      }
+    }
+  }
+  if (globs.length === 0) invalid("--glob needs a glob, such as '*.ts' or '!*.test.ts'.");
+  return globs;
+}

@@ -87,7 +87,7 @@ function sessionsSince(splice: Splice | undefined, since: number): string[] {
   }
 }
 
-type Flags = Record<string, string | boolean | undefined>;
+type Flags = Record<string, string | boolean | string[] | undefined>;
 
 interface Outcome {
   code: number;

@@ -21,8 +21,8 @@ export { UsageError };
 
 type Token = NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number];
 
-/** No flag is declared `multiple`, so each value is one string or boolean. */
-type Values = Record<string, string | boolean | undefined>;
+/** A `multiple` flag's values come as a list; every other flag's as one string or boolean. */
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 export interface ParsedCommand {
   flags: Values;
@@ -34,7 +34,11 @@ function optionsOf(specs: FlagSpecs) {
   return Object.fromEntries(
     Object.entries(specs).map(([name, spec]) => [
       name,
-      { type: spec.type, ...(spec.short ? { short: spec.short } : {}) },
+      {
+        type: spec.type,
+        ...(spec.short ? { short: spec.short } : {}),
+        ...(spec.multiple ? { multiple: true } : {}),
+      },
     ]),
   );
 }

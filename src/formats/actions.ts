@@ -5,6 +5,8 @@
  * document the steps touched must read back as exactly what they meant, or
  * nothing is written.
  */
+
+import { useTool } from "../errors.js";
 import type { DocEditor, Missing, OpenEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
 import { readBack, replay, type Step, scopeOf } from "./read-back.js";
@@ -318,7 +320,9 @@ export function runDocAction(
   if (path.length === 0 && ["set", "delete", "ensure"].includes(request.action)) {
     throw new DocError(
       "invalid_input",
-      `The selector names the whole document; "${request.action}" needs a key or index inside it (e.g. scripts.test). To replace the whole file use the write tool. ${NOTHING}`,
+      `The selector names the whole document; "${request.action}" needs a key or index inside it (e.g. scripts.test).`,
+      {},
+      useTool("write", (write) => `To replace the whole file use ${write}. ${NOTHING}`),
     );
   }
   const run = new Run(editor, label);

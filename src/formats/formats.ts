@@ -31,7 +31,12 @@ export function requireFormat(path: string, override?: DocFormat): DocFormat {
   if (format) return format;
   throw new DocError(
     "invalid_input",
-    `doc does not know the format of ${path}: it edits .json, .jsonc (and tsconfig*.json, .vscode/*.json), .yaml/.yml and .toml files. Pass "format" ("json", "jsonc", "yaml" or "toml") if the file is one of those under another name, or use the edit tool.`,
+    `doc does not know the format of ${path}: it edits .json, .jsonc (and tsconfig*.json, .vscode/*.json), .yaml/.yml and .toml files.`,
     { path },
+    {
+      tool: "doc",
+      say: (v) =>
+        `Pass ${v.arg("format")} ("json", "jsonc", "yaml" or "toml") if the file is one of those under another name, or use ${v.tool("edit")}.`,
+    },
   );
 }

@@ -14,7 +14,7 @@ import {
 } from "jsonc-parser";
 import { probeData } from "./data-probe.js";
 import type { DocEditor, Kind, Missing, Probe } from "./editor.js";
-import { DocError, lineColumn } from "./errors.js";
+import { DocError, FIX_FIRST, lineColumn } from "./errors.js";
 import { humanize, inlineJson, isCommentLine, scanGap } from "./json-syntax.js";
 import { asIndex, type Segment } from "./selector.js";
 import {
@@ -98,8 +98,9 @@ class JsonEditor implements DocEditor {
       const strict = jsonc ? "" : " (read as strict JSON: no comments, no trailing commas)";
       throw new DocError(
         "invalid_input",
-        `${label} does not parse as ${jsonc ? "JSONC" : "JSON"}${strict}: ${what} at line ${line}, column ${column}. Fix the file first (the edit tool can), then retry. Nothing was written.`,
+        `${label} does not parse as ${jsonc ? "JSONC" : "JSON"}${strict}: ${what} at line ${line}, column ${column}.`,
         { line, column },
+        FIX_FIRST,
       );
     }
     this.parsed = true;

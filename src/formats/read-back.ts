@@ -4,6 +4,8 @@
  * change touched must equal the old part with exactly the planned steps
  * applied — or nothing is written.
  */
+
+import { useTool } from "../errors.js";
 import type { OpenEditor, Probe } from "./editor.js";
 import { DocError } from "./errors.js";
 import { asIndex, formatSelector, type Segment } from "./selector.js";
@@ -58,8 +60,9 @@ export function readBack(
   const refuse = (why: string) =>
     new DocError(
       "invalid_input",
-      `splice could not make this change to ${label} without disturbing the rest of it (${why}), so nothing was written. Make this change with the edit tool instead.`,
+      `splice could not make this change to ${label} without disturbing the rest of it (${why}), so nothing was written.`,
       { reason: "read_back" },
+      useTool("edit", (edit) => `Make this change with ${edit} instead.`),
     );
   let probe: Probe;
   try {

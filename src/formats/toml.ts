@@ -6,9 +6,10 @@
  * and its same-line comment along.
  */
 import { parse, patch, TomlFormat } from "@decimalturn/toml-patch";
+import { useTool } from "../errors.js";
 import { childOf, probeData } from "./data-probe.js";
 import type { DocEditor, Probe } from "./editor.js";
-import { DocError } from "./errors.js";
+import { DocError, FIX_FIRST } from "./errors.js";
 import { asIndex, formatSelector, type Segment } from "./selector.js";
 import { clone, isObject, type Json } from "./values.js";
 
@@ -26,8 +27,9 @@ function readToml(text: string, label: string): Record<string, unknown> {
     const place = at ? ` at line ${line}, column ${column}` : "";
     throw new DocError(
       "invalid_input",
-      `${label} does not parse as TOML${place}: ${reason}. Fix the file first (the edit tool can), then retry. Nothing was written.`,
+      `${label} does not parse as TOML${place}: ${reason}.`,
       { line, column },
+      FIX_FIRST,
     );
   }
 }
@@ -159,8 +161,9 @@ class TomlEditor implements DocEditor {
       const reason = error instanceof Error ? error.message : String(error);
       throw new DocError(
         "invalid_input",
-        `TOML cannot hold this change in ${this.label} as it is laid out (${reason}). Nothing was written; make the change with the edit tool.`,
+        `TOML cannot hold this change in ${this.label} as it is laid out (${reason}). Nothing was written;`,
         { reason: "unsupported" },
+        useTool("edit", (edit) => `make the change with ${edit}.`),
       );
     }
   }

@@ -16,8 +16,9 @@ import {
   visit,
   type YAMLSeq,
 } from "yaml";
+import { useTool } from "../errors.js";
 import type { Kind } from "./editor.js";
-import { DocError, lineColumn } from "./errors.js";
+import { DocError, FIX_FIRST, lineColumn } from "./errors.js";
 import type { Json } from "./values.js";
 
 export type YNode = Node | null;
@@ -96,8 +97,9 @@ export function parseYaml(src: string, label: string): Document.Parsed {
     const { line, column } = lineColumn(src, duplicate.offset);
     throw new DocError(
       "invalid_input",
-      `${label} does not parse as YAML at line ${line}, column ${column}: the key ${JSON.stringify(duplicate.key)} appears twice in one mapping. Fix the file first (the edit tool can), then retry. Nothing was written.`,
+      `${label} does not parse as YAML at line ${line}, column ${column}: the key ${JSON.stringify(duplicate.key)} appears twice in one mapping.`,
       { line, column },
+      FIX_FIRST,
     );
   }
   if (error) {
@@ -106,15 +108,17 @@ export function parseYaml(src: string, label: string): Document.Parsed {
     if (error.code === "MULTIPLE_DOCS") {
       throw new DocError(
         "invalid_input",
-        `${label} holds several YAML documents (separated by ---); doc edits files with one document. Use the edit tool for this file. Nothing was written.`,
+        `${label} holds several YAML documents (separated by ---); doc edits files with one document.`,
         { line, column: col },
+        useTool("edit", (edit) => `Use ${edit} for this file. Nothing was written.`),
       );
     }
     const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new DocError(
       "invalid_input",
-      `${label} does not parse as YAML${place}: ${reason}. Fix the file first (the edit tool can), then retry. Nothing was written.`,
+      `${label} does not parse as YAML${place}: ${reason}.`,
       { line, column: col },
+      FIX_FIRST,
     );
   }
   return doc;

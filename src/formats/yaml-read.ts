@@ -14,8 +14,9 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { useTool } from "../errors.js";
 import type { Missing, Probe } from "./editor.js";
-import { DocError, lineColumn } from "./errors.js";
+import { DocError, FIX_FIRST, lineColumn } from "./errors.js";
 import { asIndex, type Segment } from "./selector.js";
 import { applyEdits, column, startsLine, type TextEdit } from "./text-edits.js";
 import {
@@ -49,7 +50,9 @@ export class YamlReader {
       if (error instanceof DocError) throw error;
       throw new DocError(
         "invalid_input",
-        `${label} does not load as YAML: ${(error as Error).message}. Fix the file first (the edit tool can), then retry. Nothing was written.`,
+        `${label} does not load as YAML: ${(error as Error).message}.`,
+        {},
+        FIX_FIRST,
       );
     }
   }
@@ -240,7 +243,9 @@ export class YamlReader {
     if (i < 0 || this.src[i] !== ":") {
       throw new DocError(
         "invalid_input",
-        `${this.label} uses a complex key (? key) there; change it with the edit tool. Nothing was written.`,
+        `${this.label} uses a complex key (? key) there;`,
+        {},
+        useTool("edit", (edit) => `change it with ${edit}. Nothing was written.`),
       );
     }
     return i;

@@ -2,7 +2,7 @@
  * The guard's refusals as sentences for a model: what went wrong, then what
  * to do next. Machine facts go in `details` (`path`, `reason`, ...).
  */
-import { clip, ToolError } from "../errors.js";
+import { clip, type NextStep, ToolError, useTool } from "../errors.js";
 import { escapeControls } from "../text/names.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
@@ -25,8 +25,14 @@ export function quote(input: string): string {
   return `'${clip(escapeControls(input))}'`;
 }
 
-function refuse(reason: GuardReason, input: string, message: string, extra = {}): ToolError {
-  return new ToolError("guard", message, { path: input, reason, ...extra });
+function refuse(
+  reason: GuardReason,
+  input: string,
+  message: string,
+  extra = {},
+  next?: NextStep,
+): ToolError {
+  return new ToolError("guard", message, { path: input, reason, ...extra }, next);
 }
 
 export interface Fence {
@@ -152,7 +158,7 @@ export function refused(
   }
 
   let why: string;
-  let next: string;
+  let next: string | NextStep;
   switch (r.list) {
     case "always": {
       const git = /(^|\/)\.git(\/|$)/i.test(r.matched);
@@ -160,8 +166,15 @@ export function refused(
         ? GIT_WHY
         : `it is inside ${historyFolder(r.pattern)}, which holds splice's own history`;
       next = git
-        ? "Do not touch it; use git commands (for example through the run tool) to inspect history."
-        : "Do not touch it; use splice's undo and history tools instead.";
+        ? useTool(
+            "run",
+            (run) =>
+              `Do not touch it; use git commands (for example through ${run}) to inspect history.`,
+          )
+        : {
+            tool: "undo",
+            say: (v) => `Do not touch it; use ${v.tool("undo")} and ${v.tool("history")} instead.`,
+          };
       break;
     }
     case "secrets":
@@ -179,7 +192,8 @@ export function refused(
   return refuse(
     "blocked",
     input,
-    `${subject} is blocked${r.list === "always" ? "" : readRule ? " for reading" : " for writing"}: ${why}.${alsoWrite} ${next}`,
+    `${subject} is blocked${r.list === "always" ? "" : readRule ? " for reading" : " for writing"}: ${why}.${alsoWrite}${typeof next === "string" ? ` ${next}` : ""}`,
     extra,
+    typeof next === "string" ? undefined : next,
   );
 }

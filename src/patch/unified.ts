@@ -6,6 +6,7 @@
  * overridden, with a warning, when a hand-written hunk miscounts. Binary
  * patches and copies are refused.
  */
+import { useTool } from "../errors.js";
 import { type FileOp, type Hunk, type ParsedPatch, PatchParseError, patchLines } from "./types.js";
 
 const HUNK_HEADER = /^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+(.*)$/;
@@ -141,8 +142,9 @@ export function parseUnifiedPatch(text: string): ParsedPatch {
     }
     if (line.startsWith("GIT binary patch") || /^Binary files .* differ$/.test(line)) {
       throw new PatchParseError(
-        `Line ${no}: binary patches are not supported ("${line}"); change binary files with the run tool.`,
+        `Line ${no}: binary patches are not supported ("${line}");`,
         no,
+        useTool("run", (run) => `change binary files with ${run}.`),
       );
     }
     if (current?.git && current.hunks.length === 0) gitHeaderLine(current, line, no);

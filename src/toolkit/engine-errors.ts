@@ -23,7 +23,7 @@ const WORKSPACE_CODES: Record<WorkspaceErrorKind, ErrorCode> = {
 
 /** The ToolError an engine's error stands for, or undefined for any other error. */
 export function engineToolError(error: unknown): ToolError | undefined {
-  if (error instanceof DocError) return new ToolError(error.code, error.message, error.details);
+  if (error instanceof DocError) return error.toolError();
   if (error instanceof OpsError) {
     return new ToolError("invalid_input", error.message, {
       reason: error.code,
@@ -34,9 +34,7 @@ export function engineToolError(error: unknown): ToolError | undefined {
     return new ToolError(error.code, error.message, { hunk: error.hunk });
   }
   if (error instanceof PatchParseError) {
-    return new ToolError("invalid_input", `The patch could not be read: ${error.message}`, {
-      line: error.line,
-    });
+    return error.toolError({ line: error.line });
   }
   if (error instanceof UnknownLanguageError) return new ToolError("invalid_input", error.message);
   if (error instanceof WorkspaceError) {

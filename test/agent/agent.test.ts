@@ -5,23 +5,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Project } from "../helpers/project.js";
 import { AgentProcess, conversationFiles, KEY, runAgent } from "./agent-process.js";
-import { FakeAnthropic, resultText, type Step, toolResults } from "./fake-anthropic.js";
+import { fakeProviders, resultText, type Step, textReply, toolResults } from "./fake-anthropic.js";
 
-const servers: FakeAnthropic[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(steps: Step[] = []): Promise<FakeAnthropic> {
-  const server = await FakeAnthropic.start(steps);
-  servers.push(server);
-  return server;
-}
-
-const text = (t: string): Step => ({ kind: "reply", blocks: [{ text: t }] });
+const fake = fakeProviders();
+const text = textReply;
 
 /** Nothing the agent printed or kept may contain the key. */
 function expectNoKey(root: string, ...outputs: string[]): void {
@@ -482,7 +472,6 @@ describe("splice agent", { timeout: 60_000 }, () => {
     const server = await fake();
     const url = server.url;
     await server.close();
-    servers.length = 0;
     const { code, stderr } = await runAgent({
       root: p.root,
       baseURL: url,

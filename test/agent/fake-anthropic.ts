@@ -10,6 +10,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 
 export type FakeBlock =
   | { text: string }
@@ -236,3 +237,28 @@ export function toolResults(request: RecordedRequest): Record<string, unknown>[]
   const last = request.body.messages.at(-1)!;
   return Array.isArray(last.content) ? last.content.filter((b) => b.type === "tool_result") : [];
 }
+
+/**
+ * A test file's way to start fake providers: each one started is closed after
+ * its test. Call it once at the top of the file.
+ */
+export function fakeProviders(): (steps?: Step[]) => Promise<FakeAnthropic> {
+  const servers: FakeAnthropic[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (steps = []) => {
+    const server = await FakeAnthropic.start(steps);
+    servers.push(server);
+    return server;
+  };
+}
+
+/** A reply that only says `t`. */
+export const textReply = (t: string): Step => ({ kind: "reply", blocks: [{ text: t }] });
+
+/** A reply that asks for one text edit of `path`. */
+export const editReply = (path: string, from: string, to: string): Step => ({
+  kind: "reply",
+  blocks: [{ tool: "edit", input: { path, old_text: from, new_text: to } }],
+});

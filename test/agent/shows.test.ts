@@ -3,28 +3,15 @@
  * without asking), a command's output while it runs, validation errors and
  * why a call failed. The real `splice agent` against the fake provider.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Project } from "../helpers/project.js";
 import { COLD, source, TSCONFIG } from "../lsp/helpers.js";
 import { AgentProcess, KEY, runAgent } from "./agent-process.js";
-import { FakeAnthropic, resultText, type Step, toolResults } from "./fake-anthropic.js";
+import { editReply, fakeProviders, resultText, textReply, toolResults } from "./fake-anthropic.js";
 
-const servers: FakeAnthropic[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(steps: Step[] = []): Promise<FakeAnthropic> {
-  const server = await FakeAnthropic.start(steps);
-  servers.push(server);
-  return server;
-}
-
-const text = (t: string): Step => ({ kind: "reply", blocks: [{ text: t }] });
-const edit = (path: string, from: string, to: string): Step => ({
-  kind: "reply",
-  blocks: [{ tool: "edit", input: { path, old_text: from, new_text: to } }],
-});
+const fake = fakeProviders();
+const text = textReply;
+const edit = editReply;
 
 describe("splice agent shows what happened", { timeout: 60_000 }, () => {
   it("shows the diff of an edit approved with always, and of one under --yes", async () => {

@@ -3,27 +3,14 @@
  * /help, /tools, /diff and /undo (this conversation's changes, through the
  * undo tool's history), and an unknown one is named, not sent.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Project } from "../helpers/project.js";
 import { runAgent } from "./agent-process.js";
-import { FakeAnthropic, type Step } from "./fake-anthropic.js";
+import { editReply, fakeProviders, textReply } from "./fake-anthropic.js";
 
-const servers: FakeAnthropic[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(steps: Step[] = []): Promise<FakeAnthropic> {
-  const server = await FakeAnthropic.start(steps);
-  servers.push(server);
-  return server;
-}
-
-const text = (t: string): Step => ({ kind: "reply", blocks: [{ text: t }] });
-const edit = (path: string, from: string, to: string): Step => ({
-  kind: "reply",
-  blocks: [{ tool: "edit", input: { path, old_text: from, new_text: to } }],
-});
+const fake = fakeProviders();
+const text = textReply;
+const edit = editReply;
 
 describe("splice agent slash commands", { timeout: 60_000 }, () => {
   it("answers /help, /tools and an unknown command without asking the model", async () => {

@@ -1,9 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { symlinkSync } from "node:fs";
+import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI_VOICE, cliMessage, commandFor } from "../../src/cli/advice.js";
+import { commands } from "../../src/cli/commands/index.js";
+import { flagsOf } from "../../src/cli/define.js";
 import { isToolError, MODEL_VOICE, type ToolError } from "../../src/errors.js";
+import { fullTools } from "../../src/toolkit/registry.js";
 import { numbered, Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");
@@ -148,7 +151,158 @@ const PATHS: [string, (p: Project) => Promise<ToolError>, string, string][] = [
     "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use the run tool (rm or mv).",
     "link.txt is a symbolic link to a.txt, so it was not deleted: splice deletes files, not links. To change the file it leads to, use its own path, a.txt; to delete the link itself, use splice run (rm or mv).",
   ],
+  [
+    "doc of a file that does not parse",
+    (p) => {
+      p.write("bad.json", '{"a": }\n');
+      return thrown(
+        p.splice().call("doc", { action: "set", path: "bad.json", selector: "a", value: 1 }),
+      );
+    },
+    "bad.json does not parse as JSON (read as strict JSON: no comments, no trailing commas): value expected at line 1, column 7. Fix the file first (the edit tool can), then retry. Nothing was written.",
+    "bad.json does not parse as JSON (read as strict JSON: no comments, no trailing commas): value expected at line 1, column 7. Fix the file first (splice edit can), then retry. Nothing was written.",
+  ],
+  [
+    "doc of a TOML file that does not parse",
+    (p) => {
+      p.write("c.toml", "a = \n");
+      return thrown(p.splice().call("doc", { action: "get", path: "c.toml", selector: "a" }));
+    },
+    "c.toml does not parse as TOML at line 1, column 1: Expected value, reached EOF. Fix the file first (the edit tool can), then retry. Nothing was written.",
+    "c.toml does not parse as TOML at line 1, column 1: Expected value, reached EOF. Fix the file first (splice edit can), then retry. Nothing was written.",
+  ],
+  [
+    "doc of a format it does not know",
+    (p) => {
+      p.write("x.ini", "a=1\n");
+      return thrown(p.splice().call("doc", { action: "get", path: "x.ini", selector: "a" }));
+    },
+    'doc does not know the format of x.ini: it edits .json, .jsonc (and tsconfig*.json, .vscode/*.json), .yaml/.yml and .toml files. Pass "format" ("json", "jsonc", "yaml" or "toml") if the file is one of those under another name, or use the edit tool.',
+    'doc does not know the format of x.ini: it edits .json, .jsonc (and tsconfig*.json, .vscode/*.json), .yaml/.yml and .toml files. Pass --format ("json", "jsonc", "yaml" or "toml") if the file is one of those under another name, or use splice edit.',
+  ],
+  [
+    "doc of a YAML file with several documents",
+    (p) => {
+      p.write("m.yaml", "a: 1\n---\nb: 2\n");
+      return thrown(p.splice().call("doc", { action: "get", path: "m.yaml", selector: "a" }));
+    },
+    "m.yaml holds several YAML documents (separated by ---); doc edits files with one document. Use the edit tool for this file. Nothing was written.",
+    "m.yaml holds several YAML documents (separated by ---); doc edits files with one document. Use splice edit for this file. Nothing was written.",
+  ],
+  [
+    "doc set of the whole document",
+    (p) => {
+      p.write("o.json", '{"a": 1}\n');
+      return thrown(
+        p.splice().call("doc", { action: "set", path: "o.json", selector: "", value: 1 }),
+      );
+    },
+    'The selector names the whole document; "set" needs a key or index inside it (e.g. scripts.test). To replace the whole file use the write tool. Nothing was written.',
+    'The selector names the whole document; "set" needs a key or index inside it (e.g. scripts.test). To replace the whole file use splice write. Nothing was written.',
+  ],
+  [
+    "patch of a binary file",
+    (p) =>
+      thrown(
+        p.splice().call("patch", {
+          patch: "diff --git a/x.bin b/x.bin\nindex 1..2 100644\nGIT binary patch\nliteral 1\n",
+        }),
+      ),
+    'The patch could not be read: Line 3: binary patches are not supported ("GIT binary patch"); change binary files with the run tool.',
+    'The patch could not be read: Line 3: binary patches are not supported ("GIT binary patch"); change binary files with splice run.',
+  ],
+  [
+    "patch deleting a file whose content changed",
+    (p) =>
+      thrown(
+        p.splice().call("patch", {
+          patch: "--- a/a.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-wrong\n-lines\n",
+          mode: "apply",
+        }),
+      ),
+    "a.txt is not what the patch deletes (patch line 1): its content changed. Nothing was applied. Read it again; delete it with a patch whose removed lines match, or with the file tool.",
+    "a.txt is not what the patch deletes (patch line 1): its content changed. Nothing was applied. Read it again; delete it with a patch whose removed lines match, or with splice rm.",
+  ],
+  [
+    "read inside .splice",
+    (p) => readError(p.splice().call("read", { targets: [{ path: ".splice/x" }] })),
+    "Path '.splice/x' is blocked: it is inside .splice, which holds splice's own history. Do not touch it; use the undo tool and the history tool instead.",
+    "Path '.splice/x' is blocked: it is inside .splice, which holds splice's own history. Do not touch it; use splice undo and splice history instead.",
+  ],
+  [
+    "read inside .git",
+    (p) => readError(p.splice().call("read", { targets: [{ path: ".git/config" }] })),
+    "Path '.git/config' is blocked: it is inside a .git folder, which holds git's own data. Do not touch it; use git commands (for example through the run tool) to inspect history.",
+    "Path '.git/config' is blocked: it is inside a .git folder, which holds git's own data. Do not touch it; use git commands (for example through splice run) to inspect history.",
+  ],
+  [
+    "read of UTF-16 text",
+    (p) => {
+      writeFileSync(join(p.root, "n16.txt"), Buffer.from([0xff, 0xfe, 0x61, 0, 0x0a, 0]));
+      return readError(p.splice().call("read", { targets: [{ path: "n16.txt" }] }));
+    },
+    "n16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f UTF-16 -t UTF-8 'n16.txt' > 'n16.txt.utf8' && mv 'n16.txt.utf8' 'n16.txt'.",
+    "n16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with splice run: iconv -f UTF-16 -t UTF-8 'n16.txt' > 'n16.txt.utf8' && mv 'n16.txt.utf8' 'n16.txt'.",
+  ],
+  [
+    "read of Latin-1 text",
+    (p) => {
+      writeFileSync(join(p.root, "l.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+      return readError(p.splice().call("read", { targets: [{ path: "l.txt" }] }));
+    },
+    "l.txt is not a text file (it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f LATIN1 -t UTF-8 'l.txt' > 'l.txt.utf8' && mv 'l.txt.utf8' 'l.txt' (or the file's encoding: CP1252, SHIFT_JIS, ...).",
+    "l.txt is not a text file (it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with splice run: iconv -f LATIN1 -t UTF-8 'l.txt' > 'l.txt.utf8' && mv 'l.txt.utf8' 'l.txt' (or the file's encoding: CP1252, SHIFT_JIS, ...).",
+  ],
+  [
+    "write of a read-only file",
+    (p) => {
+      chmodSync(join(p.root, "a.txt"), 0o444);
+      return thrown(p.splice().call("write", { targets: [{ path: "a.txt", text: "x\n" }] }));
+    },
+    'a.txt was not written: it is read-only (mode 0444). If it should change, pass "force": true to write it anyway (it stays read-only); otherwise leave it as it is.',
+    "a.txt was not written: it is read-only (mode 0444). If it should change, pass --force to write it anyway (it stays read-only); otherwise leave it as it is.",
+  ],
+  [
+    "text edit creating a file that exists",
+    (p) =>
+      thrown(
+        p.splice().call("edit", {
+          targets: [{ path: "a.txt", edits: [{ old_text: "", new_text: "x\n" }] }],
+        }),
+      ),
+    "a.txt already exists, so an empty old text (which creates a file) is refused. Quote the text to replace, or use the write tool to replace the whole file.",
+    "a.txt already exists, so an empty old text (which creates a file) is refused. Quote the text to replace, or use splice write to replace the whole file.",
+  ],
+  [
+    "run in a missing folder",
+    (p) => thrown(p.splice().call("run", { command: "true", cwd: "nope" })),
+    'Folder nope does not exist. Pass an existing folder as "cwd", or create it first (for example with the run tool "mkdir -p nope").',
+    'Folder nope does not exist. Pass an existing folder as --cwd, or create it first (for example with splice run "mkdir -p nope").',
+  ],
 ];
+
+/** Tools the model text names (`the edit tool`, `Call undo with`), which must be real ones. */
+function toolsNamed(text: string): string[] {
+  return [...text.matchAll(/the (\w+) tool|Call (\w+) with/g)].map((m) => (m[1] ?? m[2])!);
+}
+
+/**
+ * Each `splice CMD ... --flag` the CLI text names, which must be a command and
+ * its flag; a bare `--flag` belongs to the command of the advice's tool.
+ */
+function commandsNamed(text: string, tool: string): { name: string; flags: string[] }[] {
+  const own = CLI_VOICE.tool(tool).replace(/^splice /, "");
+  const flagsIn = (words: string) =>
+    [...words.matchAll(/(?<!-)--([a-z][\w-]*)/g)].map((f) => f[1]!);
+  const prose = /^(reads|has|does|moves|deletes|could)$/;
+  const runs = [...text.matchAll(/splice ([a-z][\w-]*)((?: (?!splice\b)(?:--[\w-]+|[^\s-]\S*))*)/g)]
+    .filter((m) => !prose.test(m[1]!))
+    .map((m) => ({ name: m[1]!, flags: flagsIn(m[2] ?? "") }));
+  const bare = flagsIn(
+    text.replaceAll(/splice [a-z][\w-]*(?: (?!splice\b)(?:--[\w-]+|[^\s-]\S*))*/g, ""),
+  );
+  return bare.length > 0 ? [...runs, { name: own, flags: bare }] : runs;
+}
 
 describe("one error, two voices", () => {
   it.each(PATHS)(
@@ -164,9 +318,48 @@ describe("one error, two voices", () => {
       expect(error.message).toBe(model.replace("REASON", reason));
       expect(error.toJSON().message).toBe(error.message);
       expect(cliMessage(error)).toBe(cli.replace("REASON", reason));
-      expect(cliMessage(error)).not.toMatch(/Call \w+ with|"force": true|the \w+ tool/);
+      expect(cliMessage(error)).not.toMatch(
+        /Call \w+ with|"\w+": |the \w+ tool|\bold_text\b|new_text/,
+      );
     },
   );
+
+  it.each(PATHS)("%s: each voice names only real tools, commands and flags", async (_, make) => {
+    const p = new Project();
+    p.write("a.txt", numbered(2));
+    const error = await make(p);
+    const tools = new Set(fullTools.map((t) => t.name));
+    for (const tool of toolsNamed(error.message)) expect(tools).toContain(tool);
+    const named = commandsNamed(cliMessage(error), error.next!.tool);
+    expect(named.length).toBeGreaterThan(0);
+    for (const { name, flags } of named) {
+      const command = commands.find((c) => c.name === name);
+      expect(command, `splice ${name}`).toBeDefined();
+      for (const flag of flags) expect(Object.keys(flagsOf(command!))).toContain(flag);
+    }
+  });
+
+  it("an undo of a session already undone: redo it by the undo's id, in each voice", async () => {
+    const p = new Project();
+    p.write("a.txt", numbered(2));
+    const splice = p.splice();
+    const written = (await splice.call("write", { targets: [{ path: "a.txt", text: "x\n" }] })) as {
+      results: { backup_session: string }[];
+    };
+    const id = written.results[0]!.backup_session;
+    const undone = (await splice.call("undo", { backup_session: id })) as {
+      backup_session: string;
+    };
+    const by = undone.backup_session;
+    const error = await thrown(splice.call("undo", { backup_session: id }));
+    const facts = `Session ${id} is already undone (by ${by}).`;
+    expect(error.message).toBe(
+      `${facts} To redo it, call undo with {"backup_session": "${by}"}; to restore one of its files again anyway, add its "path".`,
+    );
+    expect(cliMessage(error)).toBe(
+      `${facts} To redo it, run splice undo ${by}; to restore one of its files again anyway, add its --path.`,
+    );
+  });
 
   it("phrases calls, tools and options in each voice", () => {
     expect(MODEL_VOICE.call("undo", { list: true })).toBe('Call undo with {"list": true}');

@@ -43,6 +43,38 @@ describe("a command for every tool", () => {
     expect(json.matches).toBe(1);
   });
 
+  it("search takes -g again and again, comma lists and ! to leave out, as ripgrep does", () => {
+    const p = project();
+    p.write("src/a.test.ts", "parse();\n");
+    p.write("lib/c.js", "parse();\n");
+    p.write("lib/d.tsx", "parse();\n");
+    const files = (args: string[]) => {
+      const r = splice(p.root, ["search", "parse", ...args]);
+      expect(r.stderr).toBe("");
+      return [
+        ...new Set(
+          r.stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => l.split(":")[0]),
+        ),
+      ];
+    };
+    expect(files(["-g", "*.ts", "-g", "!*.test.ts"])).toEqual(["src/a.ts", "src/b.ts"]);
+    expect(files(["--glob", "*.js,*.tsx"])).toEqual(["lib/c.js", "lib/d.tsx"]);
+    // A comma inside braces belongs to the glob.
+    expect(files(["-g", "*.{js,tsx}", "-g", "!lib/c.js"])).toEqual(["lib/d.tsx"]);
+    const json = JSON.parse(
+      splice(p.root, ["search", "parse", "-g", "*.ts,!*.test.ts", "--json"]).stdout,
+    );
+    expect(json).toEqual(
+      callJson(p.root, "search", { pattern: "parse", glob: ["*.ts", "!*.test.ts"] }),
+    );
+    const empty = splice(p.root, ["search", "parse", "-g", ","]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("--glob needs a glob");
+  });
+
   it("list shows a tree with sizes in one column", () => {
     const p = project();
     const r = splice(p.root, ["list", "--depth", "2"]);

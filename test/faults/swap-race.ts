@@ -110,6 +110,34 @@ function leaked(value: unknown): string | undefined {
   return at === -1 ? undefined : text.slice(Math.max(0, at - 60), at + 40);
 }
 
+/**
+ * Makes the calls in turn, one an attempt, until `attempts` or `ms` run out,
+ * tallying what each answered and what leaked (from refusals too, with `errorsToo`).
+ */
+async function raceCalls(
+  t: RaceTally,
+  calls: readonly ((i: number) => Promise<unknown>)[],
+  names: readonly string[],
+  { attempts, ms, errorsToo }: { attempts: number; ms: number; errorsToo: boolean },
+): Promise<void> {
+  const start = performance.now();
+  while (t.attempts < attempts && performance.now() - start < ms) {
+    const i = t.attempts++;
+    const k = i % calls.length;
+    try {
+      const value = await calls[k]!(i);
+      t.done++;
+      const leak = leaked(value);
+      if (leak) t.escapes.push(`${names[k]} #${i}: ${leak}`);
+    } catch (error) {
+      const leak = errorsToo ? leaked((error as Error).message) : undefined;
+      if (leak) t.escapes.push(`${names[k]} #${i} (error): ${leak}`);
+      refusal(t, error);
+    }
+  }
+  t.ms = performance.now() - start;
+}
+
 /** Workspace calls under the swapped folder, one kind per attempt in turn. */
 export async function raceWorkspace(
   scene: SwapScene,
@@ -117,7 +145,6 @@ export async function raceWorkspace(
   { attempts, ms }: { attempts: number; ms: number },
 ): Promise<RaceTally> {
   const t = tally();
-  const start = performance.now();
   const d = scene.folder;
   const calls: ((i: number) => Promise<unknown>)[] = [
     () => workspace.readFile(join(d, "f.txt")).then((b) => Buffer.from(b).toString()),
@@ -131,19 +158,7 @@ export async function raceWorkspace(
       workspace.writeIf(join(d, "f.txt"), Buffer.from(`needle inside f.txt\n`), null).then(() => i),
   ];
   const names = ["read", "stat", "readDir", "write", "mkdir", "remove", "read-deep", "writeIf"];
-  while (t.attempts < attempts && performance.now() - start < ms) {
-    const i = t.attempts++;
-    const k = i % calls.length;
-    try {
-      const value = await calls[k]!(i);
-      t.done++;
-      const leak = leaked(value);
-      if (leak) t.escapes.push(`${names[k]} #${i}: ${leak}`);
-    } catch (error) {
-      refusal(t, error);
-    }
-  }
-  t.ms = performance.now() - start;
+  await raceCalls(t, calls, names, { attempts, ms, errorsToo: false });
   return t;
 }
 
@@ -154,7 +169,6 @@ export async function raceTools(
 ): Promise<RaceTally> {
   const splice = createSplice({ root: scene.root, durable: false, lsp: false });
   const t = tally();
-  const start = performance.now();
   const calls: ((i: number) => Promise<unknown>)[] = [
     () => splice.call("read", { targets: [{ path: "d/f.txt" }] }),
     () => splice.call("search", { pattern: "needle", path: "d" }),
@@ -187,21 +201,7 @@ export async function raceTools(
     "rename",
     "delete",
   ];
-  while (t.attempts < attempts && performance.now() - start < ms) {
-    const i = t.attempts++;
-    const k = i % calls.length;
-    try {
-      const value = await calls[k]!(i);
-      t.done++;
-      const leak = leaked(value);
-      if (leak) t.escapes.push(`${names[k]} #${i}: ${leak}`);
-    } catch (error) {
-      const leak = leaked((error as Error).message);
-      if (leak) t.escapes.push(`${names[k]} #${i} (error): ${leak}`);
-      refusal(t, error);
-    }
-  }
-  t.ms = performance.now() - start;
+  await raceCalls(t, calls, names, { attempts, ms, errorsToo: true });
   // History blobs are inside the root too: none may hold outside bytes.
   const blobs = join(scene.root, ".splice", "blobs");
   for (const [rel, text] of safeSnapshot(blobs)) {

@@ -1,11 +1,11 @@
 import { defineCommand } from "../define.js";
-import { positiveInt } from "../inputs.js";
+import { globList, positiveInt } from "../inputs.js";
 import { searchView } from "../views.js";
 
 export const search = defineCommand({
   name: "search",
   summary: "find text in files, printed like ripgrep: path:line:text",
-  usage: "PATTERN [PATH] [--regex] [-i] [--glob G] [-C N] [--limit N]",
+  usage: "PATTERN [PATH] [--regex] [-i] [-g G]... [-C N] [--limit N]",
   description: `Finds PATTERN (literal text unless --regex) under PATH (default: the whole
 project), .gitignore respected, and prints each hit as path:line:text, with
 -C N lines of context as path-line-text. Exits 1 when nothing matches, as grep
@@ -26,7 +26,9 @@ and ripgrep do.`,
       type: "string",
       short: "g",
       valueName: "G",
-      description: 'only files matching this glob, e.g. "*.ts" or "!*.test.ts"',
+      multiple: true,
+      description:
+        'only files matching a glob, "!" to leave out: -g "*.ts" -g "!*.test.ts" (or "*.ts,!*.test.ts")',
     },
     context: {
       type: "string",
@@ -40,15 +42,18 @@ and ripgrep do.`,
     "splice search parseConfig",
     "splice search 'TODO|FIXME' src --regex -C 2",
     "splice search fetch --glob '*.ts' -i",
+    "splice search TODO -g 'src/**' -g '!*.test.ts'",
   ],
   async run({ splice, positionals, flags, paint }) {
     const [pattern, path] = positionals as [string, string?];
     const context = flags.context === "0" ? 0 : positiveInt("context", flags.context);
     const limit = positiveInt("limit", flags.limit);
+    const globs = globList(flags.glob);
     const json = await splice.search({
       pattern,
       ...(path !== undefined ? { path } : {}),
-      ...(flags.glob !== undefined ? { glob: flags.glob } : {}),
+      // One glob goes as a string, so --json prints what `splice call` does for the same search.
+      ...(globs !== undefined ? { glob: globs.length === 1 ? globs[0] : globs } : {}),
       ...(flags.regex ? { regex: true } : {}),
       ...(flags["ignore-case"] ? { ignore_case: true } : {}),
       ...(context !== undefined ? { context } : {}),

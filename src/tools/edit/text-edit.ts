@@ -105,8 +105,13 @@ export async function planTextEdit(
   if (creates) {
     throw new ToolError(
       "exists",
-      `${file.display} already exists, so an empty old_text (which creates a file) is refused. Quote the text to replace, or use write to replace the whole file.`,
+      `${file.display} already exists, so an empty old text (which creates a file) is refused.`,
       { path: file.display },
+      {
+        tool: "write",
+        say: (v) =>
+          `Quote the text to replace, or use ${v.tool("write")} to replace the whole file.`,
+      },
     );
   }
   const seen = seenVersion(context, file, current);

@@ -59,9 +59,7 @@ function parse(args: Args): ParsedPatch {
     return parsePatch(args.patch, args.format ?? "auto");
   } catch (error) {
     if (error instanceof PatchParseError) {
-      throw new ToolError("invalid_input", `The patch could not be read: ${error.message}`, {
-        patch_line: error.line,
-      });
+      throw error.toolError({ patch_line: error.line });
     }
     throw error;
   }

@@ -145,8 +145,13 @@ export class PatchPlanner {
       if (op.expected && !sameLines(op.expected, current.lines)) {
         throw new ToolError(
           "conflict",
-          `${entry.file.display} is not what the patch deletes (patch line ${op.patchLine}): its content changed. Nothing was applied. Read it again; delete it with a patch whose removed lines match, or with the file tool.`,
+          `${entry.file.display} is not what the patch deletes (patch line ${op.patchLine}): its content changed. Nothing was applied.`,
           { path: entry.file.display },
+          {
+            tool: "file",
+            say: (v) =>
+              `Read it again; delete it with a patch whose removed lines match, or with ${v.tool("file")}.`,
+          },
         );
       }
       entry.takenBy = op;

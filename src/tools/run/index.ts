@@ -215,8 +215,13 @@ Example: {"command": "npm test"}`,
     if (!stat) {
       throw new ToolError(
         "not_found",
-        `Folder ${cwd.display} does not exist. Pass an existing folder as cwd, or create it first (for example with run "mkdir -p ${cwd.display}").`,
+        `Folder ${cwd.display} does not exist.`,
         { path: cwd.display },
+        {
+          tool: "run",
+          say: (v) =>
+            `Pass an existing folder as ${v.arg("cwd")}, or create it first (for example with ${v.tool("run")} "mkdir -p ${cwd.display}").`,
+        },
       );
     }
     if (stat.kind !== "directory") {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { identify } from "../../change/load.js";
-import { ToolError } from "../../errors.js";
+import { ToolError, type Voice } from "../../errors.js";
 import type { BackupSession, HistoryStore } from "../../history/history.js";
 import {
   changesNothing,
@@ -227,11 +227,19 @@ function pickSession(st: State, args: z.output<typeof input>): BackupSession {
 
 function alreadyUndone(session: BackupSession, st: State): ToolError {
   const by = [...new Set(st.undone.get(session.id)?.values())];
-  const redo = by.map((id) => `{"backup_session": "${id}"}`).join(" and ");
+  // "call undo with {…}" mid-sentence, "run splice undo …" for a person.
+  const redo = (v: Voice) =>
+    by.map((id) => v.call("undo", { backup_session: id }).replace(/^\w/, (c) => c.toLowerCase()));
   return new ToolError(
     "not_found",
-    `Session ${session.id} is already undone (by ${by.join(", ")}). To redo it, call undo with ${redo}; to restore one of its files again anyway, add its "path".`,
+    `Session ${session.id} is already undone (by ${by.join(", ")}).`,
     { backup_session: session.id, undone_by: by },
+    {
+      tool: "undo",
+      args: { backup_session: by[0] },
+      say: (v) =>
+        `To redo it, ${redo(v).join(" and ")}; to restore one of its files again anyway, add its ${v.arg("path")}.`,
+    },
   );
 }
 

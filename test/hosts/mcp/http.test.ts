@@ -13,21 +13,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, serveHttp } from "../../../src/hosts/mcp/http.js";
+import { initializeRequest } from "../../helpers/mcp.js";
 import { alive, sleep } from "../../helpers/processes.js";
 import { Project } from "../../helpers/project.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/splice", import.meta.url));
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-});
+const INITIALIZE = JSON.stringify(initializeRequest());
 
 interface Reply {
   status: number;

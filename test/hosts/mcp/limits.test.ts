@@ -15,22 +15,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { serveHttp } from "../../../src/hosts/mcp/http.js";
 import { OMITTED_META_KEY, RESULT_META_KEY } from "../../../src/hosts/mcp/result.js";
 import { idAtEdges, LineTransport } from "../../../src/hosts/mcp/stdio.js";
+import { initializeRequest } from "../../helpers/mcp.js";
 import { sleep } from "../../helpers/processes.js";
 import { Project } from "../../helpers/project.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/splice", import.meta.url));
 const MIB = 1024 * 1024;
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-};
+const INITIALIZE = initializeRequest();
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
