@@ -5,6 +5,7 @@ import {
   type Dirent,
   fchmodSync,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -244,6 +245,21 @@ export class LocalWorkspace implements Workspace {
     }
   }
 
+  /**
+   * The file is renamed aside (a temp name in its folder) before it is
+   * compared, so the bytes compared are the bytes removed: a program that
+   * wrote the file before the rename is seen by the compare and its file put
+   * back; one that writes the name after it makes a new file, which stays.
+   */
+  async removeIf(path: string, expected: string): Promise<boolean> {
+    try {
+      return this.#disk.at(path, (dir, name) => removeAside(dir, name, expected));
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
   async readDir(path: string): Promise<DirEntry[]> {
     try {
       const entries = this.#disk.at(path, readDirAt);
@@ -262,6 +278,66 @@ export class LocalWorkspace implements Workspace {
       throw error;
     }
   }
+}
+
+/** removeIf's step in the file's folder: rename aside, compare, then unlink or put back. */
+function removeAside(dir: string, name: string, expected: string): boolean | Follow {
+  const at = `${dir}/${name}`;
+  try {
+    if (lstatSync(at).isSymbolicLink()) return FOLLOW; // the guard resolved it: remove its target
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+  const aside = `${dir}/${tempName(name)}`;
+  try {
+    renameSync(at, aside);
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+  let same = false;
+  try {
+    same = hashesTo(aside, expected);
+  } finally {
+    if (same) unlinkSync(aside);
+    else putBack(aside, at);
+  }
+  return same;
+}
+
+/** Whether the regular file at `file` (not a link) hashes to `expected`. */
+function hashesTo(file: string, expected: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, HOLD_FLAGS);
+  } catch {
+    return false; // a link or special file swapped in: not the file that was read
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && sha256(readAll(fd, st.size)) === expected;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Puts a file moved aside back under its name, never over a file another
+ * program made there since (that one is newer, and stays).
+ */
+function putBack(aside: string, at: string): void {
+  try {
+    linkSync(aside, at);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST") {
+      // No hard links here (some FUSE and FAT file systems): a rename is the one way back.
+      renameSync(aside, at);
+      return;
+    }
+  }
+  unlinkSync(aside);
 }
 
 /** What a rename did: refused by the last check, or done (and what it took off the disk that was not expected). */
