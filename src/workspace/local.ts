@@ -7,12 +7,10 @@ import {
   fstatSync,
   linkSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   type Stats,
@@ -24,7 +22,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fsyncPath } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
-import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
+import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
+import { BeneathFs, PLAIN } from "./beneath-fs.js";
 import { withFileLock } from "./file-lock.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
@@ -55,23 +54,6 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-/** Where an unconfined workspace makes its calls: the path as it is, every link followed by the kernel. */
-const PLAIN: Pick<Beneath, "at"> = {
-  at: <T>(abs: string, final: Final<T>, options: { create?: boolean } = {}): T => {
-    let done: T | Follow;
-    try {
-      done = final(dirname(abs), basename(abs));
-    } catch (error) {
-      if (!options.create || !isMissing(error)) throw error;
-      mkdirSync(dirname(abs), { recursive: true });
-      done = final(dirname(abs), basename(abs));
-    }
-    if (done !== FOLLOW) return done;
-    const real = realpathSync(abs);
-    return final(dirname(real), basename(real)) as T;
-  },
-};
-
 /**
  * The local disk. Writes go to a temp file in the same folder, then rename.
  * The calls are synchronous behind the async interface: each one is a
@@ -80,18 +62,21 @@ const PLAIN: Pick<Beneath, "at"> = {
  */
 export class LocalWorkspace implements Workspace {
   readonly kind = "local";
-  readonly #disk: Pick<Beneath, "at">;
+  readonly #disk: Pick<Beneath, "at">; // PLAIN when unconfined
   readonly #durable: boolean;
   readonly #lockDir: string;
+  readonly #lockFs: BeneathFs;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
     this.#durable = options.durable ?? true;
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
+    // Lock calls are confined too: a `.splice/locks` swapped for a link out of the root is refused.
+    this.#lockFs = BeneathFs.around(dirname(this.#lockDir), options.confineTo);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(this.#lockDir, path, fn);
+    return withFileLock(this.#lockDir, path, fn, this.#lockFs);
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
