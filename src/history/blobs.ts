@@ -9,6 +9,7 @@ import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
+import { sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -198,6 +199,7 @@ export class BlobStore {
       if (ensureDir(this.fs, dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
       writeFileAtomic(this.fs, path, bytes);
     }
+    sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder
     if (sync) this.syncEntry(sha, path, sync);
   }
 

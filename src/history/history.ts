@@ -30,6 +30,7 @@ import {
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
 import { LOCK_FILE } from "./lock.js";
+import { sweepDeadTemps } from "./temps.js";
 import {
   type BackupSession,
   type CollectResult,
@@ -127,6 +128,7 @@ class Store {
       this.unavailable = unavailableError(this.dir, code);
     }
     this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
+    if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
     this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync, this.fs);
     this.reader = new JournalReader(this.fs, this.journalPath);
   }
