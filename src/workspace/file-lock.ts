@@ -214,6 +214,38 @@ function stoppedNote(pid: number): string {
   }
 }
 
+/** The lock files in `dir` whose holder is gone (and the asides of broken ones), for `splice gc`. */
+export function deadLocks(fs: BeneathFs, dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const lock = join(dir, name);
+    if (name.endsWith(".broken")) {
+      out.push(lock); // a breaker killed between its rename and its unlink
+      continue;
+    }
+    if (!name.endsWith(".lock") || held.has(lock)) continue;
+    const text = readLock(fs, lock);
+    if (text !== undefined && abandoned(fs, lock, text)) out.push(lock);
+  }
+  return out;
+}
+
+/** Removes a lock found dead, the way a waiter breaks one (never a lock taken since). */
+export function removeDeadLock(fs: BeneathFs, lock: string): void {
+  if (lock.endsWith(".broken")) {
+    fs.rm(lock);
+    return;
+  }
+  const text = readLock(fs, lock);
+  if (text !== undefined && abandoned(fs, lock, text)) breakLock(fs, lock, text);
+}
+
 /**
  * Runs `fn` while holding the lock for `path` (locks live in `dir`; their
  * calls are made through `fs`, beneath the project when `dir` is in it).
