@@ -17,7 +17,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { createSplice } from "../src/splice.js";
+import { BeneathFs } from "../src/workspace/beneath-fs.js";
 import { LOCK_TIMING, lockName, withFileLock } from "../src/workspace/file-lock.js";
+import { type HistoryTarget, raceHistory } from "../test/faults/history-swap.js";
 import { killAndCheck, seeded, V3 } from "../test/helpers/kill-check.js";
 import { killPoints, straceAvailable } from "../test/helpers/kill-steps.js";
 import { Project } from "../test/helpers/project.js";
@@ -222,12 +224,94 @@ async function everyStep(): Promise<void> {
   for (const p of phantoms) console.log(`  phantom at ${p}`);
 }
 
+/**
+ * What confining history costs an edit: a read and a write through the
+ * toolkit, history's calls confined beneath the root, against the same with
+ * history's calls made on plain paths (BeneathFs.around swapped out while the
+ * baseline toolkit opens), in the same run. Not fsync'ed: the disk wait would
+ * drown the difference.
+ */
+async function historyConfineCost(): Promise<void> {
+  const runs = Number(process.env.RELIABILITY_EDITS ?? 1500);
+  const open = (plain: boolean) => {
+    const p = new Project();
+    p.write("src/a.txt", "one\n");
+    const around = BeneathFs.around;
+    if (plain) BeneathFs.around = () => new BeneathFs();
+    try {
+      return { p, splice: createSplice({ root: p.root, durable: false, lsp: false }) };
+    } finally {
+      BeneathFs.around = around;
+    }
+  };
+  const plain = open(true);
+  const confined = open(false);
+  const edit = (s: ReturnType<typeof open>) => async (i: number) => {
+    await s.splice.call("read", { targets: [{ path: "src/a.txt" }] });
+    await s.splice.call("write", { targets: [{ path: "src/a.txt", text: `v${i}\n` }] });
+  };
+  const options = { warmup: 100, runs };
+  const before = await measure(options, edit(plain));
+  const after = await measure(options, edit(confined));
+  const before2 = await measure(options, edit(plain)); // again, for the drift of a loaded machine
+  const base = Math.min(before.median, before2.median);
+  console.log(
+    `\n${formatTable(
+      [
+        { header: `read + write through the toolkit (${runs} runs)` },
+        { header: "median µs", right: true },
+        { header: "vs baseline", right: true },
+      ],
+      [
+        ["history on plain paths (baseline, best of two)", fixed(base * 1000), "1.00x"],
+        [
+          "history confined beneath the root",
+          fixed(after.median * 1000),
+          `${fixed(after.median / base, 2)}x (+${fixed((after.median - base) * 1000)} µs)`,
+        ],
+      ],
+    )}`,
+  );
+}
+
+/** History's own folders swapped for a link out while splice works: outside files changed. */
+async function historySwaps(): Promise<void> {
+  const ms = Number(process.env.SPLICE_BENCH_SECONDS ?? 10) * 1000;
+  const rows: string[][] = [];
+  for (const target of [".splice", ".splice/blobs", ".splice/locks"] as HistoryTarget[]) {
+    const t = await raceHistory(target, { ms });
+    rows.push([
+      target,
+      String(t.calls),
+      String(t.refused),
+      String(t.swaps),
+      t.atomic ? "yes" : "no",
+      String(t.outside.length),
+    ]);
+  }
+  console.log(
+    `\n${formatTable(
+      [
+        { header: `history folder swapped with a link out (${ms / 1000} s each)` },
+        { header: "tool calls", right: true },
+        { header: "refused", right: true },
+        { header: "swaps", right: true },
+        { header: "atomic", right: true },
+        { header: "outside files changed", right: true },
+      ],
+      rows,
+    )}`,
+  );
+}
+
 defineBenchmark({
   name: "reliability",
   description:
     "locks and crashes: kill -9 at every step, stopped holders, dead-holder wait, lock cost",
   async run() {
     await lockCost();
+    await historyConfineCost();
+    await historySwaps();
     await deadHolderWait();
     await everyStep();
     await stoppedHolders();

@@ -234,14 +234,16 @@ async function commitDelete(
     backup: context.backup,
   });
   // Recording took a disk wait; a writer outside splice may have come in since.
-  // Compared again right before the unlink, its change is refused, not lost
-  // (the journal line stays pending, which undo skips).
-  if (!(await stillHolds(context, file, before.sha))) throw new RaceError(file.display);
+  // removeIf compares the very bytes it removes (moved aside first), so that
+  // writer's change is refused and put back, not lost (the journal line stays
+  // pending, which undo skips).
+  let removed: boolean;
   try {
-    await context.workspace.remove(file.real);
+    removed = await context.workspace.removeIf(file.real, before.sha);
   } catch (error) {
     throw writeFailure(context, file, error, "delete");
   }
+  if (!removed) throw new RaceError(file.display);
   if (id !== undefined) afterWrite(() => context.history.landed(id));
   emitChanged(context, file, change.action, diff);
   return { ...outcome, applied: true, sha: null, backup: context.backup };

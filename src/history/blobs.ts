@@ -3,12 +3,13 @@
  * SHA-256 of the raw bytes. Writes go through a temp file and a rename, so a
  * blob file is either absent or complete.
  */
-import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
+import { BeneathFs } from "../workspace/beneath-fs.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
+import { sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -35,9 +36,13 @@ export class BlobStore {
   /** Fan-out folders this process created without fsyncing their entry in the root. */
   private readonly unsyncedFanouts = new Set<string>();
 
-  constructor(root: string, fsync = true) {
+  /** Where the calls are made: beneath the project (History passes its own), else beneath `root` itself. */
+  private readonly fs: BeneathFs;
+
+  constructor(root: string, fsync = true, fs?: BeneathFs) {
     this.root = root;
     this.fsync = fsync;
+    this.fs = fs ?? BeneathFs.around(root);
   }
 
   pathOf(sha: string): string {
@@ -80,10 +85,10 @@ export class BlobStore {
     if (!isSha(sha)) return undefined;
     let bytes: Buffer;
     try {
-      bytes = readFileSync(this.pathOf(sha));
+      bytes = this.fs.readFile(this.pathOf(sha));
     } catch (error) {
-      // A folder where the blob should be is damage, as a wrong content is.
-      if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR")) return undefined;
+      // A folder or a link where the blob should be is damage, as a wrong content is.
+      if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR", "ELOOP")) return undefined;
       throw error;
     }
     if (sha256(bytes) !== sha) return undefined;
@@ -93,7 +98,7 @@ export class BlobStore {
   has(sha: string): boolean {
     if (!isSha(sha)) return false;
     try {
-      statSync(this.pathOf(sha));
+      this.fs.lstat(this.pathOf(sha));
       return true;
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
@@ -104,14 +109,14 @@ export class BlobStore {
   /** Every blob file on disk. Temp files and foreign names are skipped. */
   list(): BlobFile[] {
     const out: BlobFile[] = [];
-    for (const fanout of readdirSafe(this.root)) {
+    for (const fanout of readdirSafe(this.fs, this.root)) {
       if (!FANOUT_PATTERN.test(fanout)) continue;
       const dir = join(this.root, fanout);
-      for (const rest of readdirSafe(dir)) {
+      for (const rest of readdirSafe(this.fs, dir)) {
         if (!REST_PATTERN.test(rest)) continue;
         const path = join(dir, rest);
         try {
-          const st = statSync(path);
+          const st = this.fs.lstat(path);
           if (st.isFile())
             out.push({ sha: fanout + rest, path, size: st.size, mtimeMs: st.mtimeMs });
         } catch (error) {
@@ -125,20 +130,25 @@ export class BlobStore {
   /** Leftovers of a crash (temp files, blobs moved aside for deletion) older than `cutoffMs`. */
   staleTemps(cutoffMs: number): string[] {
     const out: string[] = [];
-    for (const fanout of readdirSafe(this.root)) {
+    for (const fanout of readdirSafe(this.fs, this.root)) {
       if (!FANOUT_PATTERN.test(fanout)) continue;
       const dir = join(this.root, fanout);
-      for (const name of readdirSafe(dir)) {
+      for (const name of readdirSafe(this.fs, dir)) {
         if (!name.startsWith(".tmp-") && !ASIDE_PATTERN.test(name)) continue;
         const path = join(dir, name);
         try {
-          if (statSync(path).mtimeMs < cutoffMs) out.push(path);
+          if (this.fs.lstat(path).mtimeMs < cutoffMs) out.push(path);
         } catch (error) {
           if (!isErrno(error, "ENOENT")) throw error;
         }
       }
     }
     return out;
+  }
+
+  /** Removes the leftovers staleTemps finds. */
+  removeTemps(cutoffMs: number): void {
+    for (const path of this.staleTemps(cutoffMs)) this.fs.rm(path);
   }
 
   /**
@@ -152,26 +162,25 @@ export class BlobStore {
     const path = this.pathOf(sha);
     const aside = `${path}.del-${randomId(4)}`;
     try {
-      renameSync(path, aside);
+      this.fs.rename(path, aside);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return undefined;
       throw error;
     }
-    const st = statSync(aside);
+    const st = this.fs.lstat(aside);
     if (st.mtimeMs >= cutoffMs) {
-      renameSync(aside, path);
+      this.fs.rename(aside, path);
       return undefined;
     }
-    unlinkSync(aside);
+    this.fs.unlink(aside);
     this.backedUp.delete(sha);
     return st.size;
   }
 
   /** Refresh the mtime of an existing blob; false when it does not exist. */
   private touch(path: string): boolean {
-    const now = new Date();
     try {
-      utimesSync(path, now, now);
+      this.fs.touch(path);
       return true;
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
@@ -183,13 +192,14 @@ export class BlobStore {
   private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
     const dir = join(this.root, sha.slice(0, 2));
     try {
-      writeFileAtomic(path, bytes);
+      writeFileAtomic(this.fs, path, bytes);
     } catch (error) {
       // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
       if (!isErrno(error, "ENOENT")) throw error;
-      if (ensureDir(dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
-      writeFileAtomic(path, bytes);
+      if (ensureDir(this.fs, dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
+      writeFileAtomic(this.fs, path, bytes);
     }
+    sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder
     if (sync) this.syncEntry(sha, path, sync);
   }
 
@@ -202,7 +212,7 @@ export class BlobStore {
   private makeBackup(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
     let stored: Buffer | undefined;
     try {
-      stored = readFileSync(path);
+      stored = this.fs.readFile(path);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
     }
@@ -229,9 +239,9 @@ export class BlobStore {
   }
 }
 
-function readdirSafe(dir: string): string[] {
+function readdirSafe(fs: BeneathFs, dir: string): string[] {
   try {
-    return readdirSync(dir);
+    return fs.readdir(dir);
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
     throw error;

@@ -5,20 +5,12 @@
  * appended meanwhile, then delete blobs that no kept event names and that are
  * older than the compaction start minus a grace period.
  */
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync } from "node:fs";
 import { join } from "node:path";
+import type { BeneathFs } from "../workspace/beneath-fs.js";
 import type { BlobStore } from "./blobs.js";
 import { EventIndex } from "./event-index.js";
-import { fsyncDir, isErrno, tempPath, writeAll } from "./fsutil.js";
+import { CREATE_FLAGS, isErrno, tempPath, writeAll } from "./fsutil.js";
 import {
   appendLines,
   compactionHeader,
@@ -32,6 +24,8 @@ import { DirLock, LOCK_FILE } from "./lock.js";
 import { BLOB_GRACE_MS, type CollectResult, shasOf } from "./types.js";
 
 export interface CompactTarget {
+  /** Where the store's calls are made (beneath the project). */
+  fs: BeneathFs;
   dir: string;
   journalPath: string;
   blobs: BlobStore;
@@ -104,7 +98,7 @@ function pinnedEvents(events: StoredEvent[]): boolean[] {
 
 /** Compact the journal and sweep blobs; undefined when another process holds the lock. */
 export function compact(target: CompactTarget): CompactOutcome | undefined {
-  const lock = new DirLock(join(target.dir, LOCK_FILE));
+  const lock = new DirLock(target.fs, join(target.dir, LOCK_FILE));
   if (!lock.tryAcquire()) return undefined;
   const startMs = Date.now();
   try {
@@ -112,7 +106,7 @@ export function compact(target: CompactTarget): CompactOutcome | undefined {
     if (!journal) return undefined;
     const cutoff = startMs - BLOB_GRACE_MS;
     const swept = sweepBlobs(target.blobs, journal.referenced, cutoff);
-    sweepLeftovers(target.dir, cutoff);
+    sweepLeftovers(target.fs, target.dir, cutoff);
     return { ...swept, events: journal.events, bytes: journal.bytes };
   } finally {
     lock.release();
@@ -128,7 +122,7 @@ interface Rewritten {
 function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undefined {
   let fd: number;
   try {
-    fd = openSync(target.journalPath, "r");
+    fd = target.fs.open(target.journalPath, constants.O_RDONLY);
   } catch (error) {
     if (!isErrno(error, "ENOENT")) throw error;
     return { referenced: new Set(), events: 0, bytes: 0 };
@@ -142,20 +136,20 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
     let carried: StoredEvent[] = [];
     if (kept.length !== lines) {
       const temp = tempPath(target.dir, "journal");
-      writeJournal(temp, [compactionHeader(), ...kept.map(serializeEvent)]);
+      writeJournal(target.fs, temp, [compactionHeader(), ...kept.map(serializeEvent)]);
       if (!lock.holds()) {
-        rmSync(temp, { force: true });
+        target.fs.rm(temp);
         return undefined;
       }
-      renameSync(temp, target.journalPath);
-      fsyncDir(target.dir);
+      target.fs.rename(temp, target.journalPath);
+      target.fs.fsyncDir(target.dir);
       // Lines appended to the old file after we read it. Writers that append
       // after this point notice the new inode and write their line again.
       const tail = readRange(fd, consumed, fstatSync(fd).size - consumed);
       const late = parseChunk(tail);
       carried = late.events;
       const lines = [...carried.map(serializeEvent), ...late.landed.map(landedLine)];
-      if (lines.length > 0) appendLines(target.journalPath, lines, true);
+      if (lines.length > 0) appendLines(target.fs, target.journalPath, lines, true);
     }
     const referenced = new Set<string>();
     const sizes = new Map<string, number>();
@@ -198,14 +192,14 @@ function dedupe(events: StoredEvent[]): StoredEvent[] {
   });
 }
 
-function writeJournal(path: string, lines: string[]): void {
-  const fd = openSync(path, "wx");
+function writeJournal(fs: BeneathFs, path: string, lines: string[]): void {
+  const fd = fs.open(path, CREATE_FLAGS);
   try {
     writeAll(fd, Buffer.from(`${lines.join("\n")}\n`, "utf8"));
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
-    rmSync(path, { force: true });
+    fs.rm(path);
     throw error;
   }
   closeSync(fd);
@@ -221,17 +215,17 @@ function sweepBlobs(blobs: BlobStore, referenced: Set<string>, cutoff: number): 
     removedBlobs++;
     freedBytes += freed;
   }
-  for (const path of blobs.staleTemps(cutoff)) rmSync(path, { force: true });
+  blobs.removeTemps(cutoff);
   return { removedBlobs, freedBytes };
 }
 
 /** Temp journals and broken locks a crashed process left in the history directory. */
-function sweepLeftovers(dir: string, cutoff: number): void {
-  for (const name of readdirSync(dir)) {
+function sweepLeftovers(fs: BeneathFs, dir: string, cutoff: number): void {
+  for (const name of fs.readdir(dir)) {
     if (!name.startsWith(".tmp-") && !name.startsWith(`${LOCK_FILE}.stale-`)) continue;
     const path = join(dir, name);
     try {
-      if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
+      if (fs.lstat(path).mtimeMs < cutoff) fs.rm(path);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
     }

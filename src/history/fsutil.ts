@@ -1,42 +1,54 @@
 /**
  * Small synchronous file-system helpers for the history store: durable
- * directory entries, atomic file creation, errno checks.
+ * directory entries, atomic file creation, errno checks. Every call goes
+ * through the store's BeneathFs, so a folder of the store swapped for a link
+ * out of the project is refused, never followed.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncPathSync, isErrno } from "../util/durable.js";
+import { isErrno } from "../util/durable.js";
 import { randomId } from "../util/ids.js";
+import type { BeneathFs } from "../workspace/beneath-fs.js";
+import { newHolder } from "../workspace/holder.js";
 
 export { isErrno };
 
-/** Temp files start with "." so blob listings can skip them by name. */
-export function tempPath(dir: string, label: string): string {
-  return join(dir, `.tmp-${label}-${process.pid}-${randomId(6)}`);
-}
-
-/** fsync a directory so the entries created or renamed in it survive a power loss. */
-export function fsyncDir(dir: string): void {
-  fsyncPathSync(dir, true);
-}
-
 /**
- * mkdir -p. When directories were created and `durable` asks for it, their
- * parents are fsync'ed so the new entries survive a power loss too. True
- * when something was created.
+ * `.tmp-LABEL-PID-START-ID`: starts with "." so blob listings skip it by
+ * name, and says who wrote it (pid and start time, as locks do), so a
+ * leftover of a killed writer is known to be one (see temps.ts).
  */
-export function ensureDir(dir: string, durable = true): boolean {
-  const created = mkdirSync(dir, { recursive: true });
-  if (created === undefined) return false;
-  if (!durable) return true;
-  const stop = dirname(created);
-  let current = dir;
-  for (;;) {
-    const parent = dirname(current);
-    fsyncDir(parent);
-    if (parent === stop || parent === current) break;
-    current = parent;
+export function tempPath(dir: string, label: string): string {
+  const { pid, start } = newHolder();
+  return join(dir, `.tmp-${label}-${pid}-${start}-${randomId(6)}`);
+}
+
+/** mkdir -p beneath the store's root; with `durable`, the parents of made folders are fsync'ed. True when something was made. */
+export function ensureDir(fs: BeneathFs, dir: string, durable = true): boolean {
+  try {
+    fs.mkdir(dir);
+  } catch (error) {
+    if (isErrno(error, "EEXIST") && isFolder(fs, dir)) return false;
+    if (!isErrno(error, "ENOENT") || dirname(dir) === dir || dir === fs.root) throw error;
+    ensureDir(fs, dirname(dir), durable);
+    try {
+      fs.mkdir(dir);
+    } catch (again) {
+      if (isErrno(again, "EEXIST") && isFolder(fs, dir)) return false;
+      throw again;
+    }
   }
+  if (durable) fs.fsyncDir(dirname(dir));
   return true;
+}
+
+/** A folder there, or a link inside the root that leads to one (an EEXIST that is not one stays an error). */
+function isFolder(fs: BeneathFs, dir: string): boolean {
+  try {
+    return fs.stat(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Write all of `data` at the fd's position (or the end, for O_APPEND). */
@@ -47,26 +59,31 @@ export function writeAll(fd: number, data: Uint8Array): void {
   }
 }
 
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
 /**
  * Create or replace `target` atomically: write a temp file beside it, then
  * rename. Not fsync'ed: callers that need it durable sync it after (a
  * SyncBarrier), before anything relies on it.
  */
-export function writeFileAtomic(target: string, data: Uint8Array): void {
+export function writeFileAtomic(fs: BeneathFs, target: string, data: Uint8Array): void {
   const temp = tempPath(dirname(target), "w");
-  const fd = openSync(temp, "wx");
+  const fd = fs.open(temp, CREATE);
   try {
     writeAll(fd, data);
   } catch (error) {
     closeSync(fd);
-    rmSync(temp, { force: true });
+    fs.rm(temp);
     throw error;
   }
   closeSync(fd);
   try {
-    renameSync(temp, target);
+    fs.rename(temp, target);
   } catch (error) {
-    rmSync(temp, { force: true });
+    fs.rm(temp);
     throw error;
   }
 }
+
+/** Open a file to create it exclusively (`wx`). */
+export const CREATE_FLAGS = CREATE;

@@ -8,11 +8,11 @@
  * processes appended since the last look, so a read recorded by one CLI call
  * vouches for an edit in the next.
  */
-import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "../errors.js";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
+import { BeneathFs } from "../workspace/beneath-fs.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
@@ -30,6 +30,7 @@ import {
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
 import { LOCK_FILE } from "./lock.js";
+import { sweepDeadTemps } from "./temps.js";
 import {
   type BackupSession,
   type CollectResult,
@@ -82,6 +83,8 @@ class Store {
   readonly journalPath: string;
   readonly lockPath: string;
   readonly blobs: BlobStore;
+  /** Every call on the store, made beneath the project (or beneath `dir` when it is elsewhere). */
+  readonly fs: BeneathFs;
   readonly index = new EventIndex();
   readonly maxBytes: number;
   readonly maxEntries: number;
@@ -109,23 +112,25 @@ class Store {
     this.lazyAbove = positive(options.lazyAbove, LAZY_ABOVE, "lazyAbove");
     this.journalPath = join(this.dir, JOURNAL_FILE);
     this.lockPath = join(this.dir, LOCK_FILE);
-    this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync);
-    this.reader = new JournalReader(this.journalPath);
+    let fs: BeneathFs | undefined;
     try {
-      ensureDir(this.dir);
+      fs = BeneathFs.around(this.dir, options.root);
+      ensureDir(fs, this.dir);
       const gitignore = join(this.dir, ".gitignore");
-      if (!existsSync(gitignore)) {
-        try {
-          writeFileSync(gitignore, "*\n", { flag: "wx" });
-        } catch (error) {
-          if (!isErrno(error, "EEXIST")) throw error;
-        }
+      try {
+        fs.create(gitignore, "*\n");
+      } catch (error) {
+        if (!isErrno(error, "EEXIST")) throw error;
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (typeof code !== "string") throw error;
       this.unavailable = unavailableError(this.dir, code);
     }
+    this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
+    if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
+    this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync, this.fs);
+    this.reader = new JournalReader(this.fs, this.journalPath);
   }
 
   /**
@@ -160,7 +165,7 @@ class Store {
    * and the totals written for the next process.
    */
   private load(raw: Buffer): void {
-    const totals = readTotals(this.dir);
+    const totals = readTotals(this.dir, this.fs);
     if (!totals || !totalsFit(totals, this.reader.position(), raw)) {
       const parsed = parseChunk(raw);
       for (const event of parsed.events) this.index.add(event);
@@ -201,7 +206,13 @@ class Store {
 
   private saveTotals(): void {
     const { ino, head, offset } = this.reader.position();
-    writeTotals(this.dir, { ino, head, offset, count: this.index.count, bytes: this.index.bytes });
+    writeTotals(this.fs, this.dir, {
+      ino,
+      head,
+      offset,
+      count: this.index.count,
+      bytes: this.index.bytes,
+    });
   }
 
   /** An index that answers exactly for one path: the store's, or one of that path's events. */
@@ -222,7 +233,7 @@ class Store {
   /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
   appendLanded(id: string): void {
     if (this.unavailable) return;
-    const appended = appendLines(this.journalPath, [landedLine(id)], false, this.lockPath);
+    const appended = appendLines(this.fs, this.journalPath, [landedLine(id)], false, this.lockPath);
     this.index.markLanded([id]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
@@ -237,7 +248,14 @@ class Store {
       return id;
     }
     const line = serializeEvent({ id, ...event });
-    const appended = appendLines(this.journalPath, [line], durable, this.lockPath, barrier);
+    const appended = appendLines(
+      this.fs,
+      this.journalPath,
+      [line],
+      durable,
+      this.lockPath,
+      barrier,
+    );
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       const sync = barrier ?? new SyncBarrier();
@@ -275,6 +293,7 @@ class Store {
   collect(): CollectResult {
     if (this.unavailable) return { removedBlobs: 0, freedBytes: 0 };
     const outcome = compact({
+      fs: this.fs,
       dir: this.dir,
       journalPath: this.journalPath,
       blobs: this.blobs,

@@ -11,8 +11,8 @@
  * it counted up to. It is a cache: when it does not match the journal, the
  * journal is indexed whole, as before, and the file is written again.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BeneathFs } from "../workspace/beneath-fs.js";
 import { writeFileAtomic } from "./fsutil.js";
 import { parseChunk, parseEvent, type StoredEvent } from "./journal.js";
 
@@ -29,9 +29,9 @@ export interface JournalTotals {
   bytes: number;
 }
 
-export function readTotals(dir: string): JournalTotals | undefined {
+export function readTotals(dir: string, fs = BeneathFs.around(dir)): JournalTotals | undefined {
   try {
-    const t = JSON.parse(readFileSync(join(dir, TOTALS_FILE), "utf8")) as JournalTotals;
+    const t = JSON.parse(fs.readFile(join(dir, TOTALS_FILE)).toString("utf8")) as JournalTotals;
     const numbers = [t.ino, t.offset, t.count, t.bytes];
     if (!numbers.every((n) => Number.isSafeInteger(n) && n >= 0) || typeof t.head !== "string") {
       return undefined;
@@ -42,9 +42,9 @@ export function readTotals(dir: string): JournalTotals | undefined {
   }
 }
 
-export function writeTotals(dir: string, totals: JournalTotals): void {
+export function writeTotals(fs: BeneathFs, dir: string, totals: JournalTotals): void {
   try {
-    writeFileAtomic(join(dir, TOTALS_FILE), Buffer.from(JSON.stringify(totals)));
+    writeFileAtomic(fs, join(dir, TOTALS_FILE), Buffer.from(JSON.stringify(totals)));
   } catch {
     // Only a cache: the next process indexes the journal whole.
   }

@@ -7,9 +7,10 @@
  * crash). Each line carries a random `id`, so a line that ends up twice in the
  * file (a writer racing a compaction writes it again) is counted once.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, readSync, type Stats } from "node:fs";
 import type { SyncBarrier } from "../util/durable.js";
 import { randomId } from "../util/ids.js";
+import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { isErrno, writeAll } from "./fsutil.js";
 import {
   EVENT_KINDS,
@@ -169,16 +170,17 @@ export function readRange(fd: number, position: number, length: number): Buffer 
  * dedupe by id). A durable append with a `barrier` leaves the fsync to it.
  */
 export function appendLines(
+  fs: BeneathFs,
   path: string,
   lines: string[],
   durable: boolean,
   waitForLock?: string,
   barrier?: SyncBarrier,
 ): Appended {
-  if (waitForLock) waitWhileLocked(waitForLock);
+  if (waitForLock) waitWhileLocked(fs, waitForLock);
   const body = `${lines.join("\n")}\n`;
   for (let attempt = 1; ; attempt++) {
-    const fd = openSync(path, "a+");
+    const fd = fs.open(path, APPEND);
     let start: Stats;
     let end: Stats;
     let length: number;
@@ -193,12 +195,15 @@ export function appendLines(
     } finally {
       closeSync(fd);
     }
-    if (!replacedSince(path, start) || attempt >= MAX_APPEND_ATTEMPTS) {
+    if (!replacedSince(fs, path, start) || attempt >= MAX_APPEND_ATTEMPTS) {
       if (durable) barrier?.add(path);
       return { start, end, length };
     }
   }
 }
+
+/** `a+`: read the last byte, append, create when missing. */
+const APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 /** Where an append landed: the file before and after it, and the bytes it wrote. */
 export interface Appended {
@@ -215,11 +220,11 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  * before older lines, and "newest" is journal order. A lock older than
  * LOCK_STALE_MS is a crashed compactor's; stop waiting for it.
  */
-function waitWhileLocked(lockPath: string): void {
+function waitWhileLocked(fs: BeneathFs, lockPath: string): void {
   for (;;) {
     let age: number;
     try {
-      age = Date.now() - statSync(lockPath).mtimeMs;
+      age = Date.now() - fs.lstat(lockPath).mtimeMs;
     } catch {
       return;
     }
@@ -228,9 +233,9 @@ function waitWhileLocked(lockPath: string): void {
   }
 }
 
-function replacedSince(path: string, before: Stats): boolean {
+function replacedSince(fs: BeneathFs, path: string, before: Stats): boolean {
   try {
-    const now = statSync(path);
+    const now = fs.lstat(path);
     return now.ino !== before.ino || now.dev !== before.dev;
   } catch (error) {
     if (isErrno(error, "ENOENT")) return false;
@@ -259,6 +264,7 @@ export interface PollResult {
  */
 export class JournalReader {
   readonly path: string;
+  private readonly fs: BeneathFs;
   private ino = -1;
   private dev = -1;
   private size = -1;
@@ -266,7 +272,8 @@ export class JournalReader {
   private offset = 0;
   private head: Buffer = Buffer.alloc(0);
 
-  constructor(path: string) {
+  constructor(fs: BeneathFs, path: string) {
+    this.fs = fs;
     this.path = path;
   }
 
@@ -279,7 +286,7 @@ export class JournalReader {
   poll(rawAbove = Number.POSITIVE_INFINITY): PollResult {
     let st: Stats;
     try {
-      st = statSync(this.path);
+      st = this.fs.lstat(this.path);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
       const reset = this.ino !== -1;
@@ -321,7 +328,7 @@ export class JournalReader {
   private read(rawAbove: number): PollResult {
     let fd: number;
     try {
-      fd = openSync(this.path, "r");
+      fd = this.fs.open(this.path, constants.O_RDONLY);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
       const reset = this.ino !== -1;

@@ -3,8 +3,8 @@
  * takes it; appends never wait. A lock older than LOCK_STALE_MS belongs to a
  * process that died mid-compaction and is broken.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomId } from "../util/ids.js";
+import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { isErrno } from "./fsutil.js";
 import { LOCK_STALE_MS } from "./types.js";
 
@@ -12,9 +12,11 @@ export const LOCK_FILE = "lock";
 
 export class DirLock {
   readonly path: string;
+  private readonly fs: BeneathFs;
   private token: string | undefined;
 
-  constructor(path: string) {
+  constructor(fs: BeneathFs, path: string) {
+    this.fs = fs;
     this.path = path;
   }
 
@@ -23,10 +25,9 @@ export class DirLock {
     for (let attempt = 0; attempt < 2; attempt++) {
       const token = randomId();
       try {
-        writeFileSync(
+        this.fs.create(
           this.path,
           JSON.stringify({ pid: process.pid, token, at: new Date().toISOString() }),
-          { flag: "wx" },
         );
         this.token = token;
         return true;
@@ -42,7 +43,9 @@ export class DirLock {
   holds(): boolean {
     if (this.token === undefined) return false;
     try {
-      const content = JSON.parse(readFileSync(this.path, "utf8")) as { token?: unknown };
+      const content = JSON.parse(this.fs.readFile(this.path).toString("utf8")) as {
+        token?: unknown;
+      };
       return content.token === this.token;
     } catch {
       return false;
@@ -52,7 +55,7 @@ export class DirLock {
   release(): void {
     if (this.holds()) {
       try {
-        unlinkSync(this.path);
+        this.fs.unlink(this.path);
       } catch (error) {
         if (!isErrno(error, "ENOENT")) throw error;
       }
@@ -68,27 +71,27 @@ export class DirLock {
    */
   private breakIfStale(): boolean {
     try {
-      if (Date.now() - statSync(this.path).mtimeMs < LOCK_STALE_MS) return false;
+      if (Date.now() - this.fs.lstat(this.path).mtimeMs < LOCK_STALE_MS) return false;
     } catch (error) {
       if (isErrno(error, "ENOENT")) return true;
       throw error;
     }
     const aside = `${this.path}.stale-${randomId(4)}`;
     try {
-      renameSync(this.path, aside);
+      this.fs.rename(this.path, aside);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return true;
       throw error;
     }
-    const fresh = Date.now() - statSync(aside).mtimeMs < LOCK_STALE_MS;
+    const fresh = Date.now() - this.fs.lstat(aside).mtimeMs < LOCK_STALE_MS;
     if (fresh) {
       try {
-        linkSync(aside, this.path);
+        this.fs.link(aside, this.path);
       } catch (error) {
         if (!isErrno(error, "EEXIST")) throw error;
       }
     }
-    unlinkSync(aside);
+    this.fs.unlink(aside);
     return !fresh;
   }
 }

@@ -7,6 +7,13 @@ import type { SyncBarrier } from "../util/durable.js";
 export interface HistoryOptions {
   /** The history directory, normally `<root>/.splice`. Created when missing. */
   dir: string;
+  /**
+   * The project root (a real path). When `dir` is inside it, every call on
+   * the store resolves beneath it at the moment of the call, so a `.splice`
+   * or `.splice/blobs` swapped for a link out of the root is refused; without
+   * it, or with `dir` elsewhere, the calls stay beneath `dir` itself.
+   */
+  root?: string;
   /** The session name every event of this handle carries, e.g. "cli" or "mcp-<uuid>". */
   session: string;
   /** Bound on the blob store in bytes; default 512 MiB. */

@@ -118,6 +118,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
   const durable = o.durable ?? process.env.SPLICE_DURABLE !== "0";
   const history = History.open({
     dir: historyDir,
+    root: guard.root,
     session,
     maxBytes: o.history?.maxBytes ?? o.history?.max_bytes,
     maxEntries: o.history?.maxEntries ?? o.history?.max_entries,

@@ -12,23 +12,12 @@
  * touches the lock every HEARTBEAT_MS, and a lock untouched for
  * ELSEWHERE_STALE_MS is broken. Waiters in one process queue on a promise.
  */
-import {
-  closeSync,
-  lstatSync,
-  lutimesSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  symlinkSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ToolError } from "../errors.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
+import { BeneathFs } from "./beneath-fs.js";
 import { decodeHolder, encodeHolder, type Holder, liveness, newHolder } from "./holder.js";
 import { KeyedQueue } from "./workspace.js";
 
@@ -46,8 +35,8 @@ export const LOCK_TIMING = {
 /** Waiters in this process queue here instead of polling the lock file. */
 const waiters = new KeyedQueue();
 
-/** The locks this process holds: lock file -> its holder text. */
-const held = new Map<string, string>();
+/** The locks this process holds: lock file -> its holder text and where its calls are made. */
+const held = new Map<string, { text: string; fs: BeneathFs }>();
 const heldTokens = new Set<string>();
 let heartbeat: NodeJS.Timeout | undefined;
 
@@ -57,18 +46,17 @@ export function lockName(dir: string, path: string): string {
 
 /** Touches every held lock, so holders on other hosts can tell this one lives. */
 function beat(): void {
-  const now = new Date();
-  for (const lock of held.keys()) {
+  for (const [lock, { fs }] of held) {
     try {
-      lutimesSync(lock, now, now);
+      fs.touchLink(lock);
     } catch {
       // Broken by a waiter that judged this process gone; release leaves theirs alone.
     }
   }
 }
 
-function hold(lock: string, holder: Holder, text: string): void {
-  held.set(lock, text);
+function hold(fs: BeneathFs, lock: string, holder: Holder, text: string): void {
+  held.set(lock, { text, fs });
   heldTokens.add(holder.token);
   if (!heartbeat) {
     heartbeat = setInterval(beat, LOCK_TIMING.heartbeatMs);
@@ -88,16 +76,16 @@ function unhold(lock: string, holder: Holder): void {
 const NO_SYMLINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
 
 /** Creates the lock; false when it exists. */
-function create(lock: string, text: string): boolean {
+function create(fs: BeneathFs, lock: string, text: string): boolean {
   for (;;) {
     try {
-      symlinkSync(text, lock);
+      fs.symlink(text, lock);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return false;
       if (code === "ENOENT") {
-        mkdirSync(dirname(lock), { recursive: true }); // the lock folder, made when first needed
+        fs.mkdirp(dirname(lock)); // the lock folder, made when first needed
         continue;
       }
       // symlink(2) errors name the target as their path; the lock is what failed.
@@ -105,12 +93,7 @@ function create(lock: string, text: string): boolean {
     }
     // A file system without symlinks: a regular file holds the text.
     try {
-      const fd = openSync(lock, "wx");
-      try {
-        writeSync(fd, text);
-      } finally {
-        closeSync(fd);
-      }
+      fs.create(lock, text);
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
@@ -120,34 +103,38 @@ function create(lock: string, text: string): boolean {
 }
 
 /** The lock's holder text: "" for an empty lock file, undefined when there is no lock. */
-function readLock(lock: string): string | undefined {
+function readLock(fs: BeneathFs, lock: string): string | undefined {
   try {
-    return readlinkSync(lock);
+    return fs.readlink(lock);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
     if (code !== "EINVAL") throw error;
   }
   try {
-    return readFileSync(lock, "utf8");
+    return fs.readFile(lock).toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
 }
 
-function ageMs(lock: string): number {
-  const stat = lstatSync(lock, { throwIfNoEntry: false });
-  return stat ? Date.now() - stat.mtimeMs : 0;
+function ageMs(fs: BeneathFs, lock: string): number {
+  try {
+    return Date.now() - fs.lstat(lock).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
 }
 
 /** Whether the lock whose text is `text` has lost its holder. */
-function abandoned(lock: string, text: string): boolean {
+function abandoned(fs: BeneathFs, lock: string, text: string): boolean {
   const holder = decodeHolder(text);
-  if (!holder) return ageMs(lock) > LOCK_TIMING.unknownStaleMs;
+  if (!holder) return ageMs(fs, lock) > LOCK_TIMING.unknownStaleMs;
   const state = liveness(holder, heldTokens);
   if (state === "gone") return true;
-  return state === "elsewhere" && ageMs(lock) > LOCK_TIMING.elsewhereStaleMs;
+  return state === "elsewhere" && ageMs(fs, lock) > LOCK_TIMING.elsewhereStaleMs;
 }
 
 /**
@@ -156,37 +143,37 @@ function abandoned(lock: string, text: string): boolean {
  * another waiter broke it and took a new one in between, so that one is put
  * back (its holder finds it by its text, not its inode).
  */
-function breakLock(lock: string, seen: string): void {
+function breakLock(fs: BeneathFs, lock: string, seen: string): void {
   const aside = `${lock}.${randomId(4)}.broken`;
   try {
-    renameSync(lock, aside);
+    fs.rename(lock, aside);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
     throw error;
   }
-  const moved = readLock(aside);
-  if (moved !== undefined && moved !== seen) create(lock, moved);
+  const moved = readLock(fs, aside);
+  if (moved !== undefined && moved !== seen) create(fs, lock, moved);
   try {
-    unlinkSync(aside);
+    fs.unlink(aside);
   } catch {
     // Already gone: nothing to clean.
   }
 }
 
-async function acquire(lock: string, path: string): Promise<Holder> {
+async function acquire(fs: BeneathFs, lock: string, path: string): Promise<Holder> {
   const holder = newHolder();
   const text = encodeHolder(holder);
   const started = Date.now();
   let delay = 1;
   for (;;) {
-    if (create(lock, text)) {
-      hold(lock, holder, text);
+    if (create(fs, lock, text)) {
+      hold(fs, lock, holder, text);
       return holder;
     }
-    const other = readLock(lock);
+    const other = readLock(fs, lock);
     if (other === undefined) continue;
-    if (abandoned(lock, other)) {
-      breakLock(lock, other);
+    if (abandoned(fs, lock, other)) {
+      breakLock(fs, lock, other);
       continue;
     }
     if (Date.now() - started > LOCK_TIMING.giveUpMs) throw lockedError(lock, path, other);
@@ -196,11 +183,11 @@ async function acquire(lock: string, path: string): Promise<Holder> {
 }
 
 /** Removes the lock only while it is still this holder's. */
-function release(lock: string, holder: Holder): void {
-  const text = held.get(lock);
+function release(fs: BeneathFs, lock: string, holder: Holder): void {
+  const text = held.get(lock)?.text;
   unhold(lock, holder);
   try {
-    if (readLock(lock) === text) unlinkSync(lock);
+    if (readLock(fs, lock) === text) fs.unlink(lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
@@ -227,15 +214,55 @@ function stoppedNote(pid: number): string {
   }
 }
 
-/** Runs `fn` while holding the lock for `path` (locks live in `dir`). */
-export function withFileLock<T>(dir: string, path: string, fn: () => Promise<T>): Promise<T> {
+/** The lock files in `dir` whose holder is gone (and the asides of broken ones), for `splice gc`. */
+export function deadLocks(fs: BeneathFs, dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const lock = join(dir, name);
+    if (name.endsWith(".broken")) {
+      out.push(lock); // a breaker killed between its rename and its unlink
+      continue;
+    }
+    if (!name.endsWith(".lock") || held.has(lock)) continue;
+    const text = readLock(fs, lock);
+    if (text !== undefined && abandoned(fs, lock, text)) out.push(lock);
+  }
+  return out;
+}
+
+/** Removes a lock found dead, the way a waiter breaks one (never a lock taken since). */
+export function removeDeadLock(fs: BeneathFs, lock: string): void {
+  if (lock.endsWith(".broken")) {
+    fs.rm(lock);
+    return;
+  }
+  const text = readLock(fs, lock);
+  if (text !== undefined && abandoned(fs, lock, text)) breakLock(fs, lock, text);
+}
+
+/**
+ * Runs `fn` while holding the lock for `path` (locks live in `dir`; their
+ * calls are made through `fs`, beneath the project when `dir` is in it).
+ */
+export function withFileLock<T>(
+  dir: string,
+  path: string,
+  fn: () => Promise<T>,
+  fs: BeneathFs = BeneathFs.around(dirname(dir)),
+): Promise<T> {
   const lock = lockName(dir, path);
   return waiters.run(lock, async () => {
-    const holder = await acquire(lock, path);
+    const holder = await acquire(fs, lock, path);
     try {
       return await fn();
     } finally {
-      release(lock, holder);
+      release(fs, lock, holder);
     }
   });
 }

@@ -5,13 +5,12 @@ import {
   type Dirent,
   fchmodSync,
   fstatSync,
+  linkSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   type Stats,
@@ -23,7 +22,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fsyncPath } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
-import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
+import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
+import { BeneathFs, PLAIN } from "./beneath-fs.js";
 import { withFileLock } from "./file-lock.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
@@ -54,23 +54,6 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-/** Where an unconfined workspace makes its calls: the path as it is, every link followed by the kernel. */
-const PLAIN: Pick<Beneath, "at"> = {
-  at: <T>(abs: string, final: Final<T>, options: { create?: boolean } = {}): T => {
-    let done: T | Follow;
-    try {
-      done = final(dirname(abs), basename(abs));
-    } catch (error) {
-      if (!options.create || !isMissing(error)) throw error;
-      mkdirSync(dirname(abs), { recursive: true });
-      done = final(dirname(abs), basename(abs));
-    }
-    if (done !== FOLLOW) return done;
-    const real = realpathSync(abs);
-    return final(dirname(real), basename(real)) as T;
-  },
-};
-
 /**
  * The local disk. Writes go to a temp file in the same folder, then rename.
  * The calls are synchronous behind the async interface: each one is a
@@ -79,18 +62,21 @@ const PLAIN: Pick<Beneath, "at"> = {
  */
 export class LocalWorkspace implements Workspace {
   readonly kind = "local";
-  readonly #disk: Pick<Beneath, "at">;
+  readonly #disk: Pick<Beneath, "at">; // PLAIN when unconfined
   readonly #durable: boolean;
   readonly #lockDir: string;
+  readonly #lockFs: BeneathFs;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
     this.#durable = options.durable ?? true;
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
+    // Lock calls are confined too: a `.splice/locks` swapped for a link out of the root is refused.
+    this.#lockFs = BeneathFs.around(dirname(this.#lockDir), options.confineTo);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(this.#lockDir, path, fn);
+    return withFileLock(this.#lockDir, path, fn, this.#lockFs);
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
@@ -244,6 +230,21 @@ export class LocalWorkspace implements Workspace {
     }
   }
 
+  /**
+   * The file is renamed aside (a temp name in its folder) before it is
+   * compared, so the bytes compared are the bytes removed: a program that
+   * wrote the file before the rename is seen by the compare and its file put
+   * back; one that writes the name after it makes a new file, which stays.
+   */
+  async removeIf(path: string, expected: string): Promise<boolean> {
+    try {
+      return this.#disk.at(path, (dir, name) => removeAside(dir, name, expected));
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
   async readDir(path: string): Promise<DirEntry[]> {
     try {
       const entries = this.#disk.at(path, readDirAt);
@@ -262,6 +263,66 @@ export class LocalWorkspace implements Workspace {
       throw error;
     }
   }
+}
+
+/** removeIf's step in the file's folder: rename aside, compare, then unlink or put back. */
+function removeAside(dir: string, name: string, expected: string): boolean | Follow {
+  const at = `${dir}/${name}`;
+  try {
+    if (lstatSync(at).isSymbolicLink()) return FOLLOW; // the guard resolved it: remove its target
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+  const aside = `${dir}/${tempName(name)}`;
+  try {
+    renameSync(at, aside);
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+  let same = false;
+  try {
+    same = hashesTo(aside, expected);
+  } finally {
+    if (same) unlinkSync(aside);
+    else putBack(aside, at);
+  }
+  return same;
+}
+
+/** Whether the regular file at `file` (not a link) hashes to `expected`. */
+function hashesTo(file: string, expected: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, HOLD_FLAGS);
+  } catch {
+    return false; // a link or special file swapped in: not the file that was read
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && sha256(readAll(fd, st.size)) === expected;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Puts a file moved aside back under its name, never over a file another
+ * program made there since (that one is newer, and stays).
+ */
+function putBack(aside: string, at: string): void {
+  try {
+    linkSync(aside, at);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST") {
+      // No hard links here (some FUSE and FAT file systems): a rename is the one way back.
+      renameSync(aside, at);
+      return;
+    }
+  }
+  unlinkSync(aside);
 }
 
 /** What a rename did: refused by the last check, or done (and what it took off the disk that was not expected). */

@@ -1,4 +1,5 @@
 import {
+  compareAndRemove,
   compareAndWrite,
   type DirEntry,
   type FileStat,
@@ -67,6 +68,10 @@ export class MemoryWorkspace implements Workspace {
 
   async remove(path: string): Promise<void> {
     this.#files.delete(path);
+  }
+
+  removeIf(path: string, expected: string): Promise<boolean> {
+    return compareAndRemove(this, path, expected);
   }
 
   async readDir(path: string): Promise<DirEntry[]> {

@@ -1,4 +1,5 @@
 import {
+  compareAndRemove,
   compareAndWrite,
   type DirEntry,
   type FileStat,
@@ -76,6 +77,10 @@ export class OverlayWorkspace implements Workspace {
 
   async remove(path: string): Promise<void> {
     this.#layer.set(path, null);
+  }
+
+  removeIf(path: string, expected: string): Promise<boolean> {
+    return compareAndRemove(this, path, expected);
   }
 
   async readDir(path: string): Promise<DirEntry[]> {

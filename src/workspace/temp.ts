@@ -72,20 +72,28 @@ export function sweepTemps(dir: string, now = Date.now(), key = dir): void {
     return;
   }
   for (const name of names) {
-    const match = TEMP_NAME.exec(name);
-    if (!match) continue;
+    if (!TEMP_NAME.test(name)) continue;
     const path = join(dir, name);
     try {
-      const st = lstatSync(path);
-      if (!st.isFile()) continue;
-      const age = now - st.mtimeMs;
-      const pid = match[1] === undefined ? undefined : Number.parseInt(match[1], 36);
-      const dead = pid !== undefined && age > DEAD_WRITER_MS && gone(pid);
-      if (dead || age > ABANDONED_MS) rmSync(path, { force: true });
+      if (isStaleTemp(name, lstatSync(path), now)) rmSync(path, { force: true });
     } catch {
       // Gone already, or not ours to remove: the next sweep looks again.
     }
   }
+}
+
+/** Whether `name` is a staged temp file a gone writer left (a few seconds old), or one abandoned long ago. */
+export function isStaleTemp(
+  name: string,
+  st: { isFile(): boolean; mtimeMs: number },
+  now = Date.now(),
+): boolean {
+  const match = TEMP_NAME.exec(name);
+  if (!match || !st.isFile()) return false;
+  const age = now - st.mtimeMs;
+  const pid = match[1] === undefined ? undefined : Number.parseInt(match[1], 36);
+  const dead = pid !== undefined && age > DEAD_WRITER_MS && gone(pid);
+  return dead || age > ABANDONED_MS;
 }
 
 /**

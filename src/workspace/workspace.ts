@@ -79,6 +79,12 @@ export interface Workspace {
   ): Promise<boolean>;
   /** Removes a file; no error when it is already gone. */
   remove(path: string): Promise<void>;
+  /**
+   * Compare-and-remove: removes the file only while its bytes still hash
+   * (SHA-256, hex) to `expected`, and returns false, removing nothing, when
+   * they do not (or nothing is there). Call it inside `exclusive`, like writeIf.
+   */
+  removeIf(path: string, expected: string): Promise<boolean>;
   readDir(path: string): Promise<DirEntry[]>;
 }
 
@@ -125,6 +131,17 @@ export async function compareAndWrite(
   if (!(await holds(workspace, path, expected))) return false;
   await options.beforeReplace?.();
   await workspace.writeFile(path, bytes, options);
+  return true;
+}
+
+/** The compare-and-remove of workspaces whose remove is one step with nothing in between. */
+export async function compareAndRemove(
+  workspace: Workspace,
+  path: string,
+  expected: string,
+): Promise<boolean> {
+  if (!(await holds(workspace, path, expected))) return false;
+  await workspace.remove(path);
   return true;
 }
 

@@ -10,6 +10,7 @@ import {
   serializeEvent,
 } from "../../src/history/journal.js";
 import { sha256 as sha256Hex } from "../../src/util/hash.js";
+import { BeneathFs } from "../../src/workspace/beneath-fs.js";
 import { ageBlobs, bytes, journalLines, openHistory, tempDir } from "./helpers.js";
 
 const sha = (text: string) => sha256Hex(bytes(text));
@@ -35,20 +36,22 @@ describe("catching up across instances", () => {
   });
 
   it("indexes its own append without reading it back, unless another writer came first", () => {
-    const path = join(tempDir(), "journal.jsonl");
+    const dir = tempDir();
+    const path = join(dir, "journal.jsonl");
+    const fs = new BeneathFs(dir);
     const line = (id: string) =>
       serializeEvent({ id, kind: "read", path: "f.txt", session: "A", at: "2026-01-01T00:00:00Z" });
     const ids = (events: { id?: string }[]) => events.map((e) => e.id);
-    const reader = new JournalReader(path);
+    const reader = new JournalReader(fs, path);
     writeFileSync(path, "");
     reader.poll();
     // Nothing read yet that tells this journal from a replacement: read it back.
-    expect(reader.acknowledge(appendLines(path, [line("first")], false))).toBe(false);
+    expect(reader.acknowledge(appendLines(fs, path, [line("first")], false))).toBe(false);
     expect(ids(reader.poll().events)).toEqual(["first"]);
-    expect(reader.acknowledge(appendLines(path, [line("mine")], false))).toBe(true);
+    expect(reader.acknowledge(appendLines(fs, path, [line("mine")], false))).toBe(true);
     expect(reader.poll()).toEqual({ reset: false, events: [] });
     appendFileSync(path, `${line("theirs")}\n`);
-    expect(reader.acknowledge(appendLines(path, [line("mine-2")], false))).toBe(false);
+    expect(reader.acknowledge(appendLines(fs, path, [line("mine-2")], false))).toBe(false);
     expect(ids(reader.poll().events)).toEqual(["theirs", "mine-2"]);
   });
 

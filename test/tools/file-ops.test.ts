@@ -198,12 +198,12 @@ describe("file: delete", () => {
     writeFileSync(join(outside, "f.txt"), "outside\n");
     const kit = createToolkit({ root: p.root, history: { session: "test" } });
     const { workspace } = kit.context;
-    const remove = workspace.remove.bind(workspace);
+    const removeIf = workspace.removeIf.bind(workspace);
     // Another process swaps the folder between the guard's check and the unlink.
-    workspace.remove = async (path) => {
+    workspace.removeIf = async (path, sha) => {
       renameSync(join(p.root, "dir"), join(p.root, "dir.orig"));
       symlinkSync(outside, join(p.root, "dir"));
-      return remove(path);
+      return removeIf(path, sha);
     };
     const error = await rejection(kit.call("file", { action: "delete", path: "dir/f.txt" }));
     expect(error).toMatchObject({ code: "guard" });

@@ -220,6 +220,21 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     }
   });
 
+  it("removes a file only while it still holds the expected version (compare-and-remove)", async () => {
+    const { workspace, dir, seed } = make();
+    await seed("x/f.txt", "v1\n", 0o755);
+    const path = join(dir, "x/f.txt");
+    expect(await workspace.removeIf(path, sha("other\n"))).toBe(false);
+    expect(text(await workspace.readFile(path))).toBe("v1\n");
+    expect(await workspace.stat(path)).toMatchObject({ kind: "file", mode: 0o755 });
+    expect(await workspace.readDir(join(dir, "x"))).toEqual([{ name: "f.txt", kind: "file" }]);
+    expect(await workspace.removeIf(path, sha("v1\n"))).toBe(true);
+    expect(await workspace.stat(path)).toBeUndefined();
+    expect(await workspace.removeIf(path, sha("v1\n"))).toBe(false);
+    expect(await workspace.removeIf(join(dir, "ghost/f.txt"), sha("v1\n"))).toBe(false);
+    expect(await workspace.readDir(join(dir, "x")).catch(() => [])).toEqual([]);
+  });
+
   it("reports a folder that does not exist as missing, also after a remove in it", async () => {
     const { workspace, dir } = make();
     const ghost = join(dir, "ghost");

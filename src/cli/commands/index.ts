@@ -9,6 +9,7 @@ import { ast } from "./ast.js";
 import { call } from "./call.js";
 import { doc } from "./doc.js";
 import { edit } from "./edit.js";
+import { gc } from "./gc.js";
 import { history } from "./history.js";
 import { lang } from "./lang.js";
 import { list } from "./list.js";
@@ -49,6 +50,7 @@ export const commands: readonly CommandDefinition[] = [
   rollback,
   history,
   undo,
+  gc,
   call,
   serve,
   lspHealth,
