@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { History } from "../../src/history/history.js";
 import { createToolkit } from "../../src/toolkit/index.js";
-import { backgroundSync, type Durability, syncProbe } from "../../src/util/durable.js";
+import { type Durability, syncProbe } from "../../src/util/durable.js";
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const inode = (st: { dev: number; ino: number }) => `${st.dev}:${st.ino}`;
