@@ -8,7 +8,7 @@ import { isToolError } from "../errors.js";
 import { serveHttp } from "../hosts/mcp/http.js";
 import { serveStdio } from "../hosts/mcp/server.js";
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
-import { backgroundSync, syncStats } from "../util/durable.js";
+import { flushBackground, syncStats } from "../util/durable.js";
 
 interface Flags {
   tools?: string;
@@ -37,7 +37,7 @@ function usage(message: string): number {
  * write still waited for an fsync (the hosts benchmark reads it).
  */
 async function flushed(): Promise<void> {
-  await backgroundSync.flush();
+  await flushBackground();
   if (process.env.SPLICE_SYNC_STATS === "1") log(`sync stats ${JSON.stringify(syncStats)}`);
 }
 

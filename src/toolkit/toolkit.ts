@@ -16,7 +16,7 @@ import {
   type Tool,
   type ToolContext,
 } from "../tools/define.js";
-import { backgroundSync } from "../util/durable.js";
+import { flushBackground } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
@@ -141,8 +141,8 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       return tool.preview ? tool.preview(callContext(), parsed) : tool.summarize(parsed).summary;
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
-    flush: () => backgroundSync.flush(),
-    close: () => backgroundSync.flush(),
+    flush: () => flushBackground(),
+    close: () => flushBackground(),
   };
 }
 

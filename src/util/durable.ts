@@ -187,8 +187,10 @@ export const syncStats = { writes: 0, waited: 0 };
 
 /**
  * fsyncs deferred off the hot path, coalesced: everything deferred while a
- * round runs is synced together in the next one. One per process, so that
- * `flush` (and the exit hook) covers every toolkit's pending bytes.
+ * round runs is synced together in the next one. Two per process (history,
+ * project files), so that `flushBackground` (and the exit hook) covers every
+ * toolkit's pending bytes, and a write waiting for history's round does not
+ * also wait for the files'.
  */
 export class BackgroundSync {
   #next: SyncBarrier | undefined;
@@ -250,4 +252,12 @@ export class BackgroundSync {
   }
 }
 
+/** History's versions synced ahead: the round an edit may have to wait for. */
 export const backgroundSync = new BackgroundSync();
+/** The new bytes of project files (relaxed): nothing waits for these but flush and exit. */
+export const backgroundFiles = new BackgroundSync();
+
+/** Resolves once every deferred fsync of this process is done; rejects with the first that failed. */
+export async function flushBackground(): Promise<void> {
+  await Promise.all([backgroundSync.flush(), backgroundFiles.flush()]);
+}

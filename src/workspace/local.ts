@@ -21,7 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { backgroundSync, type Durability, fsyncPath, SyncBarrier } from "../util/durable.js";
+import { backgroundFiles, type Durability, fsyncPath, SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { withFileLock } from "./file-lock.js";
@@ -147,7 +147,7 @@ export class LocalWorkspace implements Workspace {
     const barrier = new SyncBarrier();
     barrier.add(path);
     barrier.addFolder(dirname(path));
-    backgroundSync.defer(barrier).catch(() => {}); // flush() reports a failure
+    backgroundFiles.defer(barrier).catch(() => {}); // flush() reports a failure
   }
 
   /**
