@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { History } from "../../src/history/history.js";
 import { createToolkit } from "../../src/toolkit/index.js";
-import { type Durability, syncProbe } from "../../src/util/durable.js";
+import { type Durability, durabilityOf, syncProbe } from "../../src/util/durable.js";
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const inode = (st: { dev: number; ino: number }) => `${st.dev}:${st.ino}`;
@@ -170,6 +170,15 @@ function backedUp(disk: Disk, replaced: Replaced[]): void {
 }
 
 describe("power loss", () => {
+  it("modes: relaxed by default, true is full, SPLICE_DURABLE=full and 0", () => {
+    expect(durabilityOf(undefined, undefined)).toBe("relaxed");
+    expect(durabilityOf(true, "0")).toBe("full");
+    expect(durabilityOf(false, "full")).toBe("none");
+    expect(durabilityOf(undefined, "full")).toBe("full");
+    expect(durabilityOf(undefined, "0")).toBe("none");
+    expect(durabilityOf("relaxed", "full")).toBe("relaxed");
+  });
+
   for (const durable of ["relaxed", "full"] as const) {
     it(`${durable}: no file is replaced before its old version is durable in history`, async () => {
       await run(durable, backedUp);
