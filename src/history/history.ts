@@ -446,7 +446,8 @@ export class History implements HistoryStore {
       const sha = e.before.sha ?? sha256(e.before.bytes);
       const state =
         barrier && this.store.relaxed ? this.store.durableState(e.path, sha) : undefined;
-      this.putBlob(e.before.bytes, state === undefined, sha, sync); // else only touched
+      // Checked to be whole even when synced ahead (a damaged blob is written and synced again).
+      this.putBlob(e.before.bytes, true, sha, sync);
       if (state !== undefined && state !== true) sync.waitFor(state);
       named = state !== undefined;
       out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
