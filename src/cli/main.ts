@@ -209,6 +209,8 @@ async function main(argv: string[]): Promise<Outcome> {
   const input = await inputFor(command.name, chosen, positionals, flags, interrupt.signal);
   opened = input.opened;
   const code = await runCommand(command, input, json === true);
+  // Relaxed durability: the new bytes reach the disk before the command ends.
+  await input.opened()?.flush();
   if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }

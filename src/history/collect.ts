@@ -5,8 +5,9 @@
  * appended meanwhile, then delete blobs that no kept event names and that are
  * older than the compaction start minus a grace period.
  */
-import { closeSync, constants, fstatSync, fsyncSync } from "node:fs";
+import { closeSync, constants, fstatSync } from "node:fs";
 import { join } from "node:path";
+import { fsyncFd } from "../util/durable.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import type { BlobStore } from "./blobs.js";
 import { EventIndex } from "./event-index.js";
@@ -196,7 +197,7 @@ function writeJournal(fs: BeneathFs, path: string, lines: string[]): void {
   const fd = fs.open(path, CREATE_FLAGS);
   try {
     writeAll(fd, Buffer.from(`${lines.join("\n")}\n`, "utf8"));
-    fsyncSync(fd);
+    fsyncFd(fd, path);
   } catch (error) {
     closeSync(fd);
     fs.rm(path);

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { ToolError } from "../errors.js";
-import { SyncBarrier } from "../util/durable.js";
+import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { BlobStore } from "./blobs.js";
@@ -77,6 +77,13 @@ const LAZY_ABOVE = 4 * 1024 * 1024;
  */
 const REFRESH_AFTER = 10_000;
 
+/** A read's version larger than this is not synced ahead (a write replacing it syncs it then). */
+const PREFETCH_MAX_FILE = 1024 * 1024;
+/** Bytes of read versions waiting for their background fsync at most; past it reads sync nothing ahead. */
+const PREFETCH_MAX_PENDING = 8 * 1024 * 1024;
+/** How many durable versions the store remembers (the oldest is forgotten first). */
+const DURABLE_REMEMBERED = 4096;
+
 /** The shared part: one per History.open, shared by its forSession views. */
 class Store {
   readonly dir: string;
@@ -101,10 +108,19 @@ class Store {
   private tail: StoredEvent[] = [];
   /** Whether "durable" writes are fsync'ed (HistoryOptions.fsync). */
   readonly fsync: boolean;
+  /** Whether versions are made durable ahead, in the background (HistoryOptions.relaxed). */
+  readonly relaxed: boolean;
+  /**
+   * `path\0sha` of versions durable in history (the blob synced, and a
+   * journal line naming it for that path): true, or the round syncing them.
+   */
+  private readonly durable = new Map<string, true | Promise<void>>();
+  private pendingBytes = 0;
 
   constructor(options: HistoryOptions) {
     this.dir = options.dir;
     this.fsync = options.fsync ?? true;
+    this.relaxed = this.fsync && options.relaxed === true;
     this.maxBytes = positive(options.maxBytes, DEFAULT_MAX_BYTES, "maxBytes");
     this.maxEntries = positive(options.maxEntries, DEFAULT_MAX_ENTRIES, "maxEntries");
     this.eventLimit = this.maxEntries + margin(this.maxEntries);
@@ -273,6 +289,56 @@ class Store {
     return id;
   }
 
+  /** Whether `sha` of `path` is durable in history: true, the round that makes it so, or undefined. */
+  durableState(path: string, sha: string): true | Promise<void> | undefined {
+    return this.durable.get(`${path}\0${sha}`);
+  }
+
+  /**
+   * Syncs `barrier` (a version's blob) with the journal in the background;
+   * `path`'s version `sha` counts as durable once that round is done.
+   */
+  syncAhead(path: string, sha: string, barrier: SyncBarrier, bytes: number): void {
+    const key = `${path}\0${sha}`;
+    barrier.add(this.journalPath);
+    if (!this.journalEntrySynced) barrier.addFolder(this.dir);
+    barrier.onSynced(() => {
+      this.journalEntrySynced = true;
+    });
+    this.pendingBytes += bytes;
+    const round = backgroundSync.defer(barrier);
+    this.remember(key, round);
+    round.then(
+      () => {
+        this.pendingBytes -= bytes;
+        if (this.durable.get(key) === round) this.remember(key, true);
+      },
+      () => {
+        this.pendingBytes -= bytes;
+        if (this.durable.get(key) === round) this.durable.delete(key);
+      },
+    );
+  }
+
+  /** Whether a read of `size` bytes may be synced ahead now (the bounds of the background queue). */
+  mayPrefetch(path: string, sha: string, size: number): boolean {
+    return (
+      this.relaxed &&
+      !this.unavailable &&
+      size <= PREFETCH_MAX_FILE &&
+      this.pendingBytes + size <= PREFETCH_MAX_PENDING &&
+      !this.durable.has(`${path}\0${sha}`)
+    );
+  }
+
+  private remember(key: string, state: true | Promise<void>): void {
+    this.durable.delete(key);
+    this.durable.set(key, state);
+    if (this.durable.size > DURABLE_REMEMBERED) {
+      this.durable.delete(this.durable.keys().next().value as string);
+    }
+  }
+
   /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */
   private collectIfOver(): void {
     // With a prefix, its totals make these upper bounds; only then index it all to be exact.
@@ -361,12 +427,19 @@ export class History implements HistoryStore {
     range?: [number, number],
     knownSha?: string,
   ): VersionRef {
+    const sha = knownSha ?? sha256(bytes);
+    // Relaxed: the version read is the one a coming edit replaces; sync it
+    // now, in the background, so that edit has nothing left to wait for.
+    const ahead = this.store.mayPrefetch(path, sha, bytes.length) ? new SyncBarrier() : undefined;
+    const version = { sha, tag, size: bytes.length };
     // Reading the same version again adds nothing to the journal but a time.
-    if (knownSha && this.store.pathIndex(path).isRepeatRead(this.session, path, knownSha, range)) {
-      return { sha: knownSha, tag, size: bytes.length };
+    if (this.store.pathIndex(path).isRepeatRead(this.session, path, sha, range)) {
+      if (ahead) this.putBlob(bytes, true, sha, ahead);
+    } else {
+      this.putBlob(bytes, ahead !== undefined, sha, ahead);
+      this.store.append(readEvent(path, this.session, version, range), false);
     }
-    const version = { sha: this.putBlob(bytes, false, knownSha), tag, size: bytes.length };
-    this.store.append(readEvent(path, this.session, version, range), false);
+    if (ahead) this.store.syncAhead(path, sha, ahead, bytes.length);
     return version;
   }
 
@@ -385,17 +458,38 @@ export class History implements HistoryStore {
     if (this.store.unavailable) throw this.store.unavailable;
     const sync = barrier ?? new SyncBarrier();
     const out: { before?: VersionRef; after?: VersionRef } = {};
+    // Relaxed: a version already durable (or being made so) needs no sync here,
+    // nor the journal line, which then only has to be durable before exit.
+    let named = false;
     if (e.before) {
-      const sha = this.putBlob(e.before.bytes, true, e.before.sha, sync);
+      const sha = e.before.sha ?? sha256(e.before.bytes);
+      const state =
+        barrier && this.store.relaxed ? this.store.durableState(e.path, sha) : undefined;
+      // Checked to be whole even when synced ahead (a damaged blob is written and synced again).
+      this.putBlob(e.before.bytes, true, sha, sync);
+      if (state !== undefined && state !== true) sync.waitFor(state);
+      named = state !== undefined;
       out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
     }
+    // Relaxed: the new version is synced in the background, so the next write
+    // of this file (whose old version it is) finds it durable.
+    const ahead = barrier && this.store.relaxed ? new SyncBarrier() : undefined;
     if (e.after) {
-      // Not fsynced: until the rename, the old file is what exists; after it, the
-      // file itself holds these bytes. Only `before` is a backup that must survive.
-      const sha = this.putBlob(e.after.bytes, false, e.after.sha);
+      // Full: not fsynced: until the rename, the old file is what exists; after
+      // it, the file itself holds these bytes. Only `before` must survive.
+      const sha = this.putBlob(e.after.bytes, ahead !== undefined, e.after.sha, ahead);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
-    const id = this.store.append(writeEvent(e, this.session, out), true, sync);
+    const id = this.store.append(writeEvent(e, this.session, out), !named, sync);
+    if (this.store.fsync) {
+      syncStats.writes++;
+      if (!sync.empty) syncStats.waited++;
+    }
+    if (ahead && out.after) this.store.syncAhead(e.path, out.after.sha, ahead, 0);
+    else if (ahead) {
+      ahead.add(this.store.journalPath);
+      backgroundSync.defer(ahead).catch(() => {}); // flush() reports a failure
+    }
     if (!barrier) sync.flushSync();
     return { ...out, id };
   }

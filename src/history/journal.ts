@@ -7,8 +7,8 @@
  * crash). Each line carries a random `id`, so a line that ends up twice in the
  * file (a writer racing a compaction writes it again) is counted once.
  */
-import { closeSync, constants, fstatSync, fsyncSync, readSync, type Stats } from "node:fs";
-import type { SyncBarrier } from "../util/durable.js";
+import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
+import { fsyncFd, type SyncBarrier } from "../util/durable.js";
 import { randomId } from "../util/ids.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { isErrno, writeAll } from "./fsutil.js";
@@ -190,7 +190,7 @@ export function appendLines(
       const data = Buffer.from(torn ? `\n${body}` : body, "utf8");
       writeAll(fd, data);
       length = data.length;
-      if (durable && !barrier) fsyncSync(fd);
+      if (durable && !barrier) fsyncFd(fd, path);
       end = fstatSync(fd);
     } finally {
       closeSync(fd);

@@ -27,6 +27,13 @@ export interface HistoryOptions {
    */
   fsync?: boolean;
   /**
+   * With fsync: make versions durable off the hot path (durable.ts,
+   * "relaxed"): a version read is synced in the background, bounded, and a
+   * write's new version after it, so the write that later replaces them has
+   * nothing left to wait for (default false: "full", every sync before the write).
+   */
+  relaxed?: boolean;
+  /**
    * Journals above this many bytes are read a path at a time when an earlier
    * process left their totals (default 4 MiB); see journal-prefix.ts.
    */

@@ -11,6 +11,7 @@ import { PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
+import { type Durability, durabilityOf } from "../util/durable.js";
 import { LocalWorkspace } from "../workspace/local.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
@@ -51,13 +52,15 @@ export interface ToolkitOptions {
   /** Where bytes live; default the local disk. */
   workspace?: Workspace;
   /**
-   * fsync every file written, and the history kept for undo, before a call
-   * returns, so a power loss cannot take them (default true; false when the
-   * environment says SPLICE_DURABLE=0). Without it, writes are still atomic
-   * and survive the process being killed at any moment, and an edit of a
-   * small file takes about half the time.
+   * How much a write waits for the disk (see util/durable.ts). Default
+   * "relaxed" (SPLICE_DURABLE unset): the version a write replaces is
+   * durable in history before the file is replaced, the new bytes are
+   * flushed in the background and before the process exits (`flush()`
+   * waits for them). "full" or true (SPLICE_DURABLE=full): everything is
+   * fsynced before a call returns. false (SPLICE_DURABLE=0): no fsync;
+   * writes are still atomic and survive the process being killed.
    */
-  durable?: boolean;
+  durable?: boolean | Durability;
   /**
    * What the model reads of a change: "changes" (default), each hunk's
    * `@@` line and its added lines numbered; or "full", the whole unified
@@ -115,14 +118,15 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
   });
   const session = o.history?.session ?? `lib-${randomUUID()}`;
   const historyDir = o.history?.dir ?? join(guard.root, ".splice");
-  const durable = o.durable ?? process.env.SPLICE_DURABLE !== "0";
+  const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
   const history = History.open({
     dir: historyDir,
     root: guard.root,
     session,
     maxBytes: o.history?.maxBytes ?? o.history?.max_bytes,
     maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
-    fsync: durable,
+    fsync: durable !== "none",
+    relaxed: durable === "relaxed",
   });
   const hiddenEnv = o.hiddenEnv ?? o.hidden_env;
   const context: BaseContext = {

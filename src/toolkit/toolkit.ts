@@ -16,6 +16,7 @@ import {
   type Tool,
   type ToolContext,
 } from "../tools/define.js";
+import { flushBackground } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
@@ -58,6 +59,14 @@ export interface Toolkit {
   preview(name: string, args: unknown): Promise<string>;
   /** Waves of call indexes: calls in one wave may run side by side. */
   schedule(calls: ToolCall[]): number[][];
+  /**
+   * Resolves once every write so far is on the disk: with the default
+   * "relaxed" durability the new bytes are flushed in the background (and
+   * always before the process exits); rejects when an fsync failed.
+   */
+  flush(): Promise<void>;
+  /** flush(), for a caller done with the toolkit (it holds nothing else that needs closing). */
+  close(): Promise<void>;
 }
 
 export function createToolkit(options: ToolkitOptions): Toolkit {
@@ -132,6 +141,8 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       return tool.preview ? tool.preview(callContext(), parsed) : tool.summarize(parsed).summary;
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
+    flush: () => flushBackground(),
+    close: () => flushBackground(),
   };
 }
 

@@ -14,7 +14,6 @@
 import {
   closeSync,
   constants,
-  fsyncSync,
   futimesSync,
   linkSync,
   lstatSync,
@@ -32,6 +31,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname } from "node:path";
+import { fsyncFd } from "../util/durable.js";
 import { isInside } from "../util/paths.js";
 import { Beneath, type Final, FOLLOW, type Follow, STRONG } from "./beneath.js";
 
@@ -247,7 +247,7 @@ export class BeneathFs {
       throw error;
     }
     try {
-      fsyncSync(fd);
+      fsyncFd(fd, abs, true);
     } catch (error) {
       if (!unsyncable(error)) throw named(error, abs);
     } finally {

@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { fsyncPath } from "../util/durable.js";
+import { backgroundFiles, type Durability, fsyncPath, SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { BeneathFs, PLAIN } from "./beneath-fs.js";
@@ -43,8 +43,11 @@ export interface LocalWorkspaceOptions {
    * after the guard ran is refused, never followed. Paths outside it are refused.
    */
   confineTo?: string;
-  /** fsync files before renaming them into place (default true). */
-  durable?: boolean;
+  /**
+   * fsync files before renaming them into place (true or "full", the
+   * default), after it in the background ("relaxed", durable.ts), or never.
+   */
+  durable?: boolean | Durability;
   /** Where compare-and-swap writes keep their lock files (default: the OS temp folder). */
   lockDir?: string;
 }
@@ -64,12 +67,15 @@ export class LocalWorkspace implements Workspace {
   readonly kind = "local";
   readonly #disk: Pick<Beneath, "at">; // PLAIN when unconfined
   readonly #durable: boolean;
+  readonly #relaxed: boolean;
   readonly #lockDir: string;
   readonly #lockFs: BeneathFs;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
-    this.#durable = options.durable ?? true;
+    const durable = options.durable ?? true;
+    this.#relaxed = durable === "relaxed";
+    this.#durable = durable === true || durable === "full";
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
     // Lock calls are confined too: a `.splice/locks` swapped for a link out of the root is refused.
     this.#lockFs = BeneathFs.around(dirname(this.#lockDir), options.confineTo);
@@ -119,6 +125,15 @@ export class LocalWorkspace implements Workspace {
     const staged = this.#stage(path, bytes, options);
     await settle(staged, this.#durable ? fsyncPath(staged.temp) : undefined);
     this.#replace(staged, path);
+    if (this.#relaxed) this.#syncLater(path);
+  }
+
+  /** Relaxed: the new file's bytes and its name, flushed in the background (and before exit). */
+  #syncLater(path: string): void {
+    const barrier = new SyncBarrier();
+    barrier.add(path);
+    barrier.addFolder(dirname(path));
+    backgroundFiles.defer(barrier).catch(() => {}); // flush() reports a failure
   }
 
   /**
@@ -139,6 +154,7 @@ export class LocalWorkspace implements Workspace {
     await settle(staged, Promise.all([synced, recorded]));
     const swap = this.#replace(staged, path, expected);
     if (swap.refused) return false;
+    if (this.#relaxed) this.#syncLater(path);
     if (swap.displaced) await options.onDisplaced?.(await settled(swap.old!, swap.displaced));
     return true;
   }

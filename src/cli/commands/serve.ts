@@ -20,9 +20,11 @@ _meta["splice/result"]. --structured sends the JSON as structuredContent
 instead, for clients that are programs: Claude Code and Codex show a model
 structuredContent in place of the text.
 
-Writes are fsynced (with the history kept for undo) before a call returns;
-SPLICE_DURABLE=0 in the environment skips that: still atomic, about twice as
-fast for small edits, but a power loss may take the last writes.`,
+A file is replaced only once the version it replaces is fsynced into the
+history kept for undo; the new bytes are fsynced in the background and before
+the server stops. SPLICE_DURABLE=full fsyncs everything before a call returns;
+SPLICE_DURABLE=0 never fsyncs (still atomic; a power loss may take the last
+writes and their backups).`,
   flags: {
     tools: {
       type: "string",
