@@ -417,8 +417,12 @@ export class Validator {
         const input = inputs[i]!;
         const old = olds[k];
         const now = nows[k]!;
-        if (old instanceof Error) return results.set(i, old);
-        if (now instanceof Error) return results.set(i, now);
+        const failed = old instanceof Error ? old : now instanceof Error ? now : undefined;
+        if (failed) {
+          results.set(i, failed);
+          return;
+        }
+        if (old instanceof Error || now instanceof Error) return;
         const own = (o: Observed) => ({
           ...o,
           items: o.items.map((d) => ({ ...d, file: input.display })),
