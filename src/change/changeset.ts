@@ -8,9 +8,8 @@
  */
 import { ToolError } from "../errors.js";
 import type { Change, CommitOptions, Outcome } from "./change.js";
-import { commit, RaceError, refuseLinkRemoval } from "./commit.js";
+import { commit, commitBatch, RaceError, refuseLinkRemoval, validateBatch } from "./commit.js";
 import type { ChangeContext } from "./context.js";
-import { reportCallProgress } from "./progress.js";
 import { putBack, putBackNote, type Written } from "./restore.js";
 
 export function asToolError(error: unknown): ToolError {
@@ -43,16 +42,15 @@ export async function commitChanges(
     }
     return outcomes;
   }
+  // One batch: one history transaction, then the swaps, then one validation pass.
+  const batch = await commitBatch(context, changes, options);
   const written: Written[] = [];
-  for (const [i, change] of changes.entries()) {
-    reportCallProgress(context, { phase: "writing", done: i, total: changes.length });
-    try {
-      written.push({ change, outcome: await commit(context, change, options) });
-    } catch (error) {
-      throw await failedBatch(context, error, written);
-    }
+  for (const [i, outcome] of batch.outcomes.entries()) {
+    if (outcome) written.push({ change: changes[i]!, outcome });
   }
-  return written.map((w) => w.outcome);
+  if (batch.failed) throw await failedBatch(context, batch.failed.error, written);
+  await validateBatch(context, written, options.validate);
+  return batch.outcomes.map((o) => o!);
 }
 
 /**

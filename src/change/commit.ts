@@ -5,9 +5,11 @@
  * preview/check mode, not at all. The backup session is the call's
  * (`context.backup`, opened once per call by the toolkit).
  */
+import { setImmediate } from "node:timers/promises";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { historyFailure } from "../history/failure.js";
+import type { ValidationPass } from "../lsp/validate.js";
 import { unifiedDiff } from "../text/diff.js";
 import {
   changedBytes,
@@ -470,4 +472,192 @@ export function refuseReadOnly(file: GuardedPath, mode: number | undefined): voi
         `If it should change, pass ${v.option("force", true)} to write it anyway (it stays read-only); otherwise leave it as it is.`,
     },
   );
+}
+
+/** Files a batch swaps in between two turns of the event loop. */
+const YIELD_EVERY = 8;
+
+/** What a batch's writes did: the outcome of each change written (by index), and what stopped it. */
+export interface BatchWrite {
+  outcomes: (Outcome | undefined)[];
+  failed?: { index: number; error: unknown };
+}
+
+/**
+ * Writes every change of a batch as one (mode "apply"; run it under
+ * exclusiveAll): each result's refusals are checked first, then every old
+ * version and journal line go to history in one transaction with one wait
+ * for the disk, then each file is swapped in (a compare-and-swap, as a
+ * single write does), and one completion append follows. It never throws: once a file is written, the caller must put
+ * it back, so a failure is returned beside the outcomes of what was written.
+ * Validation is `validateBatch`'s, once the locks may go.
+ */
+export async function commitBatch(
+  context: ChangeContext,
+  changes: readonly Change[],
+  { force, phase = "writing" }: CommitOptions & { phase?: string } = {},
+): Promise<BatchWrite> {
+  const outcomes: (Outcome | undefined)[] = changes.map(() => undefined);
+  const pending: { index: number; change: WriteChange; bytes: Uint8Array; diff: string }[] = [];
+  const deletes: number[] = [];
+  for (const [index, change] of changes.entries()) {
+    if (change.kind === "delete") {
+      deletes.push(index);
+      continue;
+    }
+    try {
+      const bytes = bytesOf(change);
+      const { before, file } = change;
+      const modeChanges = change.fileMode !== undefined && change.fileMode !== before?.mode;
+      if (before && sameBytes(before.bytes, bytes) && !modeChanges) {
+        outcomes[index] = await commitWrite(context, change, { force, validate: false });
+        continue;
+      }
+      const refused = !change.restores && unreadableResult(context, file, bytes);
+      if (refused) throw refused;
+      if (!change.restores && !force) refuseReadOnly(file, before?.mode);
+      pending.push({ index, change, bytes, diff: replacedDiff(file.display, before, change.doc) });
+    } catch (error) {
+      return { outcomes, failed: { index, error } };
+    }
+  }
+  const ids: (string | undefined)[] = [];
+  if (pending.length > 0) {
+    try {
+      // One transaction: every backup and journal line, synced side by side, before any file moves.
+      const barrier = new SyncBarrier();
+      const records = pending.map(({ change, bytes }) => {
+        const { sha, tag } = identify(bytes);
+        const { before } = change;
+        return {
+          pending: true,
+          kind: change.restores ? ("rollback" as const) : ("write" as const),
+          path: change.file.rel,
+          before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
+          after: { bytes, tag, sha },
+          note: change.note,
+          backup: context.backup,
+        };
+      });
+      ids.push(...context.history.recordWrites(records, barrier).map((r) => r.id));
+      await barrier.flush();
+    } catch (error) {
+      return {
+        outcomes,
+        failed: {
+          index: pending[0]!.index,
+          error: writeFailure(context, pending[0]!.change.file, error),
+        },
+      };
+    }
+  }
+  let landed: string[] = [];
+  const markLanded = () => {
+    const ids = landed;
+    landed = [];
+    if (ids.length > 0) afterWrite(() => context.history.landedAll(ids));
+  };
+  let failed: BatchWrite["failed"];
+  for (const [k, { index, change, bytes, diff }] of pending.entries()) {
+    reportCallProgress(context, { phase, done: k, total: pending.length });
+    if (k % YIELD_EVERY === YIELD_EVERY - 1) {
+      // What has landed is marked so, in case the process stops here; and a
+      // local swap rarely leaves the event loop, so it gets a turn now and
+      // then: a progress bar draws and a second Ctrl-C is heard mid-batch.
+      markLanded();
+      await setImmediate();
+    }
+    const { file, before } = change;
+    const { sha, tag } = identify(bytes);
+    let displaced: string | undefined;
+    let written: boolean;
+    try {
+      written = await context.workspace.writeIf(file.real, bytes, before?.sha ?? null, {
+        mode: change.fileMode ?? before?.mode,
+        onDisplaced: (outside) => {
+          displaced = keepDisplaced(context, file, outside);
+        },
+      });
+    } catch (error) {
+      failed = { index, error: writeFailure(context, file, error) };
+      break;
+    }
+    if (!written) {
+      failed = { index, error: new RaceError(file.display) };
+      break;
+    }
+    const id = ids[k];
+    if (id !== undefined) landed.push(id);
+    afterWrite(() => rememberWritten(change, bytes, tag, sha));
+    // Each file is announced as it lands, as a single write is: a host shows progress.
+    emitChanged(context, file, change.action, diff);
+    outcomes[index] = {
+      tag,
+      sha,
+      header: header(file.display, tag),
+      diff,
+      backup: context.backup,
+      applied: true,
+      changed: true,
+      ...(displaced ? { validationNotice: displaced } : {}),
+    };
+  }
+  markLanded();
+  if (failed) return { outcomes, failed };
+  for (const index of deletes) {
+    try {
+      outcomes[index] = await commit(context, changes[index]!, { force });
+    } catch (error) {
+      return { outcomes, failed: { index, error } };
+    }
+  }
+  return { outcomes };
+}
+
+/**
+ * Validates the written changes of a batch in one pass with one total budget
+ * (the validator's timeout), adding each file's verdict to its outcome; a
+ * validator that fails is a notice on every file, as the writes stand.
+ * Returns how the pass went, or undefined when no file went to a server.
+ */
+export async function validateBatch(
+  context: ChangeContext,
+  written: readonly { change: Change; outcome: Outcome }[],
+  requested: boolean | undefined,
+): Promise<ValidationPass | undefined> {
+  if (!context.validator || requested === false) return undefined;
+  const checked = written.flatMap(({ change, outcome }) =>
+    change.kind === "write" && !("opaque" in change.doc) && outcome.applied && outcome.changed
+      ? [{ change, outcome, doc: change.doc }]
+      : [],
+  );
+  if (checked.length === 0) return undefined;
+  reportCallProgress(context, { phase: `validating ${checked.length} files`, done: 0 });
+  try {
+    const { outcomes, pass } = await context.validator.validateAll(
+      checked.map(({ change, doc }) => ({
+        path: change.file.real,
+        display: change.file.display,
+        before: change.before?.doc && textOf(change.before.doc),
+        after: textOf(doc),
+        requested,
+        inMemory: false,
+      })),
+    );
+    checked.forEach(({ outcome }, i) => {
+      const v = outcomes[i];
+      if (!v) return;
+      outcome.validation = v.validation;
+      if (v.notice) {
+        outcome.validationNotice = [outcome.validationNotice, v.notice].filter(Boolean).join(" ");
+      }
+    });
+    return pass;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    for (const { change, outcome } of checked) {
+      outcome.validationNotice = `${change.file.display} was written, but validating it failed (${reason}); run the project's own checker.`;
+    }
+    return undefined;
+  }
 }

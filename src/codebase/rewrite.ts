@@ -7,17 +7,19 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import { BatchError } from "../change/batch.js";
-import type { Mode } from "../change/change.js";
+import type { Change, Mode } from "../change/change.js";
 import { asToolError } from "../change/changeset.js";
-import { commit } from "../change/commit.js";
+import { commit, commitBatch, RaceError, validateBatch } from "../change/commit.js";
 import type { ChangeContext } from "../change/context.js";
 import { type LoadedFile, loadTextFile } from "../change/load.js";
-import { exclusiveAll, serialized } from "../change/lock.js";
+import { exclusiveAll } from "../change/lock.js";
 import { atomicNote, putBack, type Written } from "../change/restore.js";
 import type { Language } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
+import type { ValidationPass } from "../lsp/validate.js";
+import type { EditValidation } from "../lsp/verdict.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
 import { mapLimit } from "../util/map-limit.js";
 import type { CodeFile, CodeFiles } from "./files.js";
@@ -52,6 +54,8 @@ export interface CodeEditFile {
   header?: string;
   diff: string;
   warnings: string[];
+  /** What the language server says about the written file. */
+  validation?: EditValidation;
 }
 
 export interface CodeEditResult {
@@ -77,6 +81,8 @@ interface Planned {
   matches: number;
   warnings: string[];
 }
+
+type WriteChange = Extract<Change, { kind: "write" }>;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -188,62 +194,97 @@ async function planAll(
   return { planned, reports, warnings };
 }
 
-/** Writes one planned file under its lock; a file changed since planning is rewritten from its new text. */
-async function writeOne(
+/**
+ * A planned file again, under the batch's locks: a file changed since
+ * planning is rewritten from its new text (or reported when that has no match).
+ */
+async function recheck(
   context: ChangeContext,
   p: Planned,
   transform: Transform,
-  { action, force }: CodeEditRequest,
-): Promise<{ result: CodeEditFile; written?: Written }> {
-  return serialized(context, p.code.file.real, async () => {
-    const file: GuardedPath = context.guard.check(p.code.file.real, "write");
-    const current = await loadTextFile(context, file);
-    let next = p.next;
-    let matches = p.matches;
-    const warnings = [...p.warnings];
-    if (current.sha !== p.loaded.sha) {
-      const again = await plan(p.code, current, transform);
-      if (!again.planned) {
-        return {
-          result: {
-            path: file.display,
-            matches: again.report?.matches ?? 0,
-            changed: false,
-            applied: false,
-            file_hash: current.tag,
-            diff: "",
-            warnings: ["The file changed while this call ran, and the new version has no match."],
-          },
-        };
-      }
-      ({ next, matches } = again.planned);
-      warnings.splice(0, warnings.length, ...again.planned.warnings);
-      warnings.push(
-        "The file changed while this call ran; the rewrite was applied to its new version.",
-      );
+  { action }: CodeEditRequest,
+): Promise<{ change?: WriteChange; report: CodeEditFile }> {
+  const file: GuardedPath = context.guard.check(p.code.file.real, "write");
+  const current = await loadTextFile(context, file);
+  let next = p.next;
+  let matches = p.matches;
+  const warnings = [...p.warnings];
+  if (current.sha !== p.loaded.sha) {
+    const again = await plan(p.code, current, transform);
+    if (!again.planned) {
+      return {
+        report: {
+          path: file.display,
+          matches: again.report?.matches ?? 0,
+          changed: false,
+          applied: false,
+          file_hash: current.tag,
+          diff: "",
+          warnings: ["The file changed while this call ran, and the new version has no match."],
+        },
+      };
     }
-    const change = {
-      kind: "write",
-      file,
-      before: current,
-      doc: next,
-      note: action,
-      action,
-    } as const;
-    const outcome = await commit(context, change, { force });
-    return {
-      result: {
-        path: file.display,
-        matches,
-        changed: outcome.changed,
-        applied: outcome.applied,
-        file_hash: outcome.tag,
-        header: outcome.header,
-        diff: outcome.diff,
-        warnings,
-      },
-      written: { change, outcome },
-    };
+    ({ next, matches } = again.planned);
+    warnings.splice(0, warnings.length, ...again.planned.warnings);
+    warnings.push(
+      "The file changed while this call ran; the rewrite was applied to its new version.",
+    );
+  }
+  const change = { kind: "write", file, before: current, doc: next, note: action, action } as const;
+  return {
+    change,
+    report: { path: file.display, matches, changed: false, applied: false, diff: "", warnings },
+  };
+}
+
+/**
+ * Writes every planned file as one batch under one lock set (commitBatch):
+ * all of them or none; a failure puts back what was written.
+ */
+async function writeAll(
+  context: ChangeContext,
+  planned: Planned[],
+  transform: Transform,
+  request: CodeEditRequest,
+): Promise<{ results: CodeEditFile[]; written: Written[] }> {
+  const paths = planned.map((p) => p.code.file.real);
+  return exclusiveAll(context, paths, async () => {
+    const results: CodeEditFile[] = [];
+    const changes: WriteChange[] = [];
+    const reports: CodeEditFile[] = [];
+    for (const p of planned) {
+      const { change, report } = await recheck(context, p, transform, request);
+      if (change) {
+        changes.push(change);
+        reports.push(report);
+      } else results.push(report);
+    }
+    const batch = await commitBatch(context, changes, { force: request.force });
+    const written: Written[] = [];
+    for (const [i, outcome] of batch.outcomes.entries()) {
+      if (outcome) written.push({ change: changes[i]!, outcome });
+    }
+    if (batch.failed) {
+      // Nothing written: the batch may run again (exclusiveAll retries a race).
+      if (written.length === 0 && batch.failed.error instanceof RaceError) throw batch.failed.error;
+      const back = await putBack(context, written, "atomic batch failed");
+      const failed = changes[batch.failed.index]!.file.display;
+      const others = planned.map((o) => o.code.file.display).filter((d) => d !== failed);
+      const note = atomicNote(back, context.backup);
+      throw new BatchError(failed, asToolError(batch.failed.error), [], others, note);
+    }
+    batch.outcomes.forEach((outcome, i) => {
+      const r = reports[i]!;
+      results.push({
+        ...r,
+        changed: outcome!.changed,
+        applied: outcome!.applied,
+        file_hash: outcome!.tag,
+        header: outcome!.header,
+        diff: outcome!.diff,
+      });
+    });
+    return { results, written };
   });
 }
 
@@ -284,6 +325,8 @@ export interface CodeEditRequest {
   mode: Mode;
   /** Write read-only files too. */
   force?: boolean;
+  /** The call's `validate`: false skips the validation pass, true forces it. */
+  validate?: boolean;
 }
 
 /** Plans every file, then previews, checks or writes the changed ones. */
@@ -298,23 +341,23 @@ export async function runCodeEdit(
   const { planned, reports, warnings } = await planAll(context, collected.files, transform);
   const results: CodeEditFile[] = [...reports];
   const backup = request.mode === "apply" ? context.backup : undefined;
+  let validation: ValidationPass | undefined;
   if (request.mode === "apply") {
-    const written: Written[] = [];
-    for (const [i, p] of planned.entries()) {
-      reportProgress(context, { phase: "writing", done: i + 1, total: planned.length });
-      try {
-        const { result, written: w } = await writeOne(context, p, transform, request);
-        results.push(result);
-        if (w) written.push(w);
-      } catch (error) {
-        const paths = written.map((w) => w.change.file.real);
-        const back = await exclusiveAll(context, paths, () =>
-          putBack(context, written, "atomic batch failed"),
-        );
-        const others = planned.filter((o) => o !== p).map((o) => o.code.file.display);
-        const note = atomicNote(back, context.backup);
-        throw new BatchError(p.code.file.display, asToolError(error), [], others, note);
-      }
+    reportProgress(context, { phase: "writing", done: 0, total: planned.length });
+    const { results: wrote, written } = await writeAll(context, planned, transform, request);
+    results.push(...wrote);
+    // One validation pass for the whole change, after the locks are let go.
+    validation = await validateBatch(context, written, request.validate);
+    const notices = new Map<string, string>();
+    for (const w of written) {
+      if (w.outcome.validationNotice)
+        notices.set(w.change.file.display, w.outcome.validationNotice);
+      const r = results.find((x) => x.path === w.change.file.display);
+      if (r && w.outcome.validation) r.validation = w.outcome.validation;
+    }
+    for (const r of results) {
+      const notice = notices.get(r.path);
+      if (notice) r.warnings.push(notice);
     }
   } else {
     for (const p of planned) results.push(await preview(context, p, request));
@@ -333,6 +376,7 @@ export async function runCodeEdit(
     matches: results.reduce((n, r) => n + r.matches, 0),
     capped: collected.capped,
     ...(backup && changed.length > 0 ? { backup_session: backup } : {}),
+    ...(validation ? { validation } : {}),
     warnings: all,
   };
   result.content = renderContent(result, request, context.limits.maxLines);

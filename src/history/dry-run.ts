@@ -82,6 +82,15 @@ export class DryRunHistory implements HistoryStore {
 
   landed(_id: string): void {}
 
+  recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[] {
+    return records.map((r) => {
+      this.recordWrite(r, barrier);
+      return {};
+    });
+  }
+
+  landedAll(_ids: readonly string[]): void {}
+
   hasSeen(path: string, sha: string): boolean {
     return this.own.hasSeen(this.session, path, sha) || this.base.hasSeen(path, sha);
   }

@@ -254,6 +254,53 @@ class Store {
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
 
+  /** Appends the completion marks of a batch in one write. */
+  appendLandedAll(ids: readonly string[]): void {
+    if (this.unavailable || ids.length === 0) return;
+    const appended = appendLines(
+      this.fs,
+      this.journalPath,
+      ids.map(landedLine),
+      false,
+      this.lockPath,
+    );
+    this.index.markLanded([...ids]);
+    if (!this.reader.acknowledge(appended)) this.catchUp();
+  }
+
+  /**
+   * Appends durable events in one write (a batch's journal lines), synced into
+   * `barrier`; returns their ids in order.
+   */
+  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier): string[] {
+    if (this.unavailable) throw this.unavailable;
+    if (events.length === 0) return [];
+    const stored = events.map((event) => ({ id: newEventId(), ...event }));
+    const lines = stored.map(serializeEvent);
+    const appended = appendLines(
+      this.fs,
+      this.journalPath,
+      lines,
+      this.fsync,
+      this.lockPath,
+      barrier,
+    );
+    if (this.fsync && !this.journalEntrySynced) {
+      barrier.addFolder(this.dir);
+      barrier.onSynced(() => {
+        this.journalEntrySynced = true;
+      });
+    }
+    if (this.reader.acknowledge(appended)) {
+      for (const line of lines) {
+        const own = parseEvent(line);
+        if (own) this.add(own);
+      }
+    } else this.catchUp();
+    this.collectIfOver();
+    return stored.map((e) => e.id);
+  }
+
   /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
   append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): string {
     const durable = wanted && this.fsync;
@@ -497,6 +544,35 @@ export class History implements HistoryStore {
   /** Marks the pending change `id` (from recordWrite) as landed: call it right after the rename. */
   landed(id: string): void {
     this.store.appendLanded(id);
+  }
+
+  /**
+   * recordWrite for a whole batch: every version stored (the old ones as
+   * backups into `barrier`), then every journal line in one append, synced
+   * into `barrier` too. Flush it before replacing any of the files.
+   */
+  recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id: string }[] {
+    if (this.store.unavailable) throw this.store.unavailable;
+    const events = records.map((e) => {
+      checkWriteRecord(e);
+      const out: { before?: VersionRef; after?: VersionRef } = {};
+      if (e.before) {
+        const sha = this.putBlob(e.before.bytes, true, e.before.sha, barrier);
+        out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
+      }
+      if (e.after) {
+        // As in recordWrite: only `before` is a backup that must survive.
+        const sha = this.putBlob(e.after.bytes, false, e.after.sha);
+        out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
+      }
+      return writeEvent(e, this.session, out);
+    });
+    return this.store.appendAll(events, barrier).map((id) => ({ id }));
+  }
+
+  /** Marks every pending change of a batch as landed, in one append. */
+  landedAll(ids: readonly string[]): void {
+    this.store.appendLandedAll(ids);
   }
 
   seenShasForTag(path: string, tag: string): string[] {

@@ -168,6 +168,13 @@ export interface HistoryStore extends HistoryReader {
   ): { before?: VersionRef; after?: VersionRef; id?: string };
   /** Marks a `pending` change (by the id recordWrite returned) as landed: its file was replaced. */
   landed(id: string): void;
+  /**
+   * recordWrite for every change of a batch as one transaction: the blobs
+   * side by side, one journal append, and what must be durable in `barrier`.
+   */
+  recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[];
+  /** landed for every id of a batch, in one journal append. */
+  landedAll(ids: readonly string[]): void;
 }
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { type LspClient, LspExited, LspTimeout } from "./client.js";
-import { findImporters } from "./dependents.js";
+import { findImporters, findImportersOfAll } from "./dependents.js";
 import { lineHunks } from "./match.js";
 import {
   type ServerRegistry,
@@ -30,6 +30,7 @@ import {
 import {
   type EditValidation,
   judge,
+  type Observation,
   type Observed,
   skipped,
   toDiagnostic,
@@ -86,6 +87,35 @@ export interface ValidationOutcome {
   /** A line for the model when the validation needs its attention. */
   notice?: string;
 }
+
+/** A change's language and the server that validates it. */
+interface Prepared {
+  language: Language;
+  languageId: string;
+  spec: ServerSpec;
+  launch?: Launch;
+}
+
+/** How one validation pass over a batch went, as a whole. */
+export interface ValidationPass {
+  /** Files sent to a language server. */
+  files: number;
+  ms: number;
+  budget_ms: number;
+  /** The budget ran out before every file was answered (those say "validation timed out"). */
+  timed_out: boolean;
+  unanswered: number;
+}
+
+export interface BatchValidation {
+  /** One per input, in order; undefined where nothing applies. */
+  outcomes: (ValidationOutcome | undefined)[];
+  /** Absent when no file went to a server. */
+  pass?: ValidationPass;
+}
+
+/** Documents a batch keeps open at once (the client keeps 32; importers need room too). */
+const BATCH_CHUNK = 16;
 
 export interface ServerHealth extends ServerState {
   language: LanguageId;
@@ -159,41 +189,61 @@ export class Validator {
   }
 
   /**
-   * Validates one change, or undefined when nothing applies: `validate: false`,
-   * a file no language claims, or validation off by default and not asked for.
+   * What validating `input` needs: its language and server, or the outcome
+   * without a server (`validate: false`, no language, no project, turned off).
    */
-  async validate(input: ValidationInput): Promise<ValidationOutcome | undefined> {
-    if (input.requested === false || (!this.enabled && input.requested !== true)) return undefined;
+  private prepare(input: ValidationInput): Prepared | { outcome: ValidationOutcome | undefined } {
+    if (input.requested === false || (!this.enabled && input.requested !== true)) {
+      return { outcome: undefined };
+    }
     const found = languageOf(input.path);
     if (!found) {
-      if (input.requested !== true) return undefined;
-      return quiet(
-        skipped(
-          `No language server is known for ${input.display}.`,
-          "Check the file by running the project's own checker or tests.",
+      if (input.requested !== true) return { outcome: undefined };
+      return {
+        outcome: quiet(
+          skipped(
+            `No language server is known for ${input.display}.`,
+            "Check the file by running the project's own checker or tests.",
+          ),
         ),
-      );
+      };
     }
     const { language, languageId } = found;
     const server = this.serverFor(language);
     if (server === false) {
-      if (input.requested !== true) return undefined;
-      return loud(
-        skipped(
-          `Validation of ${language.label} is turned off in the lsp options.`,
-          `Run ${language.checkCommand} instead.`,
+      if (input.requested !== true) return { outcome: undefined };
+      return {
+        outcome: loud(
+          skipped(
+            `Validation of ${language.label} is turned off in the lsp options.`,
+            `Run ${language.checkCommand} instead.`,
+          ),
         ),
-      );
+      };
     }
     if (input.requested !== true && !this.projectOf(input.path, language)) {
       const markers = language.markers.slice(0, 3).join(", ");
-      return quiet(
-        skipped(
-          `No ${markers} (or similar) between ${input.display} and the root, so no ${language.label} server was started.`,
-          `Pass "validate": true to validate ${input.display} anyway.`,
+      return {
+        outcome: quiet(
+          skipped(
+            `No ${markers} (or similar) between ${input.display} and the root, so no ${language.label} server was started.`,
+            `Pass "validate": true to validate ${input.display} anyway.`,
+          ),
         ),
-      );
+      };
     }
+    return { language, languageId, ...server };
+  }
+
+  /**
+   * Validates one change, or undefined when nothing applies: `validate: false`,
+   * a file no language claims, or validation off by default and not asked for.
+   */
+  async validate(input: ValidationInput): Promise<ValidationOutcome | undefined> {
+    const prepared = this.prepare(input);
+    if ("outcome" in prepared) return prepared.outcome;
+    const { language, languageId } = prepared;
+    const server = prepared;
     const started = Date.now();
     const deadline = started + this.timeoutMs;
     const { spec, launch } = server;
@@ -228,6 +278,182 @@ export class Validator {
       return loud(validation);
     } catch (error) {
       return loud(failure(error, spec, language, Date.now() - started));
+    }
+  }
+
+  /**
+   * Validates every change of a batch in one pass with one total budget: per
+   * server, the old texts of a chunk of files are sent and their diagnostics
+   * pulled together, then the new ones, and importers are found in one scan
+   * of the tree. A file the budget did not reach says "validation timed out".
+   */
+  async validateAll(
+    inputs: readonly ValidationInput[],
+    budgetMs = this.timeoutMs,
+  ): Promise<BatchValidation> {
+    const outcomes: (ValidationOutcome | undefined)[] = inputs.map(() => undefined);
+    const groups = new Map<string, { prepared: Prepared; indexes: number[] }>();
+    inputs.forEach((input, i) => {
+      const prepared = this.prepare(input);
+      if ("outcome" in prepared) {
+        outcomes[i] = prepared.outcome;
+        return;
+      }
+      const key = `${prepared.spec.name}\u0000${JSON.stringify(prepared.launch ?? null)}`;
+      const group = groups.get(key) ?? { prepared, indexes: [] };
+      group.indexes.push(i);
+      groups.set(key, group);
+    });
+    if (groups.size === 0) return { outcomes };
+    const started = Date.now();
+    const deadline = started + budgetMs;
+    let unanswered = 0;
+    let files = 0;
+    await Promise.all(
+      [...groups.values()].map(async ({ prepared, indexes }) => {
+        files += indexes.length;
+        const { spec, launch, language } = prepared;
+        let client: LspClient | typeof TIMEOUT;
+        try {
+          client = await before(this.registry.acquire(this.root, spec, launch), deadline);
+        } catch (error) {
+          for (const i of indexes) outcomes[i] = loud(unavailable(error, spec, language));
+          return;
+        }
+        const ready = client;
+        const results = new Map<number, Observation | Error>();
+        if (ready !== TIMEOUT) {
+          const run = ready.exclusive(() =>
+            this.observeAll(ready, inputs, indexes, prepared, deadline, results),
+          );
+          await before(run, deadline + 50).catch((error: unknown) => {
+            for (const i of indexes) if (!results.has(i)) results.set(i, asError(error));
+          });
+        }
+        for (const i of indexes) {
+          const result = results.get(i);
+          if (result === undefined || result instanceof LspTimeout) {
+            unanswered++;
+            outcomes[i] = loud(timedOut(inputs[i]!, spec, language, budgetMs));
+          } else if (result instanceof Error) {
+            outcomes[i] = loud(failure(result, spec, language, Date.now() - started));
+          } else {
+            outcomes[i] = loud(judge(result));
+          }
+        }
+        this.registry.recordLatency(this.root, spec, Date.now() - started);
+      }),
+    );
+    const ms = Date.now() - started;
+    return {
+      outcomes,
+      pass: { files, ms, budget_ms: budgetMs, timed_out: unanswered > 0, unanswered },
+    };
+  }
+
+  /** observe for a batch: fills `results` (by input index) as answers come in. */
+  private async observeAll(
+    client: LspClient,
+    inputs: readonly ValidationInput[],
+    indexes: number[],
+    prepared: Prepared,
+    deadline: number,
+    results: Map<number, Observation | Error>,
+  ): Promise<void> {
+    const { language, languageId, spec } = prepared;
+    const started = Date.now();
+    const limit = this.options.otherFiles ?? this.options.other_files ?? 5;
+    const paths = indexes.map((i) => inputs[i]!.path);
+    const importersOf = findImportersOfAll(this.root, paths, language, limit);
+    const budget = this.options.otherFilesMs ?? this.options.other_files_ms ?? 300;
+    const display = (file: string) => relative(this.root, file) || file;
+    const look = async (file: string, since = 0, until = deadline): Promise<Observed> => {
+      const report = await client.diagnostics(file, until, since);
+      return {
+        items: report.items.map((d) => toDiagnostic(display(file), d)),
+        complete: report.complete,
+      };
+    };
+    const within = (file: string, since = 0) =>
+      look(file, since, Math.min(deadline, Date.now() + budget)).catch(() => undefined);
+    const settled = <T>(work: Promise<T>) =>
+      work.then(
+        (value) => value,
+        (error: unknown) => asError(error),
+      );
+    for (let at = 0; at < indexes.length; at += BATCH_CHUNK) {
+      if (Date.now() >= deadline) return;
+      const chunk = indexes.slice(at, at + BATCH_CHUNK);
+      const importers = chunk.flatMap((i) =>
+        (importersOf.get(inputs[i]!.path) ?? []).flatMap((file) => {
+          try {
+            client.sync(
+              file,
+              languageOf(file)?.languageId ?? languageId,
+              readFileSync(file, "utf8"),
+            );
+            return [{ file, of: i }];
+          } catch {
+            return [];
+          }
+        }),
+      );
+      for (const i of chunk) {
+        const input = inputs[i]!;
+        if (input.before) client.sync(input.path, languageId, input.before.text);
+      }
+      const olds = await Promise.all(
+        chunk.map((i) => (inputs[i]!.before ? settled(look(inputs[i]!.path)) : undefined)),
+      );
+      const othersBefore = await Promise.all(importers.map((o) => within(o.file)));
+      let change = 0;
+      for (const i of chunk)
+        change = client.sync(inputs[i]!.path, languageId, inputs[i]!.after.text);
+      const nows = await Promise.all(chunk.map((i) => settled(look(inputs[i]!.path))));
+      const compared = importers.filter((_, k) => othersBefore[k]?.complete);
+      const othersAfter = await Promise.all(compared.map((o) => within(o.file, change)));
+      const busy = client.busy;
+      chunk.forEach((i, k) => {
+        const input = inputs[i]!;
+        const old = olds[k];
+        const now = nows[k]!;
+        const failed = old instanceof Error ? old : now instanceof Error ? now : undefined;
+        if (failed) {
+          results.set(i, failed);
+          return;
+        }
+        if (old instanceof Error || now instanceof Error) return;
+        const own = (o: Observed) => ({
+          ...o,
+          items: o.items.map((d) => ({ ...d, file: input.display })),
+        });
+        const mine = importers.filter((o) => o.of === i);
+        results.set(i, {
+          server: spec.name,
+          label: language.label,
+          checkCommand: language.checkCommand,
+          strategy: client.strategy,
+          before: old && own(old),
+          after: own(now),
+          hunks: lineHunks(input.before?.lines ?? [], input.after.lines),
+          others: mine.flatMap((o) => {
+            const c = compared.indexOf(o);
+            const after = c === -1 ? undefined : othersAfter[c];
+            const before = othersBefore[importers.indexOf(o)];
+            return after && before
+              ? [{ file: display(o.file), before, after: { ...after, complete: true } }]
+              : [];
+          }),
+          unchecked: mine
+            .filter((o) => {
+              const c = compared.indexOf(o);
+              return c === -1 || !othersAfter[c];
+            })
+            .map((o) => display(o.file)),
+          busy,
+          latencyMs: Date.now() - started,
+        });
+      });
     }
   }
 
@@ -367,6 +593,21 @@ export class Validator {
 }
 
 const quiet = (validation: EditValidation): ValidationOutcome => ({ validation });
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
+/** A file of a batch that the pass's budget did not reach. */
+function timedOut(
+  input: ValidationInput,
+  spec: ServerSpec,
+  language: Language,
+  budgetMs: number,
+): EditValidation {
+  return uncertain(
+    `validation timed out: ${spec.name} did not answer for ${input.display} within the ${budgetMs} ms budget of this change's validation pass.`,
+    `The file was written; validate it with an edit that has "validate": true, or run ${language.checkCommand}.`,
+    { server: spec.name },
+  );
+}
 const loud = (validation: EditValidation): ValidationOutcome => {
   const notice = validationNotice(validation);
   return notice ? { validation, notice } : { validation };

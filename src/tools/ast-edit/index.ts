@@ -24,7 +24,7 @@ import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 import { type AstFindResult, findMatches, renderFind } from "./find.js";
 
 const op = z.strictObject({
@@ -46,6 +46,7 @@ const input = z.strictObject({
   lang: langSchema,
   mode: modeSchema,
   force: forceSchema,
+  validate: validateSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -217,7 +218,13 @@ async function astEdit(
     context,
     collected,
     transform,
-    { action: "ast_edit", what, mode: args.mode ?? "apply", force: args.force },
+    {
+      action: "ast_edit",
+      what,
+      mode: args.mode ?? "apply",
+      force: args.force,
+      validate: args.validate,
+    },
     () => callWarnings(ops, problems, totals, collected.files),
   );
 }

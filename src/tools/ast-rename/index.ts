@@ -18,7 +18,7 @@ import { clip, ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 
 const input = z.strictObject({
   name: z.string(),
@@ -28,6 +28,7 @@ const input = z.strictObject({
   lang: langSchema,
   mode: modeSchema,
   force: forceSchema,
+  validate: validateSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -99,6 +100,7 @@ async function astRename(context: ToolContext, args: Args): Promise<CodeEditResu
       what: `${args.name} -> ${args.new_name}`,
       mode: args.mode ?? "apply",
       force: args.force,
+      validate: args.validate,
     },
     () =>
       total === 0

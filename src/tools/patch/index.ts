@@ -20,7 +20,7 @@ import {
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 
 const input = z.strictObject({
@@ -29,6 +29,7 @@ const input = z.strictObject({
   allow_overwrite: z.boolean().optional().describe("An added or renamed file may replace one."),
   mode: modeSchema,
   force: forceSchema,
+  validate: validateSchema,
 });
 
 type Args = z.output<typeof input>;
@@ -93,7 +94,11 @@ async function applyPatch(context: ToolContext, args: Args): Promise<PatchResult
     }
     planner.checkOverwrites();
     const changes = planner.changes();
-    const outcomes = await commitChanges(context, changes, { mode, force: args.force });
+    const outcomes = await commitChanges(context, changes, {
+      mode,
+      force: args.force,
+      validate: args.validate,
+    });
     const byRel = new Map<string, Outcome>();
     for (const [i, c] of changes.entries()) byRel.set(c.file.rel, outcomes[i]!);
     const results = planner.planned.map((p) => finish(p, byRel.get(p.target.file.rel)));

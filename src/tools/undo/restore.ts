@@ -6,11 +6,12 @@
  */
 
 import { join, relative, sep } from "node:path";
-import type { Mode } from "../../change/change.js";
+import type { Change, Mode } from "../../change/change.js";
+import { commitBatch, validateBatch } from "../../change/commit.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
 import { exclusiveAll } from "../../change/lock.js";
 import { reportCallProgress } from "../../change/progress.js";
-import { restoreFile } from "../../change/restore.js";
+import { restoreFile, type Written } from "../../change/restore.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type NetChange, UNDO_NOTE } from "../../history/undo-state.js";
@@ -208,20 +209,104 @@ export async function restoreSession(
   // exclusiveAll runs it again after a race, when nothing was written yet.
   const backup = newBackupId();
   const own = { ...context, backup };
-  return exclusiveAll(own, paths, async () => {
+  const done = await exclusiveAll(own, paths, async () => {
     const steps = await planSteps(own, sessionId, entries);
+    if (mode === "apply") return restoreBatch(own, steps, sessionId);
     const files: UndoFile[] = [];
     for (const [i, step] of steps.entries()) {
       reportCallProgress(context, { phase: "restoring", done: i, total: steps.length });
-      try {
-        files.push(await applyStep(own, step, sessionId, mode));
-      } catch (error) {
-        const wrote = mode === "apply" && files.some((f) => f.action !== "unchanged");
-        if (!wrote) throw error;
-        const cause = asToolError(error, step.rel);
-        throw stoppedMidway(context, cause, sessionId, backup, files, steps.slice(i));
-      }
+      files.push(await applyStep(own, step, sessionId, mode));
     }
-    return { files, backup };
+    return { files, written: [] };
   });
+  // One validation pass for every restored file, once the locks are let go.
+  await validateBatch(own, done.written, undefined);
+  for (const { change, outcome } of done.written) {
+    const file = done.files.find((f) => f.path === change.file.display);
+    if (!file) continue;
+    if (outcome.validation) file.validation = outcome.validation;
+    if (outcome.validationNotice) file.warnings.push(outcome.validationNotice);
+  }
+  return { files: done.files, backup };
+}
+
+/** What undo warns of a file that changed after the session being undone. */
+function changedSinceWarning(context: ToolContext, step: Step, sessionId: string): string[] {
+  const { file, current, change } = step;
+  if ((current?.sha ?? null) === (change.last.after?.sha ?? null)) return [];
+  return [
+    current
+      ? `${file.display} changed after session ${sessionId}; its current content is backed up in ${context.backup} before it is replaced.`
+      : `${file.display} was deleted after session ${sessionId}; it is recreated.`,
+  ];
+}
+
+/**
+ * Restores every file of the session as one batch (commitBatch: one history
+ * transaction, then the swaps); a write that fails stops it, reported with
+ * what was restored and what was not, as one file at a time did.
+ */
+async function restoreBatch(
+  context: ToolContext,
+  steps: Step[],
+  sessionId: string,
+): Promise<{ files: UndoFile[]; written: Written[] }> {
+  const note = `${UNDO_NOTE}${sessionId}`;
+  const changes: Change[] = [];
+  const owners: Step[] = [];
+  const files: UndoFile[] = [];
+  for (const step of steps) {
+    const { file, current, content } = step;
+    if (!content && !current) {
+      files.push({
+        path: file.display,
+        action: "unchanged",
+        file_hash: null,
+        diff: "",
+        warnings: changedSinceWarning(context, step, sessionId),
+      });
+      continue;
+    }
+    changes.push(
+      content
+        ? {
+            kind: "write",
+            file,
+            before: current,
+            doc: content,
+            note,
+            action: "undo",
+            restores: true,
+          }
+        : { kind: "delete", file, before: current!, note, action: "undo" },
+    );
+    owners.push(step);
+  }
+  const batch = await commitBatch(context, changes, { phase: "restoring" });
+  const written: Written[] = [];
+  const restored: UndoFile[] = [];
+  batch.outcomes.forEach((outcome, i) => {
+    if (!outcome) return;
+    const change = changes[i]!;
+    written.push({ change, outcome });
+    const deleted = change.kind === "delete";
+    restored.push({
+      path: change.file.display,
+      action: deleted ? "delete" : outcome.changed ? "restore" : "unchanged",
+      file_hash: deleted ? null : outcome.tag,
+      diff: outcome.diff,
+      warnings: changedSinceWarning(context, owners[i]!, sessionId),
+    });
+  });
+  if (batch.failed) {
+    const step = owners[batch.failed.index]!;
+    const wrote = written.some((w) => w.outcome.changed);
+    if (!wrote) throw batch.failed.error;
+    const rest = owners.filter((_, i) => !batch.outcomes[i]);
+    const cause = asToolError(batch.failed.error, step.rel);
+    throw stoppedMidway(context, cause, sessionId, context.backup, [...files, ...restored], rest);
+  }
+  // In the session's order, as one file at a time gave them.
+  const byPath = new Map([...files, ...restored].map((f) => [f.path, f]));
+  return { files: steps.flatMap((s) => byPath.get(s.file.display) ?? []), written };
 }

@@ -1,0 +1,232 @@
+/**
+ * Bulk changes (issue 19): `ast_edit` with mode apply over 120 TypeScript test
+ * files beside `ast-grep --update-all` on the same files, the change's one
+ * validation pass (tsgo, warm), undo of a 100-file session, and patch calls over
+ * a warm MCP server (`splice serve` on stdio) beside `git apply` on this
+ * repository's recent commits. Every row is measured in the default durability
+ * mode and with SPLICE_DURABLE=0, in the same run.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createToolkit } from "../src/toolkit/index.js";
+import { BULK_FILES, plantBulkProject } from "./bulk-fixture.js";
+import { defineBenchmark, formatTable, measure, ms, type Stats, withScratchDir } from "./lib.js";
+
+const HERE = import.meta.dirname;
+const AST_GREP = join(HERE, "..", "node_modules", ".bin", "ast-grep");
+const TSX = join(HERE, "..", "node_modules", "tsx", "dist", "esm", "index.mjs");
+const MAIN = join(HERE, "..", "src", "cli", "main.ts");
+const OPS = [{ pat: "expect($A).toBe($B)", out: "expect($A).toStrictEqual($B)" }];
+const RUNS = 5;
+const COMMITS = 40;
+
+type Row = string[];
+const row = (what: string, mode: string, s: Stats, base?: Stats, note = ""): Row => [
+  what,
+  mode,
+  ms(s.median),
+  ms(s.p95),
+  base ? `${(s.median / base.median).toFixed(2)}×` : "",
+  note,
+];
+
+async function astRows(dir: string, durable: boolean, mode: string): Promise<Row[]> {
+  const root = join(dir, `ast-${mode}`);
+  plantBulkProject(root);
+  const kit = createToolkit({ root, history: { session: "bench" }, durable });
+  let session = "";
+  const theirs = await measure(
+    { warmup: 1, runs: RUNS, before: () => plantBulkProject(root) },
+    () =>
+      execFileSync(AST_GREP, ["run", "-p", OPS[0]!.pat, "-r", OPS[0]!.out, "-U", "test"], {
+        cwd: root,
+      }),
+  );
+  const ours = await measure({ warmup: 1, runs: RUNS, before: () => plantBulkProject(root) }, () =>
+    kit.call("ast_edit", { ops: OPS, paths: ["test"], validate: false }),
+  );
+  const undo = await measure(
+    {
+      warmup: 1,
+      runs: RUNS,
+      before: async () => {
+        const paths = plantBulkProject(root).slice(0, 100);
+        const r = (await kit.call("ast_edit", { ops: OPS, paths, validate: false })) as {
+          backup_session: string;
+        };
+        session = r.backup_session;
+      },
+    },
+    () => kit.call("undo", { backup_session: session }),
+  );
+  // The validation pass, warm: the first call starts tsgo, the next ones are timed.
+  const passes: number[] = [];
+  let timedOut = 0;
+  for (let i = 0; i < 3; i++) {
+    plantBulkProject(root);
+    const r = (await kit.call("ast_edit", { ops: OPS, paths: ["test"] })) as {
+      validation?: { ms: number; timed_out: boolean; files: number };
+    };
+    if (i > 0 && r.validation) passes.push(r.validation.ms);
+    if (r.validation?.timed_out) timedOut++;
+  }
+  const pass = passes.length > 0 ? passes.sort((a, b) => a - b)[passes.length >> 1]! : Number.NaN;
+  return [
+    row(`ast-grep -U, ${BULK_FILES} files`, mode, theirs),
+    row(`ast_edit apply, ${BULK_FILES} files, validate false`, mode, ours, theirs, "target ≤ 2×"),
+    [
+      `validation pass, ${BULK_FILES} files (tsgo, warm)`,
+      mode,
+      ms(pass),
+      "",
+      "",
+      `target ≤ 5,000 ms; ${timedOut} timed out`,
+    ],
+    row("undo of a 100-file session", mode, undo, undefined, "target ≤ 2,000 ms"),
+  ];
+}
+
+interface Diff {
+  sha: string;
+  diff: string;
+  before: Map<string, Buffer>;
+}
+
+/** Recent commits of this repository that only modify existing files (no adds, deletes, renames). */
+function recentDiffs(repo: string): Diff[] {
+  const git = (args: string[]) =>
+    execFileSync("git", ["-C", repo, ...args], { maxBuffer: 1 << 28 });
+  const shas = git(["log", "--no-merges", "--format=%H", "-n", String(COMMITS * 3)])
+    .toString()
+    .trim()
+    .split("\n");
+  const out: Diff[] = [];
+  for (const sha of shas) {
+    if (out.length >= COMMITS) break;
+    const status = git(["diff", "--name-status", "--no-renames", `${sha}^`, sha])
+      .toString()
+      .trim();
+    const lines = status.split("\n");
+    if (lines.length > 30 || lines.some((l) => !l.startsWith("M\t"))) continue;
+    const paths = lines.map((l) => l.slice(2));
+    const diff = git(["diff", "--no-color", "--no-ext-diff", `${sha}^`, sha]).toString();
+    if (diff.includes("Binary files")) continue;
+    const before = new Map(paths.map((p) => [p, git(["show", `${sha}^:${p}`])]));
+    out.push({ sha, diff, before });
+  }
+  return out;
+}
+
+function plant(root: string, files: Map<string, Buffer>): void {
+  for (const [path, bytes] of files) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), bytes);
+  }
+}
+
+async function patchRows(
+  dir: string,
+  durable: boolean,
+  mode: string,
+  diffs: Diff[],
+): Promise<Row[]> {
+  const root = join(dir, `patch-${mode}`);
+  const gitRoot = join(dir, `git-${mode}`);
+  mkdirSync(root, { recursive: true });
+  const client = new Client({ name: "bench-bulk", version: "1.0.0" });
+  const env: Record<string, string> = durable ? {} : { SPLICE_DURABLE: "0" };
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", TSX, MAIN, "serve", "--root", root],
+      stderr: "ignore",
+      env: { ...getDefaultEnvironment(), ...env },
+    }),
+  );
+  const call = async (args: object) => {
+    const r = (await client.callTool({
+      name: "patch",
+      arguments: args as Record<string, unknown>,
+    })) as CallToolResult;
+    if (r.isError) throw new Error(`patch failed: ${JSON.stringify(r.content).slice(0, 300)}`);
+    return r;
+  };
+  const n = diffs.length;
+  const ours = await measure(
+    { warmup: 1, runs: n, before: (i) => plant(root, diffs[i % n]!.before) },
+    (i) => call({ patch: diffs[i % n]!.diff, validate: false }),
+  );
+  const validated = await measure(
+    { warmup: 1, runs: n, before: (i) => plant(root, diffs[i % n]!.before) },
+    (i) => call({ patch: diffs[i % n]!.diff }),
+  );
+  await client.close();
+  const theirs = await measure(
+    {
+      warmup: 1,
+      runs: n,
+      before: (i) => {
+        rmSync(gitRoot, { recursive: true, force: true });
+        plant(gitRoot, diffs[i % n]!.before);
+        writeFileSync(join(dir, "commit.diff"), diffs[i % n]!.diff);
+      },
+    },
+    () => {
+      const r = spawnSync("git", ["apply", "--whitespace=nowarn", join(dir, "commit.diff")], {
+        cwd: gitRoot,
+        env: { ...process.env, GIT_CEILING_DIRECTORIES: dir },
+      });
+      if (r.status !== 0) throw new Error(`git apply failed: ${r.stderr}`);
+    },
+  );
+  return [
+    row(`git apply, ${n} real diffs, per call`, mode, theirs),
+    row("patch over warm MCP, validate false", mode, ours, theirs, "target ≤ 2×"),
+    row(
+      "patch over warm MCP, validated (default)",
+      mode,
+      validated,
+      theirs,
+      "validation's own figure",
+    ),
+  ];
+}
+
+defineBenchmark({
+  name: "bulk",
+  description:
+    "bulk changes: ast_edit over 120 files vs ast-grep -U, the validation pass, undo of 100 files, patch over MCP vs git apply",
+  async run() {
+    const diffs = recentDiffs(resolve(HERE, ".."));
+    const rows: Row[] = [];
+    await withScratchDir("splice-bench-bulk-", async (dir) => {
+      for (const [durable, mode] of [
+        [true, "default"],
+        [false, "SPLICE_DURABLE=0"],
+      ] as const) {
+        rows.push(...(await astRows(dir, durable, mode)));
+        rows.push(...(await patchRows(dir, durable, mode, diffs)));
+      }
+    });
+    console.log(
+      formatTable(
+        [
+          { header: "operation" },
+          { header: "durability" },
+          { header: "median ms", right: true },
+          { header: "p95 ms", right: true },
+          { header: "× baseline", right: true },
+          { header: "note" },
+        ],
+        rows,
+      ),
+    );
+  },
+});
