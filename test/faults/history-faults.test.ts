@@ -3,6 +3,9 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { Project, rejection } from "../helpers/project.js";
 
@@ -45,6 +48,48 @@ describe("history that cannot be kept", () => {
       expect(write.code).toBe(1);
       expect(write.stderr).toContain("error [history_unavailable]: splice cannot keep its history");
       expect(write.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    },
+  );
+
+  it.runIf(canDropPrivileges)(
+    "serve on a project folder splice cannot write: reads answer, writes are refused, the connection stays",
+    async () => {
+      const root = readOnlyProject();
+      const client = new Client({ name: "faults", version: "1" });
+      await client.connect(
+        new StdioClientTransport({
+          command: "setpriv",
+          args: ["--reuid=65534", "--regid=65534", "--clear-groups", BIN, "serve", "--root", root],
+          stderr: "pipe",
+        }),
+      );
+      try {
+        const text = (r: unknown) =>
+          (r as CallToolResult).content.map((c) => (c.type === "text" ? c.text : "")).join("");
+        const read = await client.callTool({
+          name: "read",
+          arguments: { targets: [{ path: "a.txt" }] },
+        });
+        expect(read.isError).toBeFalsy();
+        expect(text(read)).toContain("1| hi");
+        expect(text(read)).toMatch(NO_HISTORY);
+        const write = await client.callTool({
+          name: "write",
+          arguments: { targets: [{ path: "a.txt", text: "x\n" }] },
+        });
+        expect(write.isError).toBe(true);
+        expect(text(write)).toContain("history_unavailable");
+        // The server is still there: another call on the same connection answers.
+        const again = await client.callTool({
+          name: "read",
+          arguments: { targets: [{ path: "a.txt" }] },
+        });
+        expect(text(again)).toContain("1| hi");
+        expect(existsSync(join(root, ".splice"))).toBe(false);
+      } finally {
+        await client.close();
+        rmSync(root, { recursive: true, force: true });
+      }
     },
   );
 
