@@ -7,6 +7,7 @@
  * write replaces it.
  */
 import {
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -101,6 +102,21 @@ export class IndexStore {
         } catch {}
       }
     }
+  }
+}
+
+/**
+ * A code file's size and mtime, by one lstat of the real path the walk gave
+ * (the workspace's confined stat walks every folder again, 30 times the cost).
+ * A stamp only decides whether the bytes are read again, through the
+ * workspace; it never lets a byte through. Undefined: not a regular file.
+ */
+export function fileStamp(real: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    const s = lstatSync(real, { throwIfNoEntry: false });
+    return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined;
+  } catch {
+    return undefined;
   }
 }
 

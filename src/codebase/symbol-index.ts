@@ -19,6 +19,7 @@ import { sha256 } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
 import { type CodeFile, loadedFrom, readRaw } from "./files.js";
 import {
+  fileStamp,
   IndexStore,
   MAX_SHARD_BYTES,
   SHARDS,
@@ -174,17 +175,19 @@ export class SymbolIndex {
   }
 
   /**
-   * The current entry of each file: a trusted stat hit costs one stat; else
+   * The current entry of each file: a trusted stat hit costs one lstat; else
    * the bytes are read and hashed, and parsed only when the hash differs.
+   * With `onlyKnown`, a file without an entry is returned as `missing`
+   * instead of parsed (the caller decides which of those to parse).
    */
   async lookup(
     context: ChangeContext,
     files: readonly CodeFile[],
-    options: { onEach?: () => void } = {},
+    options: { onEach?: () => void; onlyKnown?: boolean } = {},
   ): Promise<Indexed[]> {
     this.refresh();
     const out = await mapLimit(files, 16, async (code) => {
-      const found = await this.#current(context, code);
+      const found = await this.#current(context, code, options.onlyKnown === true);
       options.onEach?.();
       return found;
     });
@@ -216,16 +219,17 @@ export class SymbolIndex {
     return entry;
   }
 
-  async #current(context: ChangeContext, code: CodeFile): Promise<Indexed> {
+  async #current(context: ChangeContext, code: CodeFile, onlyKnown: boolean): Promise<Indexed> {
     const rel = code.file.rel;
     const checkedAt = Date.now();
     // The stat comes before the read: a change after it leaves a stamp that no longer matches.
-    const stat = await context.workspace.stat(code.file.real).catch(() => undefined);
-    if (stat?.kind !== "file") {
+    const stat = fileStamp(code.file.real);
+    if (!stat) {
       this.put(rel, null);
       return { code, skipped: "gone" };
     }
     const old = this.get(rel);
+    if (!old && onlyKnown) return { code, skipped: "missing" };
     if (old && old.size === stat.size && old.mtimeMs === stat.mtimeMs && !racy(old)) {
       return { code, entry: old };
     }
@@ -252,10 +256,13 @@ const indexes = new Map<string, SymbolIndex>();
 
 /**
  * The index of this context's root, or undefined where stamps mean nothing
- * (memory and overlay workspaces, a dry run's history) or history is off.
+ * (memory and overlay workspaces, a dry run's history), history is
+ * unavailable, or `SPLICE_SYMBOL_INDEX=0` asks for a scan on every lookup.
  */
 export function symbolIndexFor(context: ChangeContext): SymbolIndex | undefined {
-  if (context.workspace.kind !== "local") return undefined;
+  if (context.workspace.kind !== "local" || process.env.SPLICE_SYMBOL_INDEX === "0") {
+    return undefined;
+  }
   const dir = (context.history as { dir?: string }).dir;
   if (!dir || (context.history as { unavailable?: unknown }).unavailable) return undefined;
   let index = indexes.get(dir);

@@ -15,6 +15,7 @@ import {
   reportProgress,
 } from "../../codebase/files.js";
 import { type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
+import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import { documentFromBytes, normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
@@ -105,8 +106,8 @@ async function readIndexed(
   code: CodeFile,
 ): Promise<Read> {
   const checkedAt = Date.now();
-  const stat = await context.workspace.stat(code.file.real).catch(() => undefined);
-  if (stat?.kind !== "file") {
+  const stat = fileStamp(code.file.real);
+  if (!stat) {
     index.put(code.file.rel, null);
     return { skipped: "gone" };
   }

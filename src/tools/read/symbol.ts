@@ -25,6 +25,7 @@ import {
   reportProgress,
 } from "../../codebase/files.js";
 import { type Indexed, type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
+import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
@@ -191,8 +192,26 @@ async function searchIndexed(
   let done = 0;
   const current = await index.lookup(context, collected.files, {
     onEach: () => reportProgress(context, { phase: "searching", done: ++done, total }),
+    onlyKnown: true,
   });
   const name = parts.at(-1)!;
+  // Files never indexed are scanned as without an index: only those mentioning the name are
+  // parsed (and indexed), so a first lookup costs what a scan does; `serve` indexes the rest.
+  const missing = current.filter((f) => "skipped" in f && f.skipped === "missing");
+  const hits = await filesContaining(
+    context,
+    missing.map((f) => f.code),
+    [name],
+  );
+  await mapLimit(missing, 16, async (item) => {
+    if (hits && !hits.has(item.code.file.real)) return;
+    const checkedAt = Date.now();
+    const stat = fileStamp(item.code.file.real);
+    const raw = await readRaw(context, item.code);
+    if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
+    const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    if (entry) current.push({ code: item.code, entry, bytes: raw.bytes });
+  });
   const whole = symbol.trim();
   const defined = new Set<string>();
   const candidates: Extract<Indexed, { entry: unknown }>[] = [];
@@ -210,13 +229,13 @@ async function searchIndexed(
   await mapLimit(candidates.slice(0, SYMBOL_LIMITS.maxParsed), 16, async (item) => {
     if (definitions > SYMBOL_LIMITS.maxListed) return;
     const checkedAt = Date.now();
-    const stat = await context.workspace.stat(item.code.file.real).catch(() => undefined);
+    const stat = fileStamp(item.code.file.real);
     const raw = item.bytes ? { bytes: item.bytes } : await readRaw(context, item.code);
     if ("skipped" in raw) return;
     const loaded = loadedFrom(raw.bytes);
     if (!loaded) return;
     // Bytes that differ from the entry's (an edit the stamp missed) update it too.
-    if (loaded.sha !== item.entry.sha && stat?.kind === "file") {
+    if (loaded.sha !== item.entry.sha && stat) {
       await index.forBytes(item.code, raw.bytes, stat, checkedAt);
     }
     const a = await analyze(item.code.file, item.code.language, loaded, parts, symbol);
