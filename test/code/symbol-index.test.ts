@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { languageOf } from "../../src/code/languages.js";
 import type { CodeFile } from "../../src/codebase/files.js";
 import { SymbolIndex, symbolIndexFor } from "../../src/codebase/symbol-index.js";
+import { buildIndexInBackground } from "../../src/codebase/symbol-index-build.js";
 import { createContext } from "../../src/toolkit/options.js";
 import type { OutlineResult } from "../../src/tools/outline/index.js";
 import type { ReadResult } from "../../src/tools/read/index.js";
@@ -116,7 +117,6 @@ describe("symbol index", () => {
     const p = project();
     p.write("src/a.ts", "export function alpha() {}\n");
     p.write("src/b.ts", "export function alpha() {}\n");
-    const splice = p.splice();
     const first = await readSymbol(p, "src", "alpha");
     expect(first.content).toContain("src/b.ts");
     unlinkSync(join(p.root, "src/b.ts"));
@@ -181,4 +181,27 @@ describe("symbol index", () => {
     const all = await index.lookup(context, files);
     expect(all.filter((f) => !("entry" in f))).toEqual([]);
   }, 60_000);
+});
+
+describe("background build", () => {
+  it("indexes every file, waiting while a call runs, and stops when told", async () => {
+    const p = project();
+    for (let i = 0; i < 30; i++) p.write(`s/f${i}.ts`, `export function f${i}() {}\n`);
+    const { context } = setup(p);
+    let busy = true;
+    const built = buildIndexInBackground(context, { busy: () => busy, stopped: () => false });
+    await new Promise((r) => setTimeout(r, 150));
+    const index = new SymbolIndex(join(p.root, ".splice"));
+    index.refresh();
+    expect([...index.paths("")]).toEqual([]);
+    busy = false;
+    expect(await built).toBe(true);
+    index.refresh();
+    expect([...index.paths("s")].length).toBe(30);
+    const stopped = await buildIndexInBackground(context, {
+      busy: () => false,
+      stopped: () => true,
+    });
+    expect(stopped).toBe(false);
+  });
 });
