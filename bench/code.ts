@@ -17,6 +17,7 @@ import { createToolkit } from "../src/toolkit/index.js";
 import type { OutlineResult } from "../src/tools/outline/index.js";
 import type { ReadResult } from "../src/tools/read/index.js";
 import { SKIPPED_FOLDERS } from "../src/workspace/walk.js";
+import { indexTable } from "./code-index.js";
 import {
   defineBenchmark,
   environment,
@@ -258,5 +259,6 @@ count every thread too), and parses only the files ripgrep finds holding a liter
 pattern (symbol search: the name, as a whole word; it stops after 51 definitions). Outline
 parses every file.`);
     });
+    await withScratchDir("splice-bench-index-", indexTable);
   },
 });

@@ -5,6 +5,10 @@
 
 export type { CallProgress, ProgressListener } from "../change/progress.js";
 export {
+  type BackgroundIndexOptions,
+  buildIndexInBackground,
+} from "../codebase/symbol-index-build.js";
+export {
   argumentsObject,
   type CallSummary,
   EVERYTHING,

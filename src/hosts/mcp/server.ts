@@ -31,7 +31,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isToolError } from "../../errors.js";
-import { RootSet, type Tool, type ToolkitOptions } from "../../toolkit/index.js";
+import {
+  buildIndexInBackground,
+  RootSet,
+  type Tool,
+  type ToolkitOptions,
+} from "../../toolkit/index.js";
 import { VERSION } from "../../util/version.js";
 import { toolJsonSchema } from "../json-schema.js";
 import { instructionsFor } from "./instructions.js";
@@ -239,7 +244,23 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   const followRoots = () => {
     if (clientRoots && server.getClientCapabilities()?.roots) roots.markStale();
   };
-  server.oninitialized = followRoots;
+  // The symbol index fills once the client is connected, a few files at a time, paused during calls.
+  let indexing = false;
+  const indexInBackground = () => {
+    const toolkit = roots.known.toolkits[0];
+    if (indexing || !toolkit) return;
+    indexing = true;
+    const build = () =>
+      buildIndexInBackground(
+        { ...toolkit.context, backup: "index" },
+        { busy: () => running.size > 0, stopped: () => !server?.transport },
+      ).catch(() => {});
+    setTimeout(build, 200).unref();
+  };
+  server.oninitialized = () => {
+    followRoots();
+    indexInBackground();
+  };
   server.setNotificationHandler(RootsListChangedNotificationSchema, followRoots);
 
   return {

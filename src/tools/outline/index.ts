@@ -1,4 +1,3 @@
-import type { SgNode } from "@ast-grep/napi";
 import { z } from "zod";
 import { type LoadedFile, notTextError } from "../../change/load.js";
 import { languageOf, parseCodeAsync } from "../../code/languages.js";
@@ -15,6 +14,8 @@ import {
   readRaw,
   reportProgress,
 } from "../../codebase/files.js";
+import { type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
+import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import { documentFromBytes, normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
@@ -55,35 +56,79 @@ export interface OutlineResult {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** What the outline of one file shows, from a parse or from the index. */
+interface Outlined {
+  lines: string[];
+  entries: OutlineEntry[];
+  /** The first parse error, described. */
+  broken?: string;
+  tag: string;
+  totalLines: number;
+  loaded?: LoadedFile;
+}
+
+type Read = { skipped: string } | { notText: string; bytes: Uint8Array } | { outlined: Outlined };
+
+const notTextOf = (bytes: Uint8Array): Read => {
+  const doc = documentFromBytes(bytes);
+  return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text", bytes };
+};
+
 /** A file read and parsed (on the thread pool, so a batch parses side by side), or why not. */
-async function readParsed(
-  context: ToolContext,
-  code: CodeFile,
-): Promise<
-  | { skipped: string }
-  | { notText: string; bytes: Uint8Array }
-  | { loaded: LoadedFile; root: SgNode }
-> {
+async function readParsed(context: ToolContext, code: CodeFile): Promise<Read> {
   const raw = await readRaw(context, code);
   if ("skipped" in raw) return raw;
   const loaded = loadedFrom(raw.bytes);
-  if (!loaded) {
-    const doc = documentFromBytes(raw.bytes);
-    return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text", bytes: raw.bytes };
-  }
+  if (!loaded) return notTextOf(raw.bytes);
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
-  return { loaded, root };
+  const defs = extractDefinitions(root, code.language, loaded.doc.lines);
+  const broken = syntaxProblems(root)[0];
+  return {
+    outlined: {
+      lines: outlineLines(defs, loaded.doc.lines),
+      entries: outlineEntries(defs, code.language),
+      ...(broken ? { broken: describeProblem(broken) } : {}),
+      tag: loaded.tag,
+      totalLines: loaded.doc.lines.length,
+      loaded,
+    },
+  };
 }
 
-function outlineOne(
+/**
+ * A folder's file from the symbol index: its bytes are read and hashed
+ * (an outline names the version it shows), and parsed only when they differ
+ * from the entry's.
+ */
+async function readIndexed(
+  context: ToolContext,
+  index: SymbolIndex,
   code: CodeFile,
-  loaded: LoadedFile,
-  root: SgNode,
-): { lines: string[]; entries: OutlineEntry[] } {
-  const defs = extractDefinitions(root, code.language, loaded.doc.lines);
+): Promise<Read> {
+  const checkedAt = Date.now();
+  const stat = fileStamp(code.file.real);
+  if (!stat) {
+    index.put(code.file.rel, null);
+    return { skipped: "gone" };
+  }
+  const raw = await readRaw(context, { file: code.file, size: stat.size });
+  if ("skipped" in raw) return raw;
+  const entry = await index.forBytes(code, raw.bytes, stat, checkedAt);
+  if (!entry) return notTextOf(raw.bytes);
   return {
-    lines: outlineLines(defs, loaded.doc.lines),
-    entries: outlineEntries(defs, code.language),
+    outlined: {
+      lines: entry.defs.map((d) => d.line),
+      entries: entry.defs.map((d) => ({
+        name: d.name,
+        qualified_name: d.qualified,
+        kind: d.kind,
+        lines: [d.start, d.end],
+        depth: d.depth,
+      })),
+      ...(entry.broken ? { broken: entry.broken } : {}),
+      tag: entry.tag,
+      totalLines: entry.lines,
+    },
   };
 }
 
@@ -132,10 +177,15 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
   const notText: string[] = [];
   let truncated = false;
   const total = collected.files.length;
+  // Folders come from the symbol index; a named file is parsed, as its read is recorded.
+  const index = folder ? symbolIndexFor(context) : undefined;
+  index?.refresh();
   // In path order, a batch read ahead at a time; parsing stops once the output is full.
   for (let at = 0; at < total && !truncated; at += READ_AHEAD) {
     const batch = collected.files.slice(at, at + READ_AHEAD);
-    const parsed = await mapLimit(batch, READ_AHEAD, (code) => readParsed(context, code));
+    const parsed = await mapLimit(batch, READ_AHEAD, (code) =>
+      index ? readIndexed(context, index, code) : readParsed(context, code),
+    );
     for (const [i, code] of batch.entries()) {
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
       const file = parsed[i]!;
@@ -148,20 +198,18 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
         warnings.push(`Skipped ${code.file.display} (${file.skipped}).`);
         continue;
       }
-      const { loaded } = file;
-      const o = outlineOne(code, loaded, file.root);
+      const o = file.outlined;
       // The parser recovers by folding or dropping the definitions around an error.
-      const broken = syntaxProblems(file.root)[0];
-      if (broken) {
+      if (o.broken) {
         warnings.push(
-          `${code.file.display} has parse errors (${describeProblem(broken)}); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.`,
+          `${code.file.display} has parse errors (${o.broken}); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.`,
         );
       }
       if (o.entries.length === 0 && folder) {
         empty++;
         continue;
       }
-      const tag = loaded.tag;
+      const tag = o.tag;
       const display = code.file.display;
       const block = [
         header(display, tag),
@@ -177,14 +225,16 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
       files.push({
         path: display,
         file_hash: tag,
-        total_lines: loaded.doc.lines.length,
+        total_lines: o.totalLines,
         definitions: o.entries,
       });
       // A file's outline names its version, so a block op may use its line numbers.
-      if (!folder)
-        context.history.recordRead(code.file.rel, loaded.bytes, tag, undefined, loaded.sha);
+      if (!folder && o.loaded) {
+        context.history.recordRead(code.file.rel, o.loaded.bytes, tag, undefined, o.loaded.sha);
+      }
     }
   }
+  index?.flush();
   if (empty > 0) out.push(`[${count(empty)} file(s) with no definitions not shown]`);
   if (notText.length > 0) {
     const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");

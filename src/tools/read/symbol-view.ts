@@ -36,7 +36,7 @@ export const SYMBOL_LIMITS = {
   /** Definitions named in a list before "and N more". */
   maxListed: 50,
   /** Files a folder search covers (in path order). */
-  maxFiles: 20_000,
+  maxFiles: 100_000,
   /** Files a folder search parses: those whose text contains the name. */
   maxParsed: 5_000,
   /** Bytes the not-found path scans for near names. */

@@ -16,6 +16,7 @@ import {
   splitSymbol,
 } from "../../code/symbols.js";
 import {
+  type CodeFiles,
   collectCodeFiles,
   containsAll,
   filesContaining,
@@ -23,6 +24,8 @@ import {
   readRaw,
   reportProgress,
 } from "../../codebase/files.js";
+import { type Indexed, type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
+import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
@@ -92,6 +95,8 @@ async function searchFolder(
   const collected = await collectCodeFiles(context, [folder.input], {
     maxFiles: SYMBOL_LIMITS.maxFiles,
   });
+  const index = symbolIndexFor(context);
+  if (index) return searchIndexed(context, index, folder, symbol, parts, collected);
   const warnings = [...collected.warnings];
   const found: Analyzed[] = [];
   // Only names are kept of files without a match: their trees would hold memory.
@@ -138,6 +143,21 @@ async function searchFolder(
       `${count(unparsed)} more files mention "${parts.at(-1)}" but were not parsed (the cap is ${count(SYMBOL_LIMITS.maxParsed)}); search a smaller folder to cover them.`,
     );
   }
+  return finish(context, folder, symbol, parts, collected, found, defined, warnings);
+}
+
+/** The found definitions shown, or the miss with the names nearest to it. */
+async function finish(
+  context: ToolContext,
+  folder: GuardedPath,
+  symbol: string,
+  parts: string[],
+  collected: CodeFiles,
+  found: Analyzed[],
+  defined: ReadonlySet<string>,
+  warnings: string[],
+): Promise<ReadResult[]> {
+  const total = collected.files.length;
   if (found.length === 0) {
     const near = await nearInFolder(context, parts.at(-1)!, collected.files, defined);
     const files = `${count(total)} file${total === 1 ? "" : "s"}`;
@@ -147,6 +167,93 @@ async function searchFolder(
   }
   found.sort((x, y) => (x.file.display < y.file.display ? -1 : 1));
   return present(context, folder.display, symbol, found, warnings);
+}
+
+/**
+ * A folder search from the symbol index: each file's entry is brought up to
+ * date (parsing only changed files), and the files whose entries define the
+ * name are read and parsed afresh, so what is shown is the file as it is now.
+ */
+async function searchIndexed(
+  context: ToolContext,
+  index: SymbolIndex,
+  folder: GuardedPath,
+  symbol: string,
+  parts: string[],
+  collected: CodeFiles,
+): Promise<ReadResult[]> {
+  const warnings = [...collected.warnings];
+  const total = collected.files.length;
+  // Entries of files the walk no longer finds are dropped (a capped walk proves nothing).
+  if (!collected.capped && warnings.length === 0) {
+    const present = new Set(collected.files.map((f) => f.file.rel));
+    for (const rel of [...index.paths(folder.rel)]) if (!present.has(rel)) index.put(rel, null);
+  }
+  let done = 0;
+  const current = await index.lookup(context, collected.files, {
+    onEach: () => reportProgress(context, { phase: "searching", done: ++done, total }),
+    onlyKnown: true,
+  });
+  const name = parts.at(-1)!;
+  // Files never indexed are scanned as without an index: only those mentioning the name are
+  // parsed (and indexed), so a first lookup costs what a scan does; `serve` indexes the rest.
+  const missing = current.filter((f) => "skipped" in f && f.skipped === "missing");
+  const hits = await filesContaining(
+    context,
+    missing.map((f) => f.code),
+    [name],
+  );
+  await mapLimit(missing, 16, async (item) => {
+    if (hits && !hits.has(item.code.file.real)) return;
+    const checkedAt = Date.now();
+    const stat = fileStamp(item.code.file.real);
+    const raw = await readRaw(context, item.code);
+    if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
+    const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    if (entry) current.push({ code: item.code, entry, bytes: raw.bytes });
+  });
+  const whole = symbol.trim();
+  const defined = new Set<string>();
+  const candidates: Extract<Indexed, { entry: unknown }>[] = [];
+  for (const item of current) {
+    if (!("entry" in item)) continue;
+    let hit = false;
+    for (const d of item.entry.defs) {
+      defined.add(d.name);
+      if (d.name === name || d.name === whole) hit = true;
+    }
+    if (hit) candidates.push(item);
+  }
+  const found: Analyzed[] = [];
+  let definitions = 0;
+  await mapLimit(candidates.slice(0, SYMBOL_LIMITS.maxParsed), 16, async (item) => {
+    if (definitions > SYMBOL_LIMITS.maxListed) return;
+    const checkedAt = Date.now();
+    const stat = fileStamp(item.code.file.real);
+    const raw = item.bytes ? { bytes: item.bytes } : await readRaw(context, item.code);
+    if ("skipped" in raw) return;
+    const loaded = loadedFrom(raw.bytes);
+    if (!loaded) return;
+    // Bytes that differ from the entry's (an edit the stamp missed) update it too.
+    if (loaded.sha !== item.entry.sha && stat) {
+      await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    }
+    const a = await analyze(item.code.file, item.code.language, loaded, parts, symbol);
+    definitions += a.matches.length;
+    if (a.matches.length > 0) found.push(a);
+  });
+  index.flush();
+  if (definitions > SYMBOL_LIMITS.maxListed) {
+    warnings.push(
+      `The search stopped after ${count(definitions)} definitions of "${symbol}" (the list shows ${SYMBOL_LIMITS.maxListed}); more files may define it. Name it more exactly, or search a smaller folder.`,
+    );
+  }
+  if (candidates.length > SYMBOL_LIMITS.maxParsed) {
+    warnings.push(
+      `${count(candidates.length - SYMBOL_LIMITS.maxParsed)} more files define "${name}" but were not read (the cap is ${count(SYMBOL_LIMITS.maxParsed)}); search a smaller folder to cover them.`,
+    );
+  }
+  return finish(context, folder, symbol, parts, collected, found, defined, warnings);
 }
 
 /** Reads the definition(s) `symbol` names in a file, or in every supported file under a folder. */

@@ -1,0 +1,142 @@
+/**
+ * The index-staleness property: files edited from outside splice (plain fs
+ * writes, some with their size and mtime kept) between lookups, and every
+ * location a folder outline or a folder symbol read shows matches a fresh
+ * parse of the file as it is on disk.
+ */
+import { existsSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { languageOf, parseCode } from "../../src/code/languages.js";
+import { outlineEntries } from "../../src/code/outline.js";
+import { extractDefinitions } from "../../src/code/symbols.js";
+import { documentFromBytes, normalizedText } from "../../src/text/document.js";
+import type { OutlineResult } from "../../src/tools/outline/index.js";
+import { Project } from "../helpers/project.js";
+
+const FILES = ["a.ts", "b.ts", "sub/c.ts"];
+/** Names of one length, so a rename can keep the file's size. */
+const NAMES = ["alpha", "bravo", "delta", "gamma", "omega"];
+
+type Unit = { blank: true } | { name: string; long: boolean };
+const render = (units: Unit[]) =>
+  units
+    .map((u) =>
+      "blank" in u
+        ? ""
+        : u.long
+          ? `export function ${u.name}() {\n  return 1;\n}`
+          : `function ${u.name}() {}`,
+    )
+    .join("\n");
+
+const unit = fc.oneof(
+  fc.constant<Unit>({ blank: true }),
+  fc.record({ name: fc.constantFrom(...NAMES), long: fc.boolean() }),
+);
+const op = fc.oneof(
+  fc.record({ kind: fc.constant("insert" as const), file: fc.nat(2), at: fc.nat(8), unit }),
+  fc.record({ kind: fc.constant("remove" as const), file: fc.nat(2), at: fc.nat(8) }),
+  fc.record({
+    kind: fc.constant("rename" as const),
+    file: fc.nat(2),
+    at: fc.nat(8),
+    name: fc.constantFrom(...NAMES),
+    keepStamp: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant("delete" as const), file: fc.nat(2) }),
+  fc.record({
+    kind: fc.constant("create" as const),
+    file: fc.nat(2),
+    units: fc.array(unit, { maxLength: 6 }),
+  }),
+  fc.record({ kind: fc.constant("lookup" as const), name: fc.constantFrom(...NAMES) }),
+);
+
+/** The definitions of a file now, parsed afresh: "name start..end". */
+function fresh(root: string, rel: string): string[] {
+  const abs = join(root, rel);
+  if (!existsSync(abs)) return [];
+  const doc = documentFromBytes(new Uint8Array(readFileSync(abs)));
+  if ("kind" in doc) return [];
+  const language = languageOf(rel)!;
+  const defs = extractDefinitions(
+    parseCode(language, normalizedText(doc)).root(),
+    language,
+    doc.lines,
+  );
+  return outlineEntries(defs, language).map((e) => `${e.name} ${e.lines[0]}..${e.lines[1]}`);
+}
+
+describe("symbol index staleness", () => {
+  it("never shows a location a fresh parse does not give", async () => {
+    let stamp = Date.now() - 3_600_000;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const p = new Project();
+        try {
+          const state: (Unit[] | undefined)[] = FILES.map(() => [
+            { name: "alpha", long: true },
+            { blank: true },
+            { name: "bravo", long: false },
+          ]);
+          /** Writes a file; its mtime is an old one (so the stat alone is trusted), or the one it had. */
+          const put = (i: number, keep = false) => {
+            const abs = join(p.root, FILES[i]!);
+            const before = keep && existsSync(abs) ? statSync(abs).mtime : undefined;
+            p.write(FILES[i]!, render(state[i]!));
+            stamp += 1000;
+            const t = before ?? new Date(stamp);
+            utimesSync(abs, t, t);
+          };
+          for (let i = 0; i < FILES.length; i++) put(i);
+          const splice = p.splice();
+          const check = async (name: string) => {
+            const outlined = (await splice.call("outline", { path: "." })) as OutlineResult;
+            for (const f of outlined.files) {
+              const shown = f.definitions.map((d) => `${d.name} ${d.lines[0]}..${d.lines[1]}`);
+              expect(shown, f.path).toEqual(fresh(p.root, f.path));
+            }
+            const { results } = await splice.read({ targets: [{ path: ".", symbol: name }] });
+            for (const r of results) {
+              for (const d of r.definitions ?? []) {
+                expect(fresh(p.root, d.path), `${d.path} ${name}`).toContain(
+                  `${d.name} ${d.lines[0]}..${d.lines[1]}`,
+                );
+              }
+            }
+          };
+          await check("alpha");
+          for (const o of ops) {
+            const units = "file" in o ? state[o.file] : undefined;
+            if (o.kind === "lookup") await check(o.name);
+            else if (o.kind === "delete") {
+              if (units) unlinkSync(join(p.root, FILES[o.file]!));
+              state[o.file] = undefined;
+            } else if (o.kind === "create") {
+              state[o.file] = [...o.units];
+              put(o.file);
+            } else if (units && o.kind === "insert") {
+              units.splice(Math.min(o.at, units.length), 0, o.unit);
+              put(o.file);
+            } else if (units && o.kind === "remove" && units.length > 0) {
+              units.splice(o.at % units.length, 1);
+              put(o.file);
+            } else if (units && o.kind === "rename") {
+              const named = units.filter((u): u is { name: string; long: boolean } => "name" in u);
+              if (named.length === 0) continue;
+              named[o.at % named.length]!.name = o.name;
+              // Same length names: the size stays, and keepStamp puts the old mtime back.
+              put(o.file, o.keepStamp);
+            }
+          }
+          await check("bravo");
+        } finally {
+          rmSync(p.root, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});
