@@ -79,14 +79,14 @@ export interface WalkResult {
   warnings: string[];
 }
 
-interface Layer {
+export interface Layer {
   /** Root-relative folder the .gitignore sits in. */
   dir: string;
   rules: Ignore;
 }
 
 /** Git's precedence: the deepest .gitignore with an opinion wins. */
-function ignoredBy(layers: readonly Layer[], rel: string, isDir: boolean): boolean {
+export function ignoredBy(layers: readonly Layer[], rel: string, isDir: boolean): boolean {
   for (let i = layers.length - 1; i >= 0; i--) {
     const layer = layers[i]!;
     const sub = layer.dir === "" ? rel : rel.slice(layer.dir.length + 1);
@@ -102,7 +102,7 @@ function ignoredBy(layers: readonly Layer[], rel: string, isDir: boolean): boole
   return false;
 }
 
-async function loadLayer(
+export async function loadLayer(
   workspace: Workspace,
   abs: string,
   dirRel: string,
@@ -127,6 +127,49 @@ function byKindThenName(a: DirEntry, b: DirEntry): number {
   const bd = b.kind === "directory" ? 0 : 1;
   if (ad !== bd) return ad - bd;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** What the walk makes of one folder entry; `drop` is never mentioned. */
+export type Screened =
+  | { verdict: "drop" }
+  | { verdict: "skipped"; rel: string }
+  | { verdict: "ignored"; rel: string }
+  | {
+      verdict: "ok";
+      rel: string;
+      abs: string;
+      kind: TreeNode["kind"];
+      /** The guard's answer; undefined for a link loop (shown as one). */
+      resolved: { real: string; exists: boolean } | undefined;
+    };
+
+/**
+ * The walk's filter for one entry (temp names, hidden names when `dropHidden`,
+ * heavy folders, .gitignore layers, the guard), shared by every walk so a
+ * cached one cannot drift from `list`.
+ */
+export function screenEntry(
+  guard: PathGuard,
+  folder: { abs: string; rel: string },
+  entry: DirEntry,
+  layers: readonly Layer[],
+  dropHidden: boolean,
+): Screened {
+  if (isTempName(entry.name)) return { verdict: "drop" }; // a write in flight, or a killed one's leftover
+  if (dropHidden) return { verdict: "drop" };
+  const rel = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
+  const kind = kindOf(entry);
+  if (kind !== "file" && SKIPPED_FOLDERS.has(entry.name)) return { verdict: "skipped", rel };
+  if (ignoredBy(layers, rel, kind === "directory")) return { verdict: "ignored", rel };
+  const abs = path.join(folder.abs, entry.name);
+  try {
+    return { verdict: "ok", rel, abs, kind, resolved: guard.check(abs, "read") };
+  } catch (error) {
+    // Secrets, links out of the root, blocked paths: not shown at all. A
+    // link loop leads nowhere, so it is shown as one (it names no target).
+    if (kind !== "symlink" || !isLinkLoop(error)) return { verdict: "drop" };
+    return { verdict: "ok", rel, abs, kind, resolved: undefined };
+  }
 }
 
 interface Pending {
@@ -196,29 +239,19 @@ export class Walker {
           result.complete = false;
           break;
         }
-        if (isTempName(entry.name)) continue; // a write in flight, or a killed one's leftover
-        const rel = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
-        // Hidden names are counted (first level only) once nothing else would hide them.
         const hidden = entry.name.startsWith(".") && !options.includeHidden;
-        if (hidden && level > 1) continue;
-        const kind = kindOf(entry);
-        if (kind !== "file" && SKIPPED_FOLDERS.has(entry.name)) {
-          if (!hidden && !UNLISTABLE.has(entry.name)) result.skipped.push(rel);
+        // Hidden names are counted (first level only) once nothing else would hide them.
+        const seen = screenEntry(guard, folder, entry, childLayers, hidden && level > 1);
+        if (seen.verdict === "drop") continue;
+        if (seen.verdict === "skipped") {
+          if (!hidden && !UNLISTABLE.has(entry.name)) result.skipped.push(seen.rel);
           continue;
         }
-        if (ignoredBy(childLayers, rel, kind === "directory")) {
+        if (seen.verdict === "ignored") {
           if (level === 1 && !hidden) result.ignoredTop++;
           continue;
         }
-        const abs = path.join(folder.abs, entry.name);
-        let resolved: { real: string; exists: boolean } | undefined;
-        try {
-          resolved = guard.check(abs, "read");
-        } catch (error) {
-          // Secrets, links out of the root, blocked paths: not shown at all. A
-          // link loop leads nowhere, so it is shown as one (it names no target).
-          if (kind !== "symlink" || !isLinkLoop(error)) continue;
-        }
+        const { rel, abs, kind, resolved } = seen;
         if (hidden) {
           result.hiddenTop++;
           continue;
