@@ -26,6 +26,7 @@ import { type Document, documentFromBytes } from "../text/document.js";
 import { pathList } from "../text/names.js";
 import { mapLimit } from "../util/map-limit.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
+import { walkCacheFor } from "./symbol-index-walk.js";
 
 /** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
 export function maxFilesSchema(what: string, byDefault: number) {
@@ -118,6 +119,9 @@ async function walkFolder(
   maxScanned: number,
   warnings: string[],
 ): Promise<{ rel: string; size?: number }[]> {
+  // Where the symbol index lives, its walk cache answers unless the walk must word a warning.
+  const cached = await walkCacheFor(context)?.files(context, start, maxScanned);
+  if (cached) return cached.map((rel) => ({ rel }));
   const walker = new Walker(context.guard, context.workspace);
   const walk = await walker.walk({
     start,

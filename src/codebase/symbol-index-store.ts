@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { ChangeContext } from "../change/context.js";
 import { randomId } from "../util/ids.js";
 
 /** Bump when an entry's shape changes: shards of another version are read as empty. */
@@ -128,4 +129,18 @@ export function shardOf(rel: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0) % SHARDS;
+}
+
+/**
+ * The history dir whose index serves this context, or undefined where stamps
+ * mean nothing (memory and overlay workspaces, a dry run's history), history
+ * is unavailable, or `SPLICE_SYMBOL_INDEX=0` asks for a scan on every lookup.
+ */
+export function indexHome(context: ChangeContext): string | undefined {
+  if (context.workspace.kind !== "local" || process.env.SPLICE_SYMBOL_INDEX === "0") {
+    return undefined;
+  }
+  const dir = (context.history as { dir?: string }).dir;
+  if (!dir || (context.history as { unavailable?: unknown }).unavailable) return undefined;
+  return dir;
 }

@@ -21,6 +21,7 @@ import { type CodeFile, loadedFrom, readRaw } from "./files.js";
 import {
   fileStamp,
   IndexStore,
+  indexHome,
   MAX_SHARD_BYTES,
   SHARDS,
   type ShardStamp,
@@ -221,6 +222,9 @@ export class SymbolIndex {
 
   async #current(context: ChangeContext, code: CodeFile, onlyKnown: boolean): Promise<Indexed> {
     const rel = code.file.rel;
+    const old = this.get(rel);
+    // A file never indexed costs nothing here: the caller scans those as without an index.
+    if (!old && onlyKnown) return { code, skipped: "missing" };
     const checkedAt = Date.now();
     // The stat comes before the read: a change after it leaves a stamp that no longer matches.
     const stat = fileStamp(code.file.real);
@@ -228,8 +232,6 @@ export class SymbolIndex {
       this.put(rel, null);
       return { code, skipped: "gone" };
     }
-    const old = this.get(rel);
-    if (!old && onlyKnown) return { code, skipped: "missing" };
     if (old && old.size === stat.size && old.mtimeMs === stat.mtimeMs && !racy(old)) {
       return { code, entry: old };
     }
@@ -254,17 +256,10 @@ function sameStamp(a: ShardStamp | undefined, b: ShardStamp | undefined): boolea
 
 const indexes = new Map<string, SymbolIndex>();
 
-/**
- * The index of this context's root, or undefined where stamps mean nothing
- * (memory and overlay workspaces, a dry run's history), history is
- * unavailable, or `SPLICE_SYMBOL_INDEX=0` asks for a scan on every lookup.
- */
+/** The index of this context's root, or undefined where it has none (see `indexHome`). */
 export function symbolIndexFor(context: ChangeContext): SymbolIndex | undefined {
-  if (context.workspace.kind !== "local" || process.env.SPLICE_SYMBOL_INDEX === "0") {
-    return undefined;
-  }
-  const dir = (context.history as { dir?: string }).dir;
-  if (!dir || (context.history as { unavailable?: unknown }).unavailable) return undefined;
+  const dir = indexHome(context);
+  if (!dir) return undefined;
   let index = indexes.get(dir);
   if (!index) {
     index = new SymbolIndex(dir);

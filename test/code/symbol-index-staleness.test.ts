@@ -4,8 +4,18 @@
  * location a folder outline or a folder symbol read shows matches a fresh
  * parse of the file as it is on disk.
  */
-import { existsSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { languageOf, parseCode } from "../../src/code/languages.js";
@@ -13,6 +23,7 @@ import { outlineEntries } from "../../src/code/outline.js";
 import { extractDefinitions } from "../../src/code/symbols.js";
 import { documentFromBytes, normalizedText } from "../../src/text/document.js";
 import type { OutlineResult } from "../../src/tools/outline/index.js";
+import type { ReadResult } from "../../src/tools/read/index.js";
 import { Project } from "../helpers/project.js";
 
 const FILES = ["a.ts", "b.ts", "sub/c.ts"];
@@ -93,6 +104,11 @@ describe("symbol index staleness", () => {
           for (let i = 0; i < FILES.length; i++) put(i);
           const splice = p.splice();
           const check = async (name: string) => {
+            if (state.every((u) => u === undefined)) {
+              // Every file deleted: nothing to outline, and the index must not invent one.
+              await expect(splice.call("outline", { path: "." })).rejects.toThrow(/No file/);
+              return;
+            }
             const outlined = (await splice.call("outline", { path: "." })) as OutlineResult;
             for (const f of outlined.files) {
               const shown = f.definitions.map((d) => `${d.name} ${d.lines[0]}..${d.lines[1]}`);
@@ -137,6 +153,123 @@ describe("symbol index staleness", () => {
         }
       }),
       { numRuns: 15 },
+    );
+  }, 120_000);
+
+  it("walks from its cache exactly what a fresh walk finds: files created, removed, renamed, ignored", async () => {
+    const SLOTS = ["a.ts", "sub/b.ts", "sub/deep/c.ts", "other/d.ts", "sub/e.ts"];
+    const IGNORES = ["", "b.ts\n", "deep/\n", "other\n", "*.ts\n!e.ts\n"];
+    const IGNORE_AT = ["", "sub"];
+    const walkOp = fc.oneof(
+      fc.record({
+        kind: fc.constant("create" as const),
+        slot: fc.nat(SLOTS.length - 1),
+        name: fc.constantFrom(...NAMES),
+      }),
+      fc.record({ kind: fc.constant("delete" as const), slot: fc.nat(SLOTS.length - 1) }),
+      fc.record({
+        kind: fc.constant("move" as const),
+        from: fc.nat(SLOTS.length - 1),
+        to: fc.nat(SLOTS.length - 1),
+      }),
+      fc.record({
+        kind: fc.constant("ignore" as const),
+        at: fc.nat(IGNORE_AT.length - 1),
+        rules: fc.nat(IGNORES.length - 1),
+      }),
+      fc.record({ kind: fc.constant("lookup" as const), name: fc.constantFrom(...NAMES) }),
+    );
+    let stamp = Date.now() - 3_600_000;
+    await fc.assert(
+      fc.asyncProperty(fc.array(walkOp, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const p = new Project();
+        try {
+          const splice = p.splice();
+          /**
+           * What the last step changed (a file written, a folder whose entries
+           * changed) gets an older, advancing mtime, old enough to be trusted;
+           * the rest keeps its own, so unchanged folders hit the walk cache.
+           */
+          const age = () => {
+            stamp += 1000;
+            const t = new Date(stamp);
+            const recent = Date.now() - 60_000;
+            const touch = (abs: string) => {
+              if (statSync(abs).mtimeMs > recent) utimesSync(abs, t, t);
+            };
+            const visit = (abs: string) => {
+              for (const e of readdirSync(abs, { withFileTypes: true })) {
+                if (e.name === ".splice") continue;
+                const child = join(abs, e.name);
+                if (e.isDirectory()) visit(child);
+                touch(child);
+              }
+            };
+            visit(p.root);
+            touch(p.root);
+          };
+          const put = (slot: number, name: string) =>
+            p.write(SLOTS[slot]!, `export function ${name}() {\n  return ${slot};\n}\n`);
+          put(0, "alpha");
+          put(1, "bravo");
+          age();
+          /** The same call with the index (and its walk cache) and as a fresh scan. */
+          const both = async <T>(call: () => Promise<T>): Promise<[T | string, T | string]> => {
+            const run = async () => call().catch((error: Error) => error.message);
+            const indexed = await run();
+            process.env.SPLICE_SYMBOL_INDEX = "0";
+            try {
+              return [indexed, await run()];
+            } finally {
+              delete process.env.SPLICE_SYMBOL_INDEX;
+            }
+          };
+          const check = async (name: string) => {
+            const [outlined, scanned] = await both(
+              () => splice.call("outline", { path: "." }) as Promise<OutlineResult>,
+            );
+            const shape = (o: OutlineResult | string) =>
+              typeof o === "string" ? o : { found: o.files_found, files: o.files };
+            expect(shape(outlined)).toEqual(shape(scanned));
+            const [read, fresh] = await both(() =>
+              splice.read({ targets: [{ path: ".", symbol: name }] }),
+            );
+            const where = (r: { results: ReadResult[] } | string) =>
+              typeof r === "string"
+                ? r.split(". ")[0]
+                : r.results.flatMap((x) =>
+                    (x.definitions ?? []).map((d) => `${d.path} ${d.lines[0]}..${d.lines[1]}`),
+                  );
+            expect(where(read), name).toEqual(where(fresh));
+          };
+          await check("alpha");
+          for (const o of ops) {
+            if (o.kind === "lookup") {
+              await check(o.name);
+              continue;
+            }
+            if (o.kind === "create") put(o.slot, o.name);
+            else if (o.kind === "delete") rmSync(join(p.root, SLOTS[o.slot]!), { force: true });
+            else if (o.kind === "move") {
+              const from = join(p.root, SLOTS[o.from]!);
+              if (!existsSync(from) || o.from === o.to) continue;
+              mkdirSync(dirname(join(p.root, SLOTS[o.to]!)), { recursive: true });
+              renameSync(from, join(p.root, SLOTS[o.to]!));
+            } else {
+              const file = join(IGNORE_AT[o.at]!, ".gitignore");
+              if (IGNORES[o.rules] === "") rmSync(join(p.root, file), { force: true });
+              else p.write(file, IGNORES[o.rules]!);
+            }
+            age();
+            // Rules rewritten in place change no folder's mtime: look right after each change.
+            if (o.kind === "ignore") await check("bravo");
+          }
+          await check("bravo");
+        } finally {
+          rmSync(p.root, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 30 },
     );
   }, 120_000);
 });
