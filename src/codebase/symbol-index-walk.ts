@@ -174,21 +174,21 @@ export class WalkCache {
   }
 }
 
-const caches = new Map<string, WalkCache>();
+/** Per guard: what one guard let through is never shown to a toolkit with another. */
+let caches = new WeakMap<ChangeContext["guard"], WalkCache>();
 
-/** The walk cache of this context's root, where it has a symbol index. */
+/** The walk cache of this context's root and guard, where it has a symbol index. */
 export function walkCacheFor(context: ChangeContext): WalkCache | undefined {
-  const dir = indexHome(context);
-  if (!dir) return undefined;
-  let cache = caches.get(dir);
+  if (!indexHome(context)) return undefined;
+  let cache = caches.get(context.guard);
   if (!cache) {
     cache = new WalkCache();
-    caches.set(dir, cache);
+    caches.set(context.guard, cache);
   }
   return cache;
 }
 
 /** Forgets every walk cache, as a new process starts without one (benches time cold walks). */
 export function forgetWalkCaches(): void {
-  caches.clear();
+  caches = new WeakMap();
 }
