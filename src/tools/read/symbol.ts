@@ -213,16 +213,10 @@ async function searchIndexed(
     if (entry) current.push({ code: item.code, entry, bytes: raw.bytes });
   });
   const whole = symbol.trim();
-  const defined = new Set<string>();
   const candidates: Extract<Indexed, { entry: unknown }>[] = [];
   for (const item of current) {
     if (!("entry" in item)) continue;
-    let hit = false;
-    for (const d of item.entry.defs) {
-      defined.add(d.name);
-      if (d.name === name || d.name === whole) hit = true;
-    }
-    if (hit) candidates.push(item);
+    if (item.entry.defs.some((d) => d.name === name || d.name === whole)) candidates.push(item);
   }
   const found: Analyzed[] = [];
   let definitions = 0;
@@ -252,6 +246,12 @@ async function searchIndexed(
     warnings.push(
       `${count(candidates.length - SYMBOL_LIMITS.maxParsed)} more files define "${name}" but were not read (the cap is ${count(SYMBOL_LIMITS.maxParsed)}); search a smaller folder to cover them.`,
     );
+  }
+  // Near names (every defined name) are gathered only for a miss: a hit needs none.
+  const defined = new Set<string>();
+  if (found.length === 0) {
+    for (const item of current)
+      if ("entry" in item) for (const d of item.entry.defs) defined.add(d.name);
   }
   return finish(context, folder, symbol, parts, collected, found, defined, warnings);
 }
