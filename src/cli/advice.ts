@@ -31,7 +31,14 @@ export function commandFor(tool: string, args: Record<string, unknown>): string 
     // The CLI lists and undoes across every session of the root.
     if (args.list) return "splice undo --list";
     const id = typeof args.backup_session === "string" ? ` ${args.backup_session}` : "";
-    return `splice undo${id}`;
+    const only = typeof args.path === "string" ? ` --path ${quoted(args.path)}` : "";
+    return `splice undo${id}${only}`;
+  }
+  if (tool === "lsp_health") {
+    const { action } = args;
+    return action === "restart" || action === "start"
+      ? `splice lsp-health --${action}`
+      : "splice lsp-health";
   }
   const path = args.path;
   if (PATH_COMMANDS.has(tool) && typeof path === "string") {

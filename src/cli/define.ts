@@ -5,6 +5,7 @@
  */
 import { ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
+import type { Say } from "./flag-voice.js";
 import type { Paint } from "./format.js";
 
 export interface FlagSpec {
@@ -82,6 +83,8 @@ export interface CommandInput<F extends FlagSpecs> {
    */
   readStdin: (howToPass: string) => string;
   paint: Paint;
+  /** A tool's sentence (a warning, a notice) said with this command's flags: `--old`, not `old_text`. */
+  say: Say;
   /** Aborted by Ctrl-C: a command that starts processes passes it on, so their groups die too. */
   signal: AbortSignal;
 }

@@ -2,6 +2,7 @@
 import { styleText } from "node:util";
 import type { ToolError } from "../errors.js";
 import { cliMessage } from "./advice.js";
+import { flagVoice, type Say } from "./flag-voice.js";
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -12,12 +13,17 @@ export function makePaint(stream: NodeJS.WriteStream) {
 
 export type Paint = ReturnType<typeof makePaint>;
 
-export function formatHashline(content: string, paint: Paint): string {
+/** What any command can say in its own voice: the calls and tools a sentence names. */
+const ANY_COMMAND = flagVoice();
+
+/** Read output; `say` phrases its notices (`[... read the rest with line_range "9..12"]`). */
+export function formatHashline(content: string, paint: Paint, say: Say = ANY_COMMAND): string {
+  const path = /^¶(.*)#[0-9A-F]+$/.exec(content.slice(0, content.indexOf("\n") >>> 0))?.[1];
   return content
     .split("\n")
     .map((line, i) => {
       if (i === 0 && line.startsWith("¶")) return paint("bold", line);
-      if (/^\[.*\]$/.test(line)) return paint("yellow", line);
+      if (/^\[.*\]$/.test(line)) return paint("yellow", say(line, path));
       const m = /^(\d+\| )(.*)$/s.exec(line);
       return m ? paint("dim", m[1]!) + m[2] : line;
     })
@@ -38,18 +44,25 @@ export function formatDiff(diff: string, paint: Paint): string {
     .join("\n");
 }
 
-export function formatWarnings(warnings: readonly string[], paint: Paint): string[] {
-  return warnings.map((w) => paint("yellow", `warning: ${w}`));
+/** Warnings as the command says them: the tool wrote them for a model. */
+export function formatWarnings(
+  warnings: readonly string[],
+  paint: Paint,
+  say: Say = ANY_COMMAND,
+  path?: string,
+): string[] {
+  return warnings.map((w) => paint("yellow", `warning: ${say(w, path)}`));
 }
 
 /** A written file: its header, its diff and what to watch out for. */
 export function changeView(
-  r: { header: string; diff: string; warnings: string[] },
+  r: { header: string; diff: string; warnings: string[]; path?: string },
   paint: Paint,
+  say: Say = ANY_COMMAND,
 ): string {
   const lines = [paint("bold", r.header)];
   if (r.diff) lines.push(formatDiff(r.diff, paint));
-  lines.push(...formatWarnings(r.warnings, paint));
+  lines.push(...formatWarnings(r.warnings, paint, say, r.path));
   return lines.join("\n");
 }
 
@@ -62,16 +75,17 @@ export function readView(
     error?: { code: string; message: string };
   }[],
   paint: Paint,
+  say: Say = ANY_COMMAND,
 ): string {
   return results
     .map((r) => {
       const thrown = (r.error as { thrown?: ToolError } | undefined)?.thrown;
-      const said = thrown ? cliMessage(thrown) : r.error?.message;
+      const said = say(thrown ? cliMessage(thrown) : (r.error?.message ?? ""), r.path);
       const failed = r.error ? paint("red", `error [${r.error.code}]: ${said}`) : "";
       const warnings = r.warnings.filter((w) => w !== r.error?.message);
       return [
-        r.content ? formatHashline(r.content, paint) : failed || paint("red", `${r.path}:`),
-        ...formatWarnings(warnings, paint),
+        r.content ? formatHashline(r.content, paint, say) : failed || paint("red", `${r.path}:`),
+        ...formatWarnings(warnings, paint, say, r.path),
       ]
         .filter(Boolean)
         .join("\n");

@@ -4,7 +4,7 @@
  * command line was wrong (nothing was done), 70 a bug.
  */
 import { readFileSync } from "node:fs";
-import { isToolError } from "../errors.js";
+import { isToolError, type ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
 import { cliMessage } from "./advice.js";
@@ -14,8 +14,10 @@ import {
   type CommandInput,
   type CommandOutput,
   type FlagSpecs,
+  flagsOf,
   UsageError,
 } from "./define.js";
+import { flagVoice, type Say } from "./flag-voice.js";
 import { errorJson, makePaint } from "./format.js";
 import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
 import { refusedParts } from "./refused.js";
@@ -114,7 +116,7 @@ function version(): string {
  * error and a typo answer without it, in about the time node takes to start.
  */
 async function inputFor(
-  command: string,
+  command: CommandDefinition,
   chosen: ChosenRoot,
   positionals: string[],
   flags: Flags,
@@ -133,10 +135,17 @@ async function inputFor(
       splice ??= createSplice({ root, history: { session: CLI_SESSION } });
       return splice;
     },
-    readStdin: stdinOf(command),
+    readStdin: stdinOf(command.name),
+    say: flagVoice(Object.keys(flagsOf(command))),
     signal,
     paint: makePaint(process.stdout),
   };
+}
+
+/** A refusal in the command's voice; the file it names lets it say how to read that file. */
+function said(say: Say, error: ToolError): string {
+  const { path } = error.details;
+  return say(cliMessage(error), typeof path === "string" ? path : undefined);
 }
 
 /** Prints a tool result, or the refusal a tool answered with. */
@@ -158,7 +167,7 @@ async function runCommand(
     if (json) process.stdout.write(`${errorJson(error)}\n`);
     else {
       const paint = makePaint(process.stderr);
-      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${cliMessage(error)}\n`);
+      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${said(input.say, error)}\n`);
     }
     return EXIT_REFUSED;
   }
@@ -206,7 +215,7 @@ async function main(argv: string[]): Promise<Outcome> {
   const started = Date.now() - 1;
   let opened: () => Splice | undefined = () => undefined;
   const interrupt = onCtrlC(command.onInterrupt ?? "exit", () => sessionsSince(opened(), started));
-  const input = await inputFor(command.name, chosen, positionals, flags, interrupt.signal);
+  const input = await inputFor(command, chosen, positionals, flags, interrupt.signal);
   opened = input.opened;
   const code = await runCommand(command, input, json === true);
   // Relaxed durability: the new bytes reach the disk before the command ends.

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CLI_VOICE, cliMessage, commandFor } from "../../src/cli/advice.js";
 import { commands } from "../../src/cli/commands/index.js";
 import { flagsOf } from "../../src/cli/define.js";
+import { flagVoice } from "../../src/cli/flag-voice.js";
 import { isToolError, MODEL_VOICE, type ToolError } from "../../src/errors.js";
 import { fullTools } from "../../src/toolkit/registry.js";
 import { numbered, Project } from "../helpers/project.js";
@@ -383,5 +384,151 @@ describe("one error, two voices", () => {
     );
     const json = JSON.parse(run(["undo", "20000101-000000-000000", "--json"]).stdout);
     expect(json.error.message).toContain('Call undo with {"list": true}');
+  });
+});
+
+/** A real `splice` run on a project; the CLI's words are its stderr and stdout together. */
+function cli(p: Project, args: string[], input = "") {
+  const r = spawnSync(BIN, [...args, "--root", p.root], { encoding: "utf8", input });
+  return { status: r.status, text: `${r.stderr}${r.stdout}` };
+}
+
+/** What a person must never read: a tool's argument names, JSON calls, tools as nouns. */
+const MODEL_WORDS =
+  /Call \w+ with|call \w+ with|"\w+": |the \w+ tool|\b(?:old_text|new_text|replace_all|line_range|backup_session)\b/;
+
+/** The CLI text names only real commands and their real flags (`own` owns a bare flag). */
+function expectRealCommands(text: string, own: string) {
+  const named = commandsNamed(text, own);
+  for (const { name, flags } of named) {
+    const command = commands.find((c) => c.name === name);
+    expect(command, `splice ${name}`).toBeDefined();
+    for (const flag of flags) expect(Object.keys(flagsOf(command!))).toContain(flag);
+  }
+  return named;
+}
+
+describe("the text engines' sentences, said with the command's flags", () => {
+  const cases: [string, (p: Project) => string[], RegExp, string?][] = [
+    [
+      "edit with an --old text the file does not hold",
+      () => ["edit", "a.ts", "--old", "nothing like it at all, really", "--new", "x"],
+      /--old was not found.*into --old/s,
+    ],
+    [
+      "edit with a near miss",
+      () => ["edit", "a.ts", "--old", "const alpha = 11;", "--new", "const alpha = 2;"],
+      /--old was not found\. The closest regions? (?:is|are) line 1 .*\n1\| const alpha = 1;\n.*into --old; or read lines 1\.\.3 again \(splice read a\.ts:1\.\.3\)/s,
+    ],
+    [
+      "edit whose --old matches twice",
+      (p) => {
+        p.write("d.txt", "a\nb\na\nb\n");
+        return ["edit", "d.txt", "--old", "a", "--new", "x"];
+      },
+      /--old matches 2 places \(lines 1, 3\); include more surrounding lines to make it unique, or pass --all\./,
+    ],
+    [
+      "edit that matched only by ignoring indentation (a warning)",
+      () => ["edit", "a.ts", "--old", "  const beta = 2;", "--new", "  const beta = 3;"],
+      /warning: --old matched line 2 only ignoring indentation.*--new's lines were re-indented/,
+    ],
+    [
+      "a stale line edit",
+      () => ["edit", "a.ts", "--hash", "0000", "--ops", "delete 1"],
+      /./,
+      "edit",
+    ],
+    [
+      "read with a cap notice",
+      (p) => {
+        p.write("big.txt", numbered(2500));
+        return ["read", "big.txt"];
+      },
+      /\[showing lines 1\.\.2000 of 2500; read the rest with splice read big\.txt:2001\.\.2500\]/,
+    ],
+    [
+      "write of text copied from read output (a warning)",
+      () => ["write", "w.txt", "--text", "1| a\n2| b\n"],
+      /warning: Removed the "N\| " line numbers .* write again with --force\./,
+    ],
+    [
+      "write over a read-only file without --force",
+      (p) => {
+        chmodSync(join(p.root, "ro.txt"), 0o444);
+        return ["write", "ro.txt", "--text", "x\n"];
+      },
+      /it is read-only \(mode 0444\)\. If it should change, pass --force to write it anyway/,
+    ],
+  ];
+
+  it.each(cases)("%s", (_, make, said, own) => {
+    const p = new Project();
+    p.write("a.ts", "const alpha = 1;\nconst beta = 2;\nconst gamma = 3;\n");
+    p.write("ro.txt", "r\n");
+    const args = make(p);
+    const { text } = cli(p, args);
+    expect(text).toMatch(said);
+    expect(text).not.toMatch(MODEL_WORDS);
+    expectRealCommands(text, own ?? args[0]!);
+  });
+
+  it("--json keeps the model's words", () => {
+    const p = new Project();
+    p.write("d.txt", "a\nb\na\nb\n");
+    const r = spawnSync(
+      BIN,
+      ["edit", "d.txt", "--old", "a", "--new", "x", "--json", "--root", p.root],
+      { encoding: "utf8" },
+    );
+    expect(r.stdout).toContain("old_text matches 2 places");
+    expect(r.stdout).toContain("or set replace_all.");
+  });
+});
+
+describe("flagVoice", () => {
+  /** The translation `splice NAME` uses. */
+  const voiceOf = (name: string) =>
+    flagVoice(Object.keys(flagsOf(commands.find((c) => c.name === name)!)));
+
+  it("says a tool argument as a flag only where the command takes it", () => {
+    expect(voiceOf("edit")("old_text and new_text differ; or set replace_all.")).toBe(
+      "--old and --new differ; or pass --all.",
+    );
+    // read has no --old: the name stays the tool's.
+    expect(voiceOf("read")("old_text")).toBe("old_text");
+    expect(voiceOf("write")('write again with "force": true.')).toBe("write again with --force.");
+    expect(
+      voiceOf("md")('so pass "line" with the line of the one you mean, e.g. "line": 12.'),
+    ).toBe("so pass --line with the line of the one you mean, e.g. --line 12.");
+  });
+
+  it("says calls and tools as commands, whatever the command", () => {
+    const say = flagVoice();
+    expect(
+      say('If you meant the older one, call undo with {"backup_session": "S1", "path": "a.ts"}.'),
+    ).toBe("If you meant the older one, run splice undo S1 --path a.ts.");
+    expect(say('Call lsp_health with action "restart", or run tsc.')).toBe(
+      "Run splice lsp-health --restart, or run tsc.",
+    );
+    expect(say('Call lsp_health, or lsp_health with action "restart" if it stays stuck.')).toBe(
+      "Run splice lsp-health, or splice lsp-health --restart if it stays stuck.",
+    );
+    expect(say('Undo them all with the undo tool (backup_session "S2").')).toBe(
+      "Undo them all with splice undo S2.",
+    );
+    expect(say("Fix it with the edit tool.")).toBe("Fix it with splice edit.");
+  });
+
+  it("leaves quoted file lines and quoted names alone", () => {
+    const say = voiceOf("edit");
+    expect(say("old_text was not found:\n3| old_text = 1\ninto old_text")).toBe(
+      "--old was not found:\n3| old_text = 1\ninto --old",
+    );
+    const read = voiceOf("read");
+    expect(read('No definition of "line" in b.ts.')).toBe('No definition of "line" in b.ts.');
+    expect(read('[lines 3..9 elided (body); read them with line_range "3..9"]', "src/a.ts")).toBe(
+      "[lines 3..9 elided (body); read them with splice read src/a.ts:3..9]",
+    );
   });
 });

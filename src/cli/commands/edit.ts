@@ -46,11 +46,11 @@ ops are read from stdin. Ops:
     "splice edit src/main.ts --hash 1A2B < changes.ops",
     "splice edit src/main.ts --old 'retries = 3' --new 'retries = 5'",
   ],
-  async run({ splice, positionals, flags, readStdin, paint }) {
+  async run({ splice, positionals, flags, readStdin, paint, say }) {
     const [path] = positionals as [string];
     const { hash } = flags;
     const view = (json: { results: EditResult[] }) =>
-      json.results.map((r) => changeView(r, paint)).join("\n\n");
+      json.results.map((r) => changeView(r, paint, say)).join("\n\n");
     if (flags.old !== undefined || flags.new !== undefined) {
       if (flags.old === undefined || flags.new === undefined || hash !== undefined) {
         throw new UsageError(

@@ -46,7 +46,7 @@ their largest nested blocks into one notice each.`,
     "splice read src --symbol Parser.parse",
     "splice read src/main.ts --line 120",
   ],
-  async run({ splice, positionals, flags, paint }) {
+  async run({ splice, positionals, flags, paint, say }) {
     const { symbol } = flags;
     let line: number | undefined;
     if (flags.line !== undefined) {
@@ -63,7 +63,9 @@ their largest nested blocks into one notice each.`,
     const json = await withProgress(splice, () => splice.read({ targets }));
     // Call-wide warnings (no history can be kept, say) follow the files.
     const notes = (json as { warnings?: string[] }).warnings ?? [];
-    const human = [readView(json.results, paint), ...formatWarnings(notes, paint)].join("\n");
+    const human = [readView(json.results, paint, say), ...formatWarnings(notes, paint, say)].join(
+      "\n",
+    );
     return { json, human };
   },
 });

@@ -24,7 +24,7 @@ a file marked @generated / DO NOT EDIT.`,
     "splice write notes.txt --text $'first line\\n'",
     "generate-config | splice write config.json",
   ],
-  async run({ splice, positionals, flags, readStdin, paint }) {
+  async run({ splice, positionals, flags, readStdin, paint, say }) {
     const [path] = positionals as [string];
     const text = textFrom(
       { flag: "text", value: flags.text },
@@ -37,6 +37,6 @@ a file marked @generated / DO NOT EDIT.`,
       { targets: [{ path, text, force: flags.force === true }] },
       "writing",
     );
-    return { json, human: json.results.map((r) => changeView(r, paint)).join("\n\n") };
+    return { json, human: json.results.map((r) => changeView(r, paint, say)).join("\n\n") };
   },
 });

@@ -1,0 +1,116 @@
+/**
+ * The tools' own sentences (refusals, warnings, read notices) name tool
+ * arguments: `old_text`, `"force": true`, `call undo with {...}`. The text
+ * engines may import nothing of the project, so they cannot take a Voice;
+ * the CLI says them again here, with the flags of the command that ran.
+ * Only what the CLI prints passes through this; --json keeps the model's text.
+ */
+import { CLI_VOICE, commandFor } from "./advice.js";
+
+/** A tool argument whose flag is not its dashed name. */
+const FLAG_OF: Record<string, string> = { old_text: "old", new_text: "new", replace_all: "all" };
+
+/**
+ * A word that can name a tool. The registry is not loaded for this (the CLI
+ * starts without it); the sentences come from the tools, which name real ones.
+ */
+const TOOL = /^[a-z]+(?:_[a-z]+)?$/;
+const isTool = (name: string) => TOOL.test(name);
+
+/** Says a tool's sentence with `command`'s flags; `path` is the file it is about, when known. */
+export type Say = (text: string, path?: string) => string;
+
+function capital(word: string, like: string): string {
+  return /^[A-Z]/.test(like) ? word[0]!.toUpperCase() + word.slice(1) : word;
+}
+
+function jsonArgs(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function spaced(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The translation for one command, given its flags' names (none: only what
+ * any command can say, the calls and tool names). An argument becomes a flag only where the command
+ * takes that flag; the others stay as the tool named them.
+ */
+export function flagVoice(commandFlags: Iterable<string> = []): Say {
+  const flags = new Set(commandFlags);
+  const flagOf = (arg: string): string | undefined => {
+    const flag = FLAG_OF[arg] ?? arg.replaceAll("_", "-");
+    return flags.has(flag) ? flag : undefined;
+  };
+  const option = (flag: string, value: unknown) =>
+    value === true ? `--${flag}` : `--${flag} ${spaced(String(value))}`;
+
+  const sayLine = (text: string, path?: string): string => {
+    let out = text
+      // `call undo with {"backup_session": "X"}` → `run splice undo X`.
+      .replace(/\b([Cc])all (\w+) with (\{[^{}\n]*\})/g, (all, c: string, tool: string, json) => {
+        const args = isTool(tool) ? jsonArgs(json) : undefined;
+        return args ? `${capital("run", c)} ${commandFor(tool, args)}` : all;
+      })
+      // `call lsp_health with action "restart"` → `run splice lsp-health --restart`.
+      .replace(/\b(?:([Cc])all )?(\w+) with action "(\w+)"/g, (all, c, tool: string, action) => {
+        if (!isTool(tool)) return all;
+        const run = commandFor(tool, { action });
+        return c ? `${capital("run", c)} ${run}` : run;
+      })
+      // `Call lsp_health to see` → `Run splice lsp-health to see`.
+      .replace(/\b([Cc])all (\w+)\b(?! with)/g, (all, c: string, tool: string) =>
+        isTool(tool) ? `${capital("run", c)} ${commandFor(tool, {})}` : all,
+      )
+      // `the undo tool (backup_session "X")` → `splice undo X`.
+      .replace(/\bthe (\w+) tool \((\w+) "([^"]*)"\)/g, (all, tool: string, arg: string, value) =>
+        isTool(tool) ? commandFor(tool, { [arg]: value }) : all,
+      )
+      .replace(/\bthe (\w+) tool\b/g, (all, tool: string) =>
+        isTool(tool) ? CLI_VOICE.tool(tool) : all,
+      )
+      // A read notice's range: the read command takes it after the path.
+      .replace(
+        /\bline_range "([^"]*)"/g,
+        (_, range: string) => `splice read ${spaced(path ?? "FILE")}:${range}`,
+      )
+      // `Read lines 4..9 again`: a person needs the command that reads them.
+      .replace(/\b([Rr])ead (lines? (\d+(?:\.\.\d+)?)) again\b/g, (all, r: string, what, range) =>
+        path ? `${r}ead ${what} again (splice read ${spaced(path)}:${range})` : all,
+      );
+    // `"force": true`, `"line": 12` → `--force`, `--line 12`.
+    out = out.replace(/"(\w+)": (true|-?\d+|"[^"\n]*")/g, (all, arg: string, value: string) => {
+      const flag = flagOf(arg);
+      return flag ? option(flag, JSON.parse(value)) : all;
+    });
+    // `set replace_all` → `pass --all`; `"line"`, `old_text` → `--line`, `--old`.
+    out = out.replace(/\bset (\w+_\w+)\b/g, (all, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `pass --${flag}` : all;
+    });
+    // A quoted name only after a verb that passes it: `No definition of "line"` is a symbol.
+    out = out.replace(/\b(pass|set|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `${verb === "set" ? "pass" : verb} --${flag}` : all;
+    });
+    out = out.replace(/\b[a-z]+_[a-z_]+\b/g, (arg) => {
+      const flag = flagOf(arg);
+      return flag ? `--${flag}` : arg;
+    });
+    return out;
+  };
+  // A refusal quotes file lines as `N| text`: those are the file's, never said again.
+  return (text, path) =>
+    text
+      .split("\n")
+      .map((line) => (/^\d+\| /.test(line) ? line : sayLine(line, path)))
+      .join("\n");
+}
