@@ -8,7 +8,12 @@
 import { CLI_VOICE, commandFor } from "./advice.js";
 
 /** A tool argument whose flag is not its dashed name. */
-const FLAG_OF: Record<string, string> = { old_text: "old", new_text: "new", replace_all: "all" };
+const FLAG_OF: Record<string, string> = {
+  old_text: "old",
+  new_text: "new",
+  replace_all: "all",
+  file_hash: "hash",
+};
 
 /**
  * A word that can name a tool. The registry is not loaded for this (the CLI
@@ -96,8 +101,13 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       const flag = flagOf(arg);
       return flag ? `pass --${flag}` : all;
     });
+    // `file_hash "1A2B"` → `--hash 1A2B`.
+    out = out.replace(/\b([a-z]+_[a-z_]+) "([^"\n]*)"/g, (all, arg: string, value: string) => {
+      const flag = flagOf(arg);
+      return flag ? option(flag, value) : all;
+    });
     // A quoted name only after a verb that passes it: `No definition of "line"` is a symbol.
-    out = out.replace(/\b(pass|set|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
+    out = out.replace(/\b(pass|set|use|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
       const flag = flagOf(arg);
       return flag ? `${verb === "set" ? "pass" : verb} --${flag}` : all;
     });

@@ -434,10 +434,18 @@ describe("the text engines' sentences, said with the command's flags", () => {
       /warning: --old matched line 2 only ignoring indentation.*--new's lines were re-indented/,
     ],
     [
-      "a stale line edit",
-      () => ["edit", "a.ts", "--hash", "0000", "--ops", "delete 1"],
-      /./,
-      "edit",
+      "a line edit against a version since changed there",
+      (p) => {
+        const tag = /^¶a\.ts#([0-9A-F]{4})/.exec(cli(p, ["read", "a.ts"]).text)![1]!;
+        p.write("a.ts", "const alpha = 10;\nconst beta = 2;\nconst gamma = 3;\n");
+        return ["edit", "a.ts", "--hash", tag, "--ops", "replace 1:\n+const alpha = 5;"];
+      },
+      /Redo the edit against the current version with --hash [0-9A-F]{4}\./,
+    ],
+    [
+      "a line edit with a tag that is not one",
+      () => ["edit", "a.ts", "--hash", "zz", "--ops", "delete 1"],
+      /--hash zz is not a tag: use the 4 hex characters/,
     ],
     [
       "read with a cap notice",
