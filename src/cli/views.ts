@@ -4,7 +4,7 @@
  * list as a tree with sizes in one right-aligned column, run as the output
  * with its exit status after it.
  */
-import type { Paint } from "./format.js";
+import { formatWarnings, type Paint } from "./format.js";
 
 /** One line of search output; `sep` is ":" for a hit and "-" for context, as ripgrep writes. */
 function searchLine(line: string, paths: ReadonlySet<string>, paint: Paint): string {
@@ -76,7 +76,7 @@ export function listView(
     return `${name}${pad}${paint("dim", row.size.padStart(sizeWidth))}`.trimEnd();
   });
   if (r.truncated) lines.push(paint("yellow", "[more entries: narrow the path or raise --limit]"));
-  lines.push(...r.warnings.map((w) => paint("yellow", `warning: ${w}`)));
+  lines.push(...formatWarnings(r.warnings, paint));
   return lines.join("\n") || paint("dim", "(empty)");
 }
 

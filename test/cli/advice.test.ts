@@ -468,6 +468,22 @@ describe("the text engines' sentences, said with the command's flags", () => {
       },
       /it is read-only \(mode 0444\)\. If it should change, pass --force to write it anyway/,
     ],
+    [
+      "md of a heading that several sections have",
+      (p) => {
+        p.write("R.md", "# A\n\n## Install\n\nx\n\n# B\n\n## Install\n\ny\n");
+        return ["md", "R.md", "Install", "--append", "z"];
+      },
+      /e\.g\. "Parent > Install", or pass --line with the line of the one you mean, e\.g\. --line 3\./,
+    ],
+    [
+      "ast --apply: how to undo the files it wrote",
+      (p) => {
+        p.write("s.ts", "console.log(1);\n");
+        return ["ast", "console.log($A)", "--rewrite", "console.info($A)", "s.ts", "--apply"];
+      },
+      /Undo them all with: splice undo \S+/,
+    ],
   ];
 
   it.each(cases)("%s", (_, make, said, own) => {

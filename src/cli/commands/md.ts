@@ -87,7 +87,7 @@ several headings with the same name.`,
     "splice md CHANGELOG.md 'Unreleased > Fixed' --bullet 'Undo keeps file modes'",
     "splice md docs/notes.md Draft --move-under Archive",
   ],
-  async run({ splice, positionals, flags, readStdin, paint }) {
+  async run({ splice, positionals, flags, readStdin, paint, say }) {
     const [path, heading] = positionals as [string, string];
     const given = (Object.keys(ACTIONS) as ActionFlag[]).filter((f) => flags[f] !== undefined);
     if (given.length !== 1) {
@@ -113,6 +113,9 @@ several headings with the same name.`,
       ...(flags["to-path"] !== undefined ? { to_path: flags["to-path"] } : {}),
       mode: writeModeOf(flags),
     });
-    return { json, human: [changeView(json, paint), ...writtenFooter(json, paint)].join("\n") };
+    return {
+      json,
+      human: [changeView(json, paint, say), ...writtenFooter(json, paint)].join("\n"),
+    };
   },
 });

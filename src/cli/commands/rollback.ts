@@ -20,7 +20,7 @@ backed up too, so a rollback can be rolled back.`,
   flags: {},
   onInterrupt: "finish",
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
-  async run({ splice, positionals, paint }) {
+  async run({ splice, positionals, paint, say }) {
     const [path, hash = ""] = positionals as [string, string?];
     const json = await callWithProgress<Awaited<ReturnType<typeof splice.rollback>>>(
       splice,
@@ -32,6 +32,6 @@ backed up too, so a rollback can be rolled back.`,
       "dim",
       `(replaced ${json.replaced_hash ?? "nothing: the file was missing"})`,
     );
-    return { json, human: `${changeView(json, paint)}\n${note}` };
+    return { json, human: `${changeView(json, paint, say)}\n${note}` };
   },
 });
