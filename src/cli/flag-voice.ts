@@ -96,6 +96,11 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       const flag = flagOf(arg);
       return flag ? option(flag, JSON.parse(value)) : all;
     });
+    // `ignore_case: true`, `regex: true` → `--ignore-case`, `--regex`.
+    out = out.replace(/\b([a-z]+(?:_[a-z]+)*): true\b/g, (all, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `--${flag}` : all;
+    });
     // `set replace_all` → `pass --all`; `"line"`, `old_text` → `--line`, `--old`.
     out = out.replace(/\bset (\w+_\w+)\b/g, (all, arg: string) => {
       const flag = flagOf(arg);

@@ -4,6 +4,7 @@
  * list as a tree with sizes in one right-aligned column, run as the output
  * with its exit status after it.
  */
+import { flagVoice, type Say } from "./flag-voice.js";
 import { formatWarnings, type Paint } from "./format.js";
 
 /** One line of search output; `sep` is ":" for a hit and "-" for context, as ripgrep writes. */
@@ -28,8 +29,9 @@ export function searchView(
     hits: readonly { path: string }[];
   },
   paint: Paint,
+  say: Say = flagVoice(),
 ): string {
-  if (r.matches === 0) return paint("dim", r.content || "No matches.");
+  if (r.matches === 0) return paint("dim", r.content ? say(r.content) : "No matches.");
   const paths = new Set(r.hits.map((h) => h.path));
   // ripgrep's path:line: form needs no blank line between files.
   const lines = r.content.split("\n").filter((line) => line !== "");

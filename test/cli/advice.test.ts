@@ -484,6 +484,16 @@ describe("the text engines' sentences, said with the command's flags", () => {
       },
       /Undo them all with: splice undo \S+/,
     ],
+    [
+      "search without a match: the flags that might find one",
+      () => ["search", "Nothing-Here"],
+      /try --ignore-case or a shorter pattern/,
+    ],
+    [
+      "search for a pattern that looks like a regex",
+      () => ["search", "alp.a"],
+      /pass --regex for a regular expression/,
+    ],
   ];
 
   it.each(cases)("%s", (_, make, said, own) => {

@@ -44,7 +44,7 @@ and ripgrep do.`,
     "splice search fetch --glob '*.ts' -i",
     "splice search TODO -g 'src/**' -g '!*.test.ts'",
   ],
-  async run({ splice, positionals, flags, paint }) {
+  async run({ splice, positionals, flags, paint, say }) {
     const [pattern, path] = positionals as [string, string?];
     const context = flags.context === "0" ? 0 : positiveInt("context", flags.context);
     const limit = positiveInt("limit", flags.limit);
@@ -59,6 +59,6 @@ and ripgrep do.`,
       ...(context !== undefined ? { context } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
-    return { json, human: searchView(json, paint), refused: json.matches === 0 };
+    return { json, human: searchView(json, paint, say), refused: json.matches === 0 };
   },
 });
