@@ -3,7 +3,7 @@
  * SHA-256 of the raw bytes. Writes go through a temp file and a rename, so a
  * blob file is either absent or complete.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
@@ -35,6 +35,8 @@ export class BlobStore {
   private readonly backedUp = new Set<string>();
   /** Fan-out folders this process created without fsyncing their entry in the root. */
   private readonly unsyncedFanouts = new Set<string>();
+  /** Whether this process created the store's root without fsyncing its entry in the folder above. */
+  private unsyncedRoot = false;
 
   /** Where the calls are made: beneath the project (History passes its own), else beneath `root` itself. */
   private readonly fs: BeneathFs;
@@ -196,7 +198,9 @@ export class BlobStore {
     } catch (error) {
       // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
       if (!isErrno(error, "ENOENT")) throw error;
-      if (ensureDir(this.fs, dir, sync !== undefined) && !sync) this.unsyncedFanouts.add(dir);
+      // New folders' entries are synced with the blob (syncEntry), not here on the hot path.
+      if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
+      if (ensureDir(this.fs, dir, false)) this.unsyncedFanouts.add(dir);
       writeFileAtomic(this.fs, path, bytes);
     }
     sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder
@@ -235,6 +239,12 @@ export class BlobStore {
     if (this.unsyncedFanouts.has(fanout)) {
       sync.addFolder(this.root);
       sync.onSynced(() => this.unsyncedFanouts.delete(fanout));
+    }
+    if (this.unsyncedRoot) {
+      sync.addFolder(dirname(this.root));
+      sync.onSynced(() => {
+        this.unsyncedRoot = false;
+      });
     }
   }
 }

@@ -122,6 +122,61 @@ function linkText(dir: Dir, name: string): string | undefined {
   }
 }
 
+/**
+ * Folders a walk reached, held open so the next call in them need not walk
+ * again (strong form only). An entry is used only while its descriptor's
+ * current path, as the kernel tells it (readlink of /proc/self/fd/N, one
+ * syscall), is still the one it had when the walk opened it: a folder on the
+ * way moved, renamed, removed or swapped for a link changes that path (or
+ * marks it deleted), and the call walks afresh as if nothing were held. Only
+ * folders reached without a link on the way are held, so a held folder is
+ * always the one a walk would reach now. Process-wide and bounded: the
+ * oldest is closed first.
+ */
+const HELD_MAX = 64;
+const held = new Map<string, { fd: number; real: string }>();
+/** Held descriptors found stale while a call may still be using them: closed when the outermost call ends. */
+const retired: number[] = [];
+let depth = 0;
+
+/** The /proc path of the held folder `key`, when it is still where it was. */
+function heldFolder(key: string): string | undefined {
+  const entry = held.get(key);
+  if (!entry) return undefined;
+  held.delete(key);
+  let now: string | undefined;
+  try {
+    now = readlinkSync(`/proc/self/fd/${entry.fd}`);
+  } catch {
+    // Unreadable: treated as moved.
+  }
+  if (now !== entry.real) {
+    retired.push(entry.fd);
+    return undefined;
+  }
+  held.set(key, entry); // most recently used last
+  return `/proc/self/fd/${entry.fd}`;
+}
+
+/** Keeps `fd` (a folder the walk opened) for `key`; false when it is not taken. */
+function holdFolder(key: string, fd: number): boolean {
+  if (held.has(key)) return false;
+  let real: string;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return false;
+  }
+  if (!real.startsWith("/")) return false; // not a path (an anonymous or unreachable folder)
+  held.set(key, { fd, real });
+  if (held.size > HELD_MAX) {
+    const [oldest, entry] = held.entries().next().value as [string, { fd: number }];
+    held.delete(oldest);
+    retired.push(entry.fd);
+  }
+  return true;
+}
+
 /** A local root and the walk beneath it. */
 export class Beneath {
   /** Real path of the root (links above it are trusted). */
@@ -152,6 +207,36 @@ export class Beneath {
         `${abs} is not inside ${this.root}; nothing was read or written. Pass a path inside the root.`,
       );
     }
+    depth++;
+    try {
+      return this.#atHeld(abs, below, final, options);
+    } finally {
+      if (--depth === 0) for (const fd of retired.splice(0)) closeSync(fd);
+    }
+  }
+
+  #atHeld<T>(abs: string, below: string[], final: Final<T>, options: WalkOptions): T {
+    // A plain descent (no ".", "..") may start in a folder held from an earlier walk.
+    const plain = STRONG && below.length > 0 && below.every((s) => s !== "." && s !== "..");
+    const key = plain ? `${this.root}\0${below.slice(0, -1).join("/")}` : undefined;
+    if (key !== undefined) {
+      const dir = heldFolder(key);
+      if (dir !== undefined) {
+        const done = final(dir, below.at(-1)!);
+        if (done !== FOLLOW) return done;
+        // A link at the last name: the walk below follows it.
+      }
+    }
+    return this.#walk(abs, below, final, options, key);
+  }
+
+  #walk<T>(
+    abs: string,
+    below: string[],
+    final: Final<T>,
+    options: WalkOptions,
+    key: string | undefined,
+  ): T {
     const queue = below.filter((s) => s !== ".");
     const stack: Dir[] = [openRoot(this.root)];
     let hops = 0;
@@ -183,7 +268,12 @@ export class Beneath {
         }
         if (queue.length === 0) {
           const done = final(top.path, part);
-          if (done !== FOLLOW) return done;
+          if (done !== FOLLOW) {
+            // Reached by names alone (no link followed): hold the folder for the next call.
+            if (key !== undefined && hops === 0 && top.fd !== undefined && holdFolder(key, top.fd))
+              stack.pop();
+            return done;
+          }
           const target = linkText(top, part);
           if (target === undefined) {
             // Replaced by a file or folder since the call looked: ask again.
