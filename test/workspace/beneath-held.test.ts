@@ -1,0 +1,96 @@
+/**
+ * The walk's held folders (beneath.ts): a folder reached by an earlier call
+ * is used again only while it is still where that call found it. Each case
+ * first makes a call in the folder (so it is held), then moves it, and
+ * checks the next call reaches what a fresh walk would, never the moved one.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Beneath, STRONG } from "../../src/workspace/beneath.js";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A root with sub/f.txt ("inside") and an outside folder beside it. */
+function scene() {
+  const base = mkdtempSync(join(tmpdir(), "splice-held-"));
+  made.push(base);
+  const root = join(base, "root");
+  const outside = join(base, "outside");
+  mkdirSync(join(root, "sub"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(root, "sub", "f.txt"), "inside\n");
+  const beneath = new Beneath(root);
+  const read = () =>
+    beneath.at(join(root, "sub", "f.txt"), (dir, name) => readFileSync(`${dir}/${name}`, "utf8"));
+  expect(read()).toBe("inside\n"); // the folder is held from here on
+  return { root, outside, read };
+}
+
+const openDescriptors = () => readdirSync("/proc/self/fd").length;
+
+describe.runIf(STRONG)("a folder held from an earlier walk", () => {
+  it("moved out of the root and replaced by a link to it: the call is refused", () => {
+    const { root, outside, read } = scene();
+    renameSync(join(root, "sub"), join(outside, "sub"));
+    writeFileSync(join(outside, "sub", "f.txt"), "OUTSIDE\n");
+    symlinkSync(join(outside, "sub"), join(root, "sub"));
+    expect(read).toThrow(/not inside|leads outside/);
+  });
+
+  it("moved out and a new folder made in its place: the call reaches the new one", () => {
+    const { root, outside, read } = scene();
+    renameSync(join(root, "sub"), join(outside, "sub"));
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub", "f.txt"), "new\n");
+    expect(read()).toBe("new\n");
+  });
+
+  it("removed and made again: the call reaches the new one", () => {
+    const { root, read } = scene();
+    rmSync(join(root, "sub"), { recursive: true });
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub", "f.txt"), "again\n");
+    expect(read()).toBe("again\n");
+  });
+
+  it("reached through a link inside the root: not held, so a retargeted link is followed", () => {
+    const { root } = scene();
+    mkdirSync(join(root, "a"));
+    mkdirSync(join(root, "b"));
+    writeFileSync(join(root, "a", "f.txt"), "a\n");
+    writeFileSync(join(root, "b", "f.txt"), "b\n");
+    symlinkSync("a", join(root, "via"));
+    const beneath = new Beneath(root);
+    const read = () =>
+      beneath.at(join(root, "via", "f.txt"), (dir, name) => readFileSync(`${dir}/${name}`, "utf8"));
+    expect(read()).toBe("a\n");
+    rmSync(join(root, "via"));
+    symlinkSync("b", join(root, "via"));
+    expect(read()).toBe("b\n");
+  });
+
+  it("holds a bounded number of folders however many are walked", () => {
+    const { root } = scene();
+    const beneath = new Beneath(root);
+    const before = openDescriptors();
+    for (let i = 0; i < 300; i++) {
+      mkdirSync(join(root, `d${i}`));
+      beneath.at(join(root, `d${i}`, "x"), (dir, name) => writeFileSync(`${dir}/${name}`, "x"));
+    }
+    expect(openDescriptors() - before).toBeLessThanOrEqual(64);
+  });
+});
