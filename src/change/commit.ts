@@ -96,13 +96,7 @@ async function commitWrite(
     const checked = await validateWritten(context, change, validate);
     const notice = [displaced, checked.validationNotice].filter(Boolean).join(" ");
     return {
-      tag,
-      sha,
-      header: header(file.display, tag),
-      diff,
-      backup: context.backup,
-      applied: true,
-      changed: true,
+      ...landedOutcome(context, file, tag, sha, diff),
       ...checked,
       ...(notice ? { validationNotice: notice } : {}),
     };
@@ -126,6 +120,25 @@ async function commitWrite(
     applied: false,
     changed: true,
     ...checked,
+  };
+}
+
+/** The outcome of a version that landed on the disk. */
+function landedOutcome(
+  context: ChangeContext,
+  file: GuardedPath,
+  tag: string,
+  sha: string,
+  diff: string,
+): Outcome {
+  return {
+    tag,
+    sha,
+    header: header(file.display, tag),
+    diff,
+    backup: context.backup,
+    applied: true,
+    changed: true,
   };
 }
 
@@ -592,13 +605,7 @@ export async function commitBatch(
     // Each file is announced as it lands, as a single write is: a host shows progress.
     emitChanged(context, file, change.action, diff);
     outcomes[index] = {
-      tag,
-      sha,
-      header: header(file.display, tag),
-      diff,
-      backup: context.backup,
-      applied: true,
-      changed: true,
+      ...landedOutcome(context, file, tag, sha, diff),
       ...(displaced ? { validationNotice: displaced } : {}),
     };
   }

@@ -99,6 +99,25 @@ function importsPython(text: string, root: string, target: string): boolean {
   return false;
 }
 
+/** Each source file under the root and its text, but those `skip` names (unreadable and oversized ones left out). */
+function* sourceTexts(
+  root: string,
+  language: Language,
+  skip: (path: string) => boolean,
+): Generator<{ path: string; text: string }> {
+  for (const path of sourceFiles(root, language)) {
+    if (skip(path)) continue;
+    let text: string;
+    try {
+      if (statSync(path).size > MAX_BYTES) continue;
+      text = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    yield { path, text };
+  }
+}
+
 /** Up to `limit` files under the root that import `file` directly. */
 export function findImporters(
   root: string,
@@ -111,15 +130,7 @@ export function findImporters(
   const hit = importers.get(key);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.files;
   const found: string[] = [];
-  for (const path of sourceFiles(root, language)) {
-    if (path === file) continue;
-    let text: string;
-    try {
-      if (statSync(path).size > MAX_BYTES) continue;
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue;
-    }
+  for (const { path, text } of sourceTexts(root, language, (path) => path === file)) {
     const hit =
       language.id === "python" ? importsPython(text, root, file) : importsJs(path, text, file);
     if (hit) found.push(path);
@@ -159,15 +170,7 @@ export function findImportersOfAll(
     if (basename(stem) === "index") wanted.set(dirname(stem), file);
   }
   let found = 0;
-  for (const path of sourceFiles(root, language)) {
-    if (batch.has(path)) continue;
-    let text: string;
-    try {
-      if (statSync(path).size > MAX_BYTES) continue;
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue;
-    }
+  for (const { path, text } of sourceTexts(root, language, (path) => batch.has(path))) {
     let target: string | undefined;
     if (language.id === "python") {
       target = files.find((file) => importsPython(text, root, file));
