@@ -8,7 +8,8 @@
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, extname, join } from "node:path";
-import { findAddon } from "../util/addons.js";
+import { addonDir, findAddon } from "../util/addons.js";
+import { freshMemo } from "../util/fresh-memo.js";
 
 export type LanguageId = "typescript" | "python" | "go" | "rust" | "cpp";
 
@@ -113,16 +114,26 @@ export const LANGUAGES: readonly Language[] = [
 ];
 
 /** The folder of an installed package (beside splice or an add-on), or undefined. */
-const packageDir = (name: string): string | undefined => findAddon(name)?.dir;
+/** Asked on every edit (which server validates it): kept 5 s, so `splice lang add` is seen soon. */
+const packageDir = (name: string): string | undefined => addonFolder(`${addonDir()}\0${name}`);
 
-/** A package's own dependency, resolved from that package's folder. */
-function dependencyDir(of: string, name: string): string | undefined {
+const addonFolder = freshMemo(5_000, (key: string): string | undefined => {
+  const [dir, name] = key.split("\0") as [string, string];
+  return findAddon(name, dir)?.dir;
+});
+
+/** A package's own dependency, resolved from that package's folder (kept like packageDir). */
+const dependencyDir = (of: string, name: string): string | undefined =>
+  resolvedDependency(`${of}\0${name}`);
+
+const resolvedDependency = freshMemo(5_000, (key: string): string | undefined => {
+  const [of, name] = key.split("\0") as [string, string];
   try {
     return dirname(createRequire(join(of, "package.json")).resolve(`${name}/package.json`));
   } catch {
     return undefined;
   }
-}
+});
 
 /** A Node script of an installed package, run with this Node. */
 function nodeScript(pkg: string, script: string, args: string[]): Launch | undefined {

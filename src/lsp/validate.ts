@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { freshMemo } from "../util/fresh-memo.js";
 import { type LspClient, LspExited, LspTimeout } from "./client.js";
 import { findImporters, findImportersOfAll } from "./dependents.js";
 import { lineHunks } from "./match.js";
@@ -37,6 +38,9 @@ import {
   uncertain,
   validationNotice,
 } from "./verdict.js";
+
+/** Project files are looked for on every edit; one made meanwhile is seen within 2 s. */
+const markerExists = freshMemo(2_000, existsSync);
 
 /** tsgo (an add-on) when it is installed, else typescript-language-server, which ships with splice. */
 function defaultTypescriptServer(): "tsgo" | "typescript-language-server" {
@@ -180,7 +184,7 @@ export class Validator {
   private projectOf(path: string, language: Language): string | undefined {
     let dir = dirname(path);
     for (;;) {
-      if (language.markers.some((m) => existsSync(join(dir, m)))) return dir;
+      if (language.markers.some((m) => markerExists(join(dir, m)))) return dir;
       if (dir === this.root || relative(this.root, dir).startsWith("..")) return undefined;
       const up = dirname(dir);
       if (up === dir) return undefined;

@@ -147,7 +147,9 @@ export class LocalWorkspace implements Workspace {
     expected: string | null,
     options: WriteIfOptions = {},
   ): Promise<boolean> {
-    if (!(await holds(this, path, expected))) return false;
+    // No compare up front: #replace compares right before the rename, and an
+    // edit's file was read a moment ago under the same lock, so a first
+    // compare would read and hash it once more for a refusal that is rare.
     const staged = this.#stage(path, bytes, options);
     const synced = this.#durable ? fsyncPath(staged.temp) : undefined;
     const recorded = (async () => options.beforeReplace?.())(); // a throw becomes a rejection
