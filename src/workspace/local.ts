@@ -29,7 +29,6 @@ import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
   type DirEntry,
   type FileStat,
-  holds,
   type Workspace,
   WorkspaceError,
   type WriteIfOptions,
