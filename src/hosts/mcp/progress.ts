@@ -80,8 +80,14 @@ export function progressSender(
     async finish() {
       finished = true;
       if (timer) clearTimeout(timer);
+      const last = latest !== undefined && latest.progress > sent;
       flush();
       await sending;
+      // The SDK's client hands a notification to its handler a microtask late but
+      // a response at once, dropping the call's progress handler: a last state
+      // read in the same chunk as the result would be lost. A moment apart, it is
+      // read first.
+      if (last) await new Promise((resolve) => setTimeout(resolve, 2));
     },
   };
 }
