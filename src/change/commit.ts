@@ -610,6 +610,7 @@ export async function commitBatch(
     };
   }
   markLanded();
+  if (!failed) reportCallProgress(context, { phase, done: pending.length, total: pending.length });
   if (failed) return { outcomes, failed };
   for (const index of deletes) {
     try {

@@ -103,6 +103,7 @@ describe("progress on a terminal", () => {
     expect(heard.filter((e) => e.phase === "writing")).toEqual([
       { phase: "writing", done: 0, total: 2 },
       { phase: "writing", done: 1, total: 2 },
+      { phase: "writing", done: 2, total: 2 },
     ]);
     expect(p.text("b.txt")).toBe("B\n");
   });
