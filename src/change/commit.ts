@@ -610,8 +610,8 @@ export async function commitBatch(
     };
   }
   markLanded();
-  if (!failed) reportCallProgress(context, { phase, done: pending.length, total: pending.length });
   if (failed) return { outcomes, failed };
+  reportCallProgress(context, { phase, done: pending.length, total: pending.length });
   for (const index of deletes) {
     try {
       outcomes[index] = await commit(context, changes[index]!, { force });

@@ -113,21 +113,19 @@ export const LANGUAGES: readonly Language[] = [
   },
 ];
 
-/** The folder of an installed package (beside splice or an add-on), or undefined. */
-/** Asked on every edit (which server validates it): kept 5 s, so `splice lang add` is seen soon. */
-const packageDir = (name: string): string | undefined => addonFolder(`${addonDir()}\0${name}`);
+/**
+ * The folder of an installed package (beside splice or an add-on), or undefined. Asked on
+ * every edit (which server validates it): kept 5 s, so `splice lang add` is seen soon.
+ */
+const packageDir = (name: string): string | undefined => addonFolder(addonDir(), name);
 
-const addonFolder = freshMemo(5_000, (key: string): string | undefined => {
-  const [dir, name] = key.split("\0") as [string, string];
-  return findAddon(name, dir)?.dir;
-});
+const addonFolder = freshMemo(
+  5_000,
+  (dir: string, name: string): string | undefined => findAddon(name, dir)?.dir,
+);
 
 /** A package's own dependency, resolved from that package's folder (kept like packageDir). */
-const dependencyDir = (of: string, name: string): string | undefined =>
-  resolvedDependency(`${of}\0${name}`);
-
-const resolvedDependency = freshMemo(5_000, (key: string): string | undefined => {
-  const [of, name] = key.split("\0") as [string, string];
+const dependencyDir = freshMemo(5_000, (of: string, name: string): string | undefined => {
   try {
     return dirname(createRequire(join(of, "package.json")).resolve(`${name}/package.json`));
   } catch {

@@ -40,7 +40,7 @@ import {
 } from "./verdict.js";
 
 /** Project files are looked for on every edit; one made meanwhile is seen within 2 s. */
-const markerExists = freshMemo(2_000, existsSync);
+const markerExists = freshMemo(2_000, (path: string) => existsSync(path));
 
 /** tsgo (an add-on) when it is installed, else typescript-language-server, which ships with splice. */
 function defaultTypescriptServer(): "tsgo" | "typescript-language-server" {

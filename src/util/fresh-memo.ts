@@ -6,17 +6,18 @@
  */
 const MAX_KEYS = 256;
 
-export function freshMemo<V>(
+export function freshMemo<A extends string[], V>(
   ttlMs: number,
-  lookup: (key: string) => V,
+  lookup: (...args: A) => V,
   now: () => number = Date.now,
-): (key: string) => V {
+): (...args: A) => V {
   const answers = new Map<string, { value: V; at: number }>();
-  return (key) => {
+  return (...args) => {
+    const key = args.join("\0");
     const t = now();
     const kept = answers.get(key);
     if (kept && t - kept.at < ttlMs) return kept.value;
-    const value = lookup(key);
+    const value = lookup(...args);
     answers.delete(key);
     answers.set(key, { value, at: t });
     if (answers.size > MAX_KEYS) answers.delete(answers.keys().next().value as string);
