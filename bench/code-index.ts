@@ -21,7 +21,7 @@ export const INDEX_FILES = 30_000;
 const PER_FOLDER = 100;
 
 /** One module: a class with methods, functions and a constant; `Target` is defined once. */
-function moduleText(i: number): string {
+export function moduleText(i: number): string {
   const lines = [`import { helper${(i + 1) % INDEX_FILES} } from "./other";`, ""];
   lines.push(`export const LIMIT_${i} = ${i};`, "");
   lines.push(`export class Service${i} {`);
@@ -37,7 +37,7 @@ function moduleText(i: number): string {
   return lines.join("\n");
 }
 
-function buildTree(root: string): string[] {
+export function buildTree(root: string): string[] {
   const old = new Date(Date.now() - 3_600_000);
   const rels: string[] = [];
   for (let i = 0; i < INDEX_FILES; i++) {

@@ -76,7 +76,7 @@ export interface CodeFile {
 }
 
 export interface CodeFiles {
-  files: CodeFile[];
+  files: readonly CodeFile[];
   /** Files found in a supported language before the cap. */
   found: number;
   capped: boolean;
@@ -113,15 +113,21 @@ function walkedFile(context: ChangeContext, rel: string): GuardedPath {
   return { input: rel, abs, real: abs, rel, display: rel, exists: true, link: false };
 }
 
+/** A walk's files: root-relative paths, with their sizes where the walk read them. */
+interface Walked {
+  rels: readonly string[];
+  sizes?: readonly (number | undefined)[];
+}
+
 async function walkFolder(
   context: ChangeContext,
   start: string,
   maxScanned: number,
   warnings: string[],
-): Promise<{ rel: string; size?: number }[]> {
+): Promise<Walked> {
   // Where the symbol index lives, its walk cache answers unless the walk must word a warning.
   const cached = await walkCacheFor(context)?.files(context, start, maxScanned);
-  if (cached) return cached.map((rel) => ({ rel }));
+  if (cached) return { rels: cached };
   const walker = new Walker(context.guard, context.workspace);
   const walk = await walker.walk({
     start,
@@ -136,14 +142,55 @@ async function walkFolder(
       `Stopped walking ${context.guard.relative(start)} after ${count(maxScanned)} entries; name a smaller folder to cover the rest.`,
     );
   }
-  const out: { rel: string; size?: number }[] = [];
+  const rels: string[] = [];
+  const sizes: (number | undefined)[] = [];
   const visit = (nodes: TreeNode[]) => {
     for (const node of nodes) {
-      if (node.kind === "file") out.push({ rel: node.rel, size: node.size });
-      else if (node.kind === "directory") visit(node.children);
+      if (node.kind === "file") {
+        rels.push(node.rel);
+        sizes.push(node.size);
+      } else if (node.kind === "directory") visit(node.children);
     }
   };
   visit(walk.top);
+  return { rels, sizes };
+}
+
+const byPath = (a: CodeFile, b: CodeFile) =>
+  a.file.display < b.file.display ? -1 : a.file.display > b.file.display ? 1 : 0;
+
+/**
+ * The code files of a walk, sorted by path. A walk cache returns the same
+ * list while no folder changed, so the files made of it are kept with it
+ * (per language filter) and a warm call builds none.
+ */
+const walkedCode = new WeakMap<readonly string[], Map<string, readonly CodeFile[]>>();
+
+function codeFilesOf(
+  context: ChangeContext,
+  walked: Walked,
+  only: Language | undefined,
+): readonly CodeFile[] {
+  const key = only?.id ?? "";
+  const kept = walked.sizes ? undefined : walkedCode.get(walked.rels)?.get(key);
+  if (kept) return kept;
+  const out: CodeFile[] = [];
+  for (const [i, rel] of walked.rels.entries()) {
+    const language = languageOf(rel);
+    if (!language || (only && only.id !== language.id)) continue;
+    out.push({
+      file: walkedFile(context, rel),
+      language,
+      explicit: false,
+      size: walked.sizes?.[i],
+    });
+  }
+  out.sort(byPath);
+  if (!walked.sizes) {
+    const byLanguage = walkedCode.get(walked.rels) ?? new Map();
+    byLanguage.set(key, out);
+    walkedCode.set(walked.rels, byLanguage);
+  }
   return out;
 }
 
@@ -158,23 +205,21 @@ export async function collectCodeFiles(
   const byRel = new Map<string, CodeFile>();
   const wanted = (language: Language | undefined) =>
     language !== undefined && (!options.language || options.language.id === language.id);
-  const addWalked = ({ rel, size }: { rel: string; size?: number }) => {
-    if (byRel.has(rel)) return;
-    const language = languageOf(rel);
-    if (wanted(language)) {
-      const file = walkedFile(context, rel);
-      byRel.set(rel, { file, language: language!, explicit: false, size });
-    }
-  };
+  /** One folder named alone: its sorted list is the answer as it is. */
+  let alone: readonly CodeFile[] | undefined;
 
   for (const input of inputs) {
     if (GLOB_CHARS.test(input)) {
       const base = context.guard.check(globBase(input), "read");
       const matcher = picomatch(input, { dot: false });
       const baseDir = context.guard.base;
-      for (const entry of await walkFolder(context, base.real, maxScanned, warnings)) {
-        const fromBase = path.relative(baseDir, path.join(context.guard.root, entry.rel));
-        if (matcher(fromBase.split(path.sep).join("/")) || matcher(entry.rel)) addWalked(entry);
+      const walked = await walkFolder(context, base.real, maxScanned, warnings);
+      for (const code of codeFilesOf(context, walked, options.language)) {
+        const rel = code.file.rel;
+        const fromBase = path.relative(baseDir, path.join(context.guard.root, rel));
+        if (matcher(fromBase.split(path.sep).join("/")) || matcher(rel)) {
+          if (!byRel.has(rel)) byRel.set(rel, code);
+        }
       }
       continue;
     }
@@ -186,9 +231,13 @@ export async function collectCodeFiles(
       });
     }
     if (stat.kind === "directory") {
-      for (const entry of await walkFolder(context, file.real, maxScanned, warnings)) {
-        addWalked(entry);
-      }
+      const walked = codeFilesOf(
+        context,
+        await walkFolder(context, file.real, maxScanned, warnings),
+        options.language,
+      );
+      if (inputs.length === 1) alone = walked;
+      else for (const code of walked) if (!byRel.has(code.file.rel)) byRel.set(code.file.rel, code);
       continue;
     }
     const language = languageOf(file.display) ?? options.language;
@@ -208,16 +257,19 @@ export async function collectCodeFiles(
     byRel.set(file.rel, { file, language, explicit: true, size: stat.size });
   }
 
-  const all = [...byRel.values()].sort((a, b) =>
-    a.file.display < b.file.display ? -1 : a.file.display > b.file.display ? 1 : 0,
-  );
+  const all = alone ?? [...byRel.values()].sort(byPath);
   const capped = all.length > options.maxFiles;
   if (capped) {
     warnings.push(
       `Covered the first ${count(options.maxFiles)} of ${count(all.length)} files (in path order); narrow the paths or raise max_files to cover the rest.`,
     );
   }
-  return { files: all.slice(0, options.maxFiles), found: all.length, capped, warnings };
+  return {
+    files: capped ? all.slice(0, options.maxFiles) : all,
+    found: all.length,
+    capped,
+    warnings,
+  };
 }
 
 /** Whether a syntax edit in this mode only looks (preview, check) and needs no approval. */

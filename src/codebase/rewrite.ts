@@ -127,7 +127,7 @@ async function plan(
 
 async function planAll(
   context: ChangeContext,
-  files: CodeFile[],
+  files: readonly CodeFile[],
   transform: Transform,
 ): Promise<{ planned: Planned[]; reports: CodeEditFile[]; warnings: string[] }> {
   const planned: Planned[] = [];

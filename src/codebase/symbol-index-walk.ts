@@ -7,11 +7,17 @@
  * Entries are filtered by the walk's own `screenEntry`, so the cached walk and
  * `list` agree. A stamp only decides whether a folder is read again: names
  * still pass the guard when read, and bytes are read through the workspace.
+ *
+ * From its second walk on (a one-shot command walks once and never watches),
+ * the cache watches the folders it holds: a folder no event touched since it
+ * was checked needs no lstat, and the symbol index skips the lstat of files
+ * the watch vouches for (see workspace/watch.ts).
  */
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import type { ChangeContext } from "../change/context.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
+import { listing, TreeWatch } from "../workspace/watch.js";
 import { indexHome } from "./symbol-index-store.js";
 
 /** A stamp within this of its read may hide a change made in the same tick (git's racy rule). */
@@ -47,6 +53,13 @@ function stampOf(abs: string, now: number): Stamped {
 export class WalkCache {
   readonly #folders = new Map<string, Folder>();
   readonly #ancestors = new Map<string, { stamp: string; rules: Layer | undefined }>();
+  /** Bumped whenever a folder is read from disk or forgotten: the same count, the same files. */
+  #generation = 0;
+  /** The last list per start: returned again (the same array) while nothing changed. */
+  readonly #lists = new Map<string, { generation: number; maxScanned: number; files: string[] }>();
+  #walks = 0;
+  /** The watch over the cached folders, from the second walk on. */
+  watch: TreeWatch | undefined;
 
   /**
    * The root-relative paths of the regular files a walk of `start` (a folder,
@@ -58,7 +71,14 @@ export class WalkCache {
     context: ChangeContext,
     start: string,
     maxScanned: number,
-  ): Promise<string[] | undefined> {
+  ): Promise<readonly string[] | undefined> {
+    if (++this.#walks === 2) {
+      this.watch = new TreeWatch();
+      // A cache nobody holds any more still has open watches: they close with it.
+      closeWhenCollected.register(this, this.watch);
+    }
+    await this.watch?.settle();
+    const generation = this.#generation;
     const now = Date.now();
     const startRel = context.guard.relative(start);
     const rel0 = startRel === "." ? "" : startRel;
@@ -87,9 +107,23 @@ export class WalkCache {
     // Folders no longer reached (removed, renamed, now ignored) are forgotten.
     const under = rel0 === "" ? "" : `${rel0}/`;
     for (const rel of this.#folders.keys()) {
-      if ((rel === rel0 || rel.startsWith(under)) && !seen.has(rel)) this.#folders.delete(rel);
+      if ((rel === rel0 || rel.startsWith(under)) && !seen.has(rel)) {
+        this.#folders.delete(rel);
+        this.#generation++;
+      }
     }
+    const last = this.#lists.get(rel0);
+    if (last && last.generation === generation && generation === this.#generation) {
+      if (last.maxScanned === maxScanned) return last.files;
+    }
+    this.#lists.set(rel0, { generation: this.#generation, maxScanned, files: out });
     return out;
+  }
+
+  /** Stops the watch (the toolkit is closing); the cache itself stays valid. */
+  close(): void {
+    this.watch?.close();
+    this.watch = undefined;
   }
 
   /** A folder's kept entries: the cached ones while its stamps hold, else read and screened. */
@@ -98,15 +132,24 @@ export class WalkCache {
     at: { abs: string; rel: string; layers: Layer[]; chain: string },
     now: number,
   ): Promise<Folder | undefined> {
+    const watch = this.watch;
+    const cached = this.#folders.get(at.rel);
+    // The watch starts before the folder is checked: a change after the check is an event.
+    if (watch?.add(at.abs) && cached?.chain === at.chain) {
+      if (watch.vouches(listing(at.abs))) return cached;
+    }
+    const ticket = watch?.ticket(listing(at.abs), at.abs);
     // The stamps are taken before the read: a change after them leaves a stamp that differs.
     const own = stampOf(at.abs, now);
     if (!own) return undefined;
-    const cached = this.#folders.get(at.rel);
     if (cached && cached.stamp === own.stamp && cached.chain === at.chain) {
-      if (!cached.layer) return cached;
-      const ignore = stampOf(path.join(at.abs, ".gitignore"), now);
-      if (ignore && ignore.stamp === cached.layer.stamp) return cached;
+      const ignore = cached.layer && stampOf(path.join(at.abs, ".gitignore"), now);
+      if (!cached.layer || ignore?.stamp === cached.layer.stamp) {
+        watch?.vouch(listing(at.abs), ticket, "", at.abs);
+        return cached;
+      }
     }
+    this.#generation++;
     let entries: Awaited<ReturnType<ChangeContext["workspace"]["readDir"]>>;
     try {
       entries = await context.workspace.readDir(at.abs);
@@ -135,8 +178,10 @@ export class WalkCache {
       else if (seen.kind === "directory") folder.dirs.push(entry.name);
     }
     // A folder changed within the racy window is read again next time.
-    if (!own.racy) this.#folders.set(at.rel, folder);
-    else this.#folders.delete(at.rel);
+    if (!own.racy) {
+      this.#folders.set(at.rel, folder);
+      watch?.vouch(listing(at.abs), ticket, "", at.abs);
+    } else this.#folders.delete(at.rel);
     return folder;
   }
 
@@ -176,6 +221,9 @@ export class WalkCache {
 
 /** Per guard: what one guard let through is never shown to a toolkit with another. */
 let caches = new WeakMap<ChangeContext["guard"], WalkCache>();
+/** The caches made, so `forgetWalkCaches` can stop their watches. */
+const live = new Set<WeakRef<WalkCache>>();
+const closeWhenCollected = new FinalizationRegistry<TreeWatch>((watch) => watch.close());
 
 /** The walk cache of this context's root and guard, where it has a symbol index. */
 export function walkCacheFor(context: ChangeContext): WalkCache | undefined {
@@ -184,11 +232,24 @@ export function walkCacheFor(context: ChangeContext): WalkCache | undefined {
   if (!cache) {
     cache = new WalkCache();
     caches.set(context.guard, cache);
+    if (live.size >= 64) for (const ref of live) if (!ref.deref()) live.delete(ref);
+    live.add(new WeakRef(cache));
   }
   return cache;
 }
 
+/** The watch of this context's walk cache, once it watches. */
+export const watchFor = (context: Pick<ChangeContext, "guard">): TreeWatch | undefined =>
+  caches.get(context.guard)?.watch;
+
+/** Stops the watch of this guard's walk cache (a toolkit closing). */
+export function closeWalkCache(guard: ChangeContext["guard"]): void {
+  caches.get(guard)?.close();
+}
+
 /** Forgets every walk cache, as a new process starts without one (benches time cold walks). */
 export function forgetWalkCaches(): void {
+  for (const cache of live) cache.deref()?.close();
+  live.clear();
   caches = new WeakMap();
 }

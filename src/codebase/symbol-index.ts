@@ -6,6 +6,8 @@
  * rule: a same-size edit within the mtime's tick would look unchanged), and
  * bytes a caller read anyway are always compared by hash. Anything else is
  * parsed again first, so a location shown is never one of an older version.
+ * Where the walk cache watches the folders, a file the watch vouches for
+ * (checked while watched, no event since) is trusted without its lstat.
  */
 
 import type { ChangeContext } from "../change/context.js";
@@ -17,6 +19,7 @@ import { describeProblem, syntaxProblems } from "../code/syntax-check.js";
 import { normalizedText } from "../text/document.js";
 import { sha256 } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
+import type { Ticket, TreeWatch } from "../workspace/watch.js";
 import { type CodeFile, loadedFrom, readRaw } from "./files.js";
 import {
   fileStamp,
@@ -27,6 +30,7 @@ import {
   type ShardStamp,
   shardOf,
 } from "./symbol-index-store.js";
+import { watchFor } from "./symbol-index-walk.js";
 
 export interface IndexedDef {
   name: string;
@@ -103,6 +107,16 @@ export async function entryOf(
 export class SymbolIndex {
   readonly store: IndexStore;
   readonly #shards: Shard[] = [];
+  /** Bumped by every change to the entries held (a put, a shard read again). */
+  #changes = 0;
+  /** The last lookup in which the watch vouched for every file, kept while nothing changed. */
+  #quiet?: {
+    files: readonly CodeFile[];
+    onlyKnown: boolean;
+    changes: number;
+    watched: number;
+    out: readonly Indexed[];
+  };
 
   constructor(historyDir: string) {
     this.store = new IndexStore(historyDir);
@@ -116,6 +130,7 @@ export class SymbolIndex {
       const stamp = this.store.stamp(i);
       if (sameStamp(stamp, shard.stamp)) continue;
       const read = this.store.read<IndexEntry>(i);
+      this.#changes++;
       shard.stamp = read.stamp;
       shard.files = read.files;
       for (const [rel, entry] of shard.dirty) {
@@ -135,6 +150,7 @@ export class SymbolIndex {
     else if (rel in shard.files) delete shard.files[rel];
     else return;
     shard.dirty.set(rel, entry);
+    this.#changes++;
   }
 
   /** Paths with an entry, under `prefix` ("" for all). */
@@ -179,20 +195,43 @@ export class SymbolIndex {
    * The current entry of each file: a trusted stat hit costs one lstat; else
    * the bytes are read and hashed, and parsed only when the hash differs.
    * With `onlyKnown`, a file without an entry is returned as `missing`
-   * instead of parsed (the caller decides which of those to parse).
+   * instead of parsed (the caller decides which of those to parse). The
+   * result is shared with later lookups of the same list: do not change it.
    */
   async lookup(
     context: ChangeContext,
     files: readonly CodeFile[],
     options: { onEach?: () => void; onlyKnown?: boolean } = {},
-  ): Promise<Indexed[]> {
+  ): Promise<readonly Indexed[]> {
     this.refresh();
-    const out = await mapLimit(files, 16, async (code) => {
-      const found = await this.#current(context, code, options.onlyKnown === true);
+    const watch = watchFor(context);
+    await watch?.settle();
+    const onlyKnown = options.onlyKnown === true;
+    // Every file vouched for last time, and no event, drop or entry change since: the same answer.
+    const quiet = this.#quiet;
+    if (watch && quiet?.files === files && quiet.onlyKnown === onlyKnown) {
+      if (quiet.changes === this.#changes && quiet.watched === watch.changes) return quiet.out;
+    }
+    const out: Indexed[] = new Array(files.length);
+    const rest: number[] = [];
+    // Files the watch vouches for are answered here, without a promise each.
+    for (let i = 0; i < files.length; i++) {
+      const code = files[i]!;
+      const old = this.get(code.file.rel);
+      if (old && watch?.vouches(code.file.real, old.sha)) {
+        out[i] = { code, entry: old };
+        options.onEach?.();
+      } else rest.push(i);
+    }
+    await mapLimit(rest, 16, async (i) => {
+      out[i] = await this.#current(context, files[i]!, onlyKnown, watch);
       options.onEach?.();
-      return found;
     });
     this.flush();
+    this.#quiet =
+      watch && rest.length === 0
+        ? { files, onlyKnown, changes: this.#changes, watched: watch.changes, out }
+        : undefined;
     return out;
   }
 
@@ -220,11 +259,17 @@ export class SymbolIndex {
     return entry;
   }
 
-  async #current(context: ChangeContext, code: CodeFile, onlyKnown: boolean): Promise<Indexed> {
+  async #current(
+    context: ChangeContext,
+    code: CodeFile,
+    onlyKnown: boolean,
+    watch: TreeWatch | undefined,
+  ): Promise<Indexed> {
     const rel = code.file.rel;
     const old = this.get(rel);
     // A file never indexed costs nothing here: the caller scans those as without an index.
     if (!old && onlyKnown) return { code, skipped: "missing" };
+    const ticket: Ticket | undefined = watch?.ticket(code.file.real);
     const checkedAt = Date.now();
     // The stat comes before the read: a change after it leaves a stamp that no longer matches.
     const stat = fileStamp(code.file.real);
@@ -232,7 +277,10 @@ export class SymbolIndex {
       this.put(rel, null);
       return { code, skipped: "gone" };
     }
-    if (old && old.size === stat.size && old.mtimeMs === stat.mtimeMs && !racy(old)) {
+    const sameStat = old && old.size === stat.size && old.mtimeMs === stat.mtimeMs;
+    // A stat that looks the same vouches for a settled file, unless an event named it since.
+    if (sameStat && !racy(old) && !watch?.touched(code.file.real)) {
+      watch?.vouch(code.file.real, ticket, old.sha);
       return { code, entry: old };
     }
     const raw = await readRaw(context, { file: code.file, size: stat.size });
@@ -242,6 +290,8 @@ export class SymbolIndex {
     }
     const entry = await this.forBytes(code, raw.bytes, stat, checkedAt);
     if (!entry) return { code, skipped: "not UTF-8 text", bytes: raw.bytes };
+    // Bytes read after the ticket: a change since is an event (an entry not stored is not vouched).
+    if (this.get(rel) === entry) watch?.vouch(code.file.real, ticket, entry.sha);
     return { code, entry, bytes: raw.bytes };
   }
 }

@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
+import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
 import {
@@ -65,7 +66,7 @@ export interface Toolkit {
    * always before the process exits); rejects when an fsync failed.
    */
   flush(): Promise<void>;
-  /** flush(), for a caller done with the toolkit (it holds nothing else that needs closing). */
+  /** flush(), for a caller done with the toolkit; also stops the folder watch of its walk cache. */
   close(): Promise<void>;
 }
 
@@ -142,7 +143,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
     flush: () => flushBackground(),
-    close: () => flushBackground(),
+    close: () => {
+      closeWalkCache(base.guard);
+      return flushBackground();
+    },
   };
 }
 

@@ -2,7 +2,9 @@
  * The index-staleness property: files edited from outside splice (plain fs
  * writes, some with their size and mtime kept) between lookups, and every
  * location a folder outline or a folder symbol read shows matches a fresh
- * parse of the file as it is on disk.
+ * parse of the file as it is on disk, and no file that defines the name is
+ * missed. From a toolkit's second walk on, the index trusts the folder watch
+ * (workspace/watch.ts), so these edits also test what the watch vouches for.
  */
 import {
   existsSync,
@@ -115,13 +117,20 @@ describe("symbol index staleness", () => {
               expect(shown, f.path).toEqual(fresh(p.root, f.path));
             }
             const { results } = await splice.read({ targets: [{ path: ".", symbol: name }] });
+            const found = new Set<string>();
             for (const r of results) {
               for (const d of r.definitions ?? []) {
                 expect(fresh(p.root, d.path), `${d.path} ${name}`).toContain(
                   `${d.name} ${d.lines[0]}..${d.lines[1]}`,
                 );
+                found.add(d.path);
               }
             }
+            // And none is missed: an entry the watch wrongly vouched for would hide a new one.
+            const defining = FILES.filter((rel) =>
+              fresh(p.root, rel).some((d) => d.startsWith(`${name} `)),
+            );
+            expect([...found].sort(), name).toEqual(defining.sort());
           };
           await check("alpha");
           for (const o of ops) {

@@ -1,12 +1,22 @@
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { languageOf } from "../../src/code/languages.js";
 import type { CodeFile } from "../../src/codebase/files.js";
 import { SymbolIndex, symbolIndexFor } from "../../src/codebase/symbol-index.js";
 import { buildIndexInBackground } from "../../src/codebase/symbol-index-build.js";
+import { watchFor } from "../../src/codebase/symbol-index-walk.js";
 import { createContext } from "../../src/toolkit/options.js";
 import type { OutlineResult } from "../../src/tools/outline/index.js";
 import type { ReadResult } from "../../src/tools/read/index.js";
@@ -97,6 +107,33 @@ describe("symbol index", () => {
     utimesSync(join(p.root, "a.ts"), mtime, mtime);
     const [got] = await index.lookup(context, [code(p, "a.ts")]);
     expect("entry" in got! && ranges(got.entry)).toEqual(["bbbb 1..1", "aaaa 2..2"]);
+  });
+
+  it("a toolkit's watch catches a same-size edit with its exact mtime put back, which a stat cannot", async () => {
+    const p = project();
+    p.write("src/a.ts", "export function alpha() {}\n");
+    p.write("src/b.ts", "export function bravo() {}\n");
+    age(p, "src/a.ts");
+    const splice = p.splice();
+    const read = (symbol: string) => splice.read({ targets: [{ path: "src", symbol }] });
+    // The first walk is a one-shot's; the second starts the watch and vouches; the third trusts it.
+    for (let i = 0; i < 3; i++) await read("alpha");
+    expect(watchFor(splice.context)).toBeDefined();
+    const abs = join(p.root, "src/a.ts");
+    const ref = join(p.root, "..", `${basename(p.root)}-ref`);
+    copyFileSync(abs, ref);
+    execFileSync("touch", ["-r", abs, ref]);
+    const before = statSync(abs, { bigint: true });
+    writeFileSync(abs, "export function gamma() {}\n");
+    execFileSync("touch", ["-r", ref, abs]);
+    rmSync(ref);
+    const after = statSync(abs, { bigint: true });
+    expect([after.size, after.mtimeNs]).toEqual([before.size, before.mtimeNs]);
+    const { results } = await read("gamma");
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[0]!.definitions?.map((d) => `${d.path} ${d.name}`)).toEqual(["src/a.ts gamma"]);
+    await splice.close();
+    expect(watchFor(splice.context)).toBeUndefined();
   });
 
   it("drops a deleted file", async () => {

@@ -55,7 +55,10 @@ const quote = (pat: string) => JSON.stringify(pat.length > 60 ? `${pat.slice(0, 
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** Per op, the languages (present in the files) its pattern does not parse in, with why. */
-function patternProblems(ops: PreparedOp[], files: CodeFile[]): Map<number, Map<string, string>> {
+function patternProblems(
+  ops: PreparedOp[],
+  files: readonly CodeFile[],
+): Map<number, Map<string, string>> {
   const languages = new Map<string, Language>();
   for (const f of files) languages.set(f.language.id, f.language);
   const out = new Map<number, Map<string, string>>();
@@ -128,7 +131,7 @@ function callWarnings(
   ops: PreparedOp[],
   problems: Map<number, Map<string, string>>,
   totals: number[],
-  files: CodeFile[],
+  files: readonly CodeFile[],
 ): string[] {
   const warnings: string[] = [];
   for (const o of ops) {

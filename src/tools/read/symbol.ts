@@ -63,7 +63,7 @@ function wholeWord(name: string): RegExp {
 async function nearInFolder(
   context: ToolContext,
   name: string,
-  files: { file: GuardedPath }[],
+  files: readonly { file: GuardedPath }[],
   defined: ReadonlySet<string>,
 ): Promise<string[]> {
   const fromDefs = nearNames(name, defined);
@@ -169,6 +169,9 @@ async function finish(
   return present(context, folder.display, symbol, found, warnings);
 }
 
+/** File lists the index was pruned against (a walk cache hands out the same list while unchanged). */
+const pruned = new WeakSet<readonly unknown[]>();
+
 /**
  * A folder search from the symbol index: each file's entry is brought up to
  * date (parsing only changed files), and the files whose entries define the
@@ -184,8 +187,10 @@ async function searchIndexed(
 ): Promise<ReadResult[]> {
   const warnings = [...collected.warnings];
   const total = collected.files.length;
-  // Entries of files the walk no longer finds are dropped (a capped walk proves nothing).
-  if (!collected.capped && warnings.length === 0) {
+  // Entries of files the walk no longer finds are dropped (a capped walk proves nothing);
+  // a list the walk cache kept as it was has been pruned against already.
+  if (!collected.capped && warnings.length === 0 && !pruned.has(collected.files)) {
+    pruned.add(collected.files);
     const present = new Set(collected.files.map((f) => f.file.rel));
     for (const rel of [...index.paths(folder.rel)]) if (!present.has(rel)) index.put(rel, null);
   }
@@ -203,6 +208,7 @@ async function searchIndexed(
     missing.map((f) => f.code),
     [name],
   );
+  const scanned: Indexed[] = [];
   await mapLimit(missing, 16, async (item) => {
     if (hits && !hits.has(item.code.file.real)) return;
     const checkedAt = Date.now();
@@ -210,11 +216,11 @@ async function searchIndexed(
     const raw = await readRaw(context, item.code);
     if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
     const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
-    if (entry) current.push({ code: item.code, entry, bytes: raw.bytes });
+    if (entry) scanned.push({ code: item.code, entry, bytes: raw.bytes });
   });
   const whole = symbol.trim();
   const candidates: Extract<Indexed, { entry: unknown }>[] = [];
-  for (const item of current) {
+  for (const item of [current, scanned].flat()) {
     if (!("entry" in item)) continue;
     if (item.entry.defs.some((d) => d.name === name || d.name === whole)) candidates.push(item);
   }
@@ -250,7 +256,7 @@ async function searchIndexed(
   // Near names (every defined name) are gathered only for a miss: a hit needs none.
   const defined = new Set<string>();
   if (found.length === 0) {
-    for (const item of current)
+    for (const item of [current, scanned].flat())
       if ("entry" in item) for (const d of item.entry.defs) defined.add(d.name);
   }
   return finish(context, folder, symbol, parts, collected, found, defined, warnings);
