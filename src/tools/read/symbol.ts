@@ -220,9 +220,12 @@ async function searchIndexed(
   });
   const whole = symbol.trim();
   const candidates: Extract<Indexed, { entry: unknown }>[] = [];
-  for (const item of [current, scanned].flat()) {
-    if (!("entry" in item)) continue;
-    if (item.entry.defs.some((d) => d.name === name || d.name === whole)) candidates.push(item);
+  for (const list of [current, scanned]) {
+    for (const item of list) {
+      if ("entry" in item && item.entry.defs.some((d) => d.name === name || d.name === whole)) {
+        candidates.push(item);
+      }
+    }
   }
   const found: Analyzed[] = [];
   let definitions = 0;
