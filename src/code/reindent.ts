@@ -66,8 +66,10 @@ export interface Moved {
  * the line the capture starts on and `to`, except inside a token.
  */
 export function moveCapture(source: string, nodes: readonly SgNode[], to: string): Moved {
-  const start = nodes[0]!.range().start.index;
-  const text = source.slice(start, nodes.at(-1)!.range().end.index);
+  const first = nodes[0]!.range();
+  const start = first.start.index;
+  const end = nodes.length === 1 ? first.end.index : nodes.at(-1)!.range().end.index;
+  const text = source.slice(start, end);
   const from = indentAt(source, start);
   if (!text.includes("\n") || from === to) return { text, kept: [] };
   const tokens = nodes.flatMap((node) => tokenSpans(node, source));

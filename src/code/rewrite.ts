@@ -144,28 +144,34 @@ export function patternProblem(language: Language, pat: string): string | undefi
 }
 
 /** Matches that do not overlap, outer ones first (an inner match is rewritten by a later op, not this one). */
-function outermost(matches: SgNode[]): SgNode[] {
+function outermost(matches: SgNode[]): { node: SgNode; start: number; end: number }[] {
+  // A node's range is one call into the parser's binding: each is asked once.
   const sorted = matches
-    .map((node) => ({ node, range: node.range() }))
-    .sort(
-      (a, b) => a.range.start.index - b.range.start.index || b.range.end.index - a.range.end.index,
-    );
-  const kept: SgNode[] = [];
+    .map((node) => {
+      const { start, end } = node.range();
+      return { node, start: start.index, end: end.index };
+    })
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: typeof sorted = [];
   let end = -1;
-  for (const { node, range } of sorted) {
-    if (range.start.index < end) continue;
-    kept.push(node);
-    end = Math.max(end, range.end.index);
+  for (const match of sorted) {
+    if (match.start < end) continue;
+    kept.push(match);
+    end = Math.max(end, match.end);
   }
   return kept;
 }
 
 /** What `name` captured in `match`: its nodes, first to last (none when it captured nothing). */
 function captured(match: SgNode, name: string, multi: boolean): SgNode[] {
+  if (multi) {
+    const many = match.getMultipleMatches(name);
+    if (many.length > 0) return many;
+    const one = match.getMatch(name);
+    return one ? [one] : [];
+  }
   const one = match.getMatch(name);
-  const many = match.getMultipleMatches(name);
-  if (multi) return many.length > 0 ? many : one ? [one] : [];
-  return one ? [one] : many;
+  return one ? [one] : match.getMultipleMatches(name);
 }
 
 export interface Rendered {
@@ -179,8 +185,12 @@ export interface Rendered {
  * the match starts on, and a multi-line capture keeps its layout relative
  * to the line it lands on.
  */
-export function renderReplacement(out: string, match: SgNode, source: string): Rendered {
-  const start = match.range().start.index;
+export function renderReplacement(
+  out: string,
+  match: SgNode,
+  source: string,
+  start = match.range().start.index,
+): Rendered {
   const indent = indentAt(source, start);
   const template = out
     .split("\n")
@@ -217,14 +227,11 @@ export function replacementsFor(
 ): (Replacement & Rendered)[] {
   const { matcher } = compiledFor(language, op.pat);
   if (!matcher) return [];
-  return outermost(root.findAll(matcher as never)).map((match) => {
-    const range = match.range();
-    return {
-      start: range.start.index,
-      end: range.end.index,
-      ...renderReplacement(op.out, match, source),
-    };
-  });
+  return outermost(root.findAll(matcher as never)).map(({ node, start, end }) => ({
+    start,
+    end,
+    ...renderReplacement(op.out, node, source, start),
+  }));
 }
 
 export function applyReplacements(source: string, replacements: readonly Replacement[]): string {
