@@ -511,7 +511,13 @@ export async function commitBatch(
   { force, phase = "writing" }: CommitOptions & { phase?: string } = {},
 ): Promise<BatchWrite> {
   const outcomes: (Outcome | undefined)[] = changes.map(() => undefined);
-  const pending: { index: number; change: WriteChange; bytes: Uint8Array; diff: string }[] = [];
+  const pending: {
+    index: number;
+    change: WriteChange;
+    bytes: Uint8Array;
+    diff: string;
+    identity: { sha: string; tag: string };
+  }[] = [];
   const deletes: number[] = [];
   for (const [index, change] of changes.entries()) {
     if (change.kind === "delete") {
@@ -529,7 +535,8 @@ export async function commitBatch(
       const refused = !change.restores && unreadableResult(context, file, bytes);
       if (refused) throw refused;
       if (!change.restores && !force) refuseReadOnly(file, before?.mode);
-      pending.push({ index, change, bytes, diff: replacedDiff(file.display, before, change.doc) });
+      const diff = replacedDiff(file.display, before, change.doc);
+      pending.push({ index, change, bytes, diff, identity: identify(bytes) });
     } catch (error) {
       return { outcomes, failed: { index, error } };
     }
@@ -539,8 +546,7 @@ export async function commitBatch(
     try {
       // One transaction: every backup and journal line, synced side by side, before any file moves.
       const barrier = new SyncBarrier();
-      const records = pending.map(({ change, bytes }) => {
-        const { sha, tag } = identify(bytes);
+      const records = pending.map(({ change, bytes, identity: { sha, tag } }) => {
         const { before } = change;
         return {
           pending: true,
@@ -571,7 +577,7 @@ export async function commitBatch(
     if (ids.length > 0) afterWrite(() => context.history.landedAll(ids));
   };
   let failed: BatchWrite["failed"];
-  for (const [k, { index, change, bytes, diff }] of pending.entries()) {
+  for (const [k, { index, change, bytes, diff, identity }] of pending.entries()) {
     reportCallProgress(context, { phase, done: k, total: pending.length });
     if (k % YIELD_EVERY === YIELD_EVERY - 1) {
       // What has landed is marked so, in case the process stops here; and a
@@ -581,7 +587,7 @@ export async function commitBatch(
       await setImmediate();
     }
     const { file, before } = change;
-    const { sha, tag } = identify(bytes);
+    const { sha, tag } = identity;
     let displaced: string | undefined;
     let written: boolean;
     try {

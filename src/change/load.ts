@@ -25,8 +25,7 @@ export interface LoadedFile {
  * The SHA-256 of the bytes and the tag of their text. Without a BOM or CR the
  * bytes are the normalized text already, so one hash serves both.
  */
-export function identify(bytes: Uint8Array): { sha: string; tag: string } {
-  const sha = sha256(bytes);
+export function identify(bytes: Uint8Array, sha = sha256(bytes)): { sha: string; tag: string } {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const normalized = !bom && bytes.indexOf(13) === -1;
   return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : bytesTag(bytes) };

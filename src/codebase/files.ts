@@ -347,10 +347,11 @@ export async function readRaw(
 }
 
 /** A text file from bytes already read (mode unknown: 0), or undefined for binary. */
-export function loadedFrom(bytes: Uint8Array): LoadedFile | undefined {
+/** The bytes as a loaded text file (`sha` when the caller hashed them already), or undefined. */
+export function loadedFrom(bytes: Uint8Array, sha?: string): LoadedFile | undefined {
   const doc: Document | { kind: "binary" } = documentFromBytes(bytes);
   if ("kind" in doc) return undefined;
-  return { bytes, doc, ...identify(bytes), mode: 0 };
+  return { bytes, doc, ...identify(bytes, sha), mode: 0 };
 }
 
 /** Whether the bytes contain every word (a cheap test before parsing). */

@@ -77,8 +77,9 @@ export async function entryOf(
   bytes: Uint8Array,
   stat: { size: number; mtimeMs: number },
   checkedAt: number,
+  sha?: string,
 ): Promise<IndexEntry | undefined> {
-  const loaded = loadedFrom(bytes);
+  const loaded = loadedFrom(bytes, sha);
   if (!loaded) return undefined;
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
   const defs = extractDefinitions(root, code.language, loaded.doc.lines);
@@ -254,7 +255,7 @@ export class SymbolIndex {
       }
       return old;
     }
-    const entry = await entryOf(code, bytes, stat ?? { size: -1, mtimeMs: -1 }, checkedAt);
+    const entry = await entryOf(code, bytes, stat ?? { size: -1, mtimeMs: -1 }, checkedAt, sha);
     this.put(rel, entry && bytes.length <= MAX_INDEXED_FILE_BYTES && stat ? entry : null);
     return entry;
   }
