@@ -222,6 +222,10 @@ export class SymbolIndex {
       if (old && watch?.vouches(code.file.real, old.sha)) {
         out[i] = { code, entry: old };
         options.onEach?.();
+      } else if (!old && onlyKnown) {
+        // A file never indexed costs nothing here: the caller scans those as without an index.
+        out[i] = { code, skipped: "missing" };
+        options.onEach?.();
       } else rest.push(i);
     }
     await mapLimit(rest, 16, async (i) => {
@@ -268,7 +272,7 @@ export class SymbolIndex {
   ): Promise<Indexed> {
     const rel = code.file.rel;
     const old = this.get(rel);
-    // A file never indexed costs nothing here: the caller scans those as without an index.
+    // An entry another call dropped since the loop above looked: scanned like one never made.
     if (!old && onlyKnown) return { code, skipped: "missing" };
     const ticket: Ticket | undefined = watch?.ticket(code.file.real);
     const checkedAt = Date.now();
