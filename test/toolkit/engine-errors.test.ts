@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { UnknownLanguageError } from "../../src/code/languages.js";
 import { ToolError } from "../../src/errors.js";
 import { DocError } from "../../src/formats/errors.js";
+import { MediaError } from "../../src/media/error.js";
 import { HunkError } from "../../src/patch/locate.js";
 import { PatchParseError } from "../../src/patch/types.js";
 import { OpsError } from "../../src/text/ops/parse.js";
@@ -170,6 +171,7 @@ describe("engine errors reach the caller as ToolErrors", () => {
       new PatchParseError("bad line", 3),
       new HunkError("suspicious", "too far", 1),
       new UnknownLanguageError("cobol"),
+      new MediaError("the notebook is not valid JSON"),
       new WorkspaceError("missing", "/r/a", "/r/a does not exist"),
       new WorkspaceError("escape", "/r/a", "/r now resolves outside"),
     ].map((e) => engineToolError(e)?.code);
@@ -179,6 +181,7 @@ describe("engine errors reach the caller as ToolErrors", () => {
       "invalid_input",
       "suspicious",
       "invalid_input",
+      "corrupt",
       "not_found",
       "guard",
     ]);
