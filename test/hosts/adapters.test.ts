@@ -853,6 +853,37 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     expect(reply.images).toEqual([{ mime: "image/png", data: png.toString("base64") }]);
   });
 
+  it("reads a notebook's cells and changes one cell's source", async () => {
+    const { p, call } = await open();
+    const nb = {
+      cells: [
+        {
+          cell_type: "code",
+          execution_count: null,
+          id: "c1",
+          metadata: {},
+          outputs: [],
+          source: ["x = 1"],
+        },
+      ],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    p.write("nb.ipynb", `${JSON.stringify(nb, null, 1)}\n`);
+    const read = await call("read", { targets: [{ path: "nb.ipynb" }] });
+    const tag = read.text.slice("¶nb.ipynb#".length, "¶nb.ipynb#".length + 4);
+    expectOk(read, `¶nb.ipynb#${tag} notebook, 1 cell\n[cell 1 · code · id c1]\n1| x = 1`);
+    const edited = await call("notebook", {
+      action: "replace_source",
+      path: "nb.ipynb",
+      cell: "c1",
+      source: "x = 2",
+    });
+    const after = edited.text.slice("¶nb.ipynb#".length, "¶nb.ipynb#".length + 4);
+    expectOk(edited, `¶nb.ipynb#${after}\n@@ -10 +10 @@\n10|     "x = 2"`);
+  });
+
   it("gave every tool an exact expectation above", () => {
     // A new tool fails here until a test above says what the model reads from it.
     expect([...called].sort()).toEqual(fullTools.map((t) => t.name).sort());

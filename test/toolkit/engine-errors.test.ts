@@ -52,6 +52,14 @@ interface Case {
 
 const CASES: Case[] = [
   {
+    type: "MediaError",
+    what: "a notebook whose JSON is broken",
+    tool: "notebook",
+    args: { action: "delete", path: "broken.ipynb", cell: "1" },
+    code: "corrupt",
+    path: "broken.ipynb",
+  },
+  {
     type: "OpsError",
     what: "an op the DSL does not know",
     tool: "edit",
@@ -148,6 +156,7 @@ function project(): Project {
   p.write("a.txt", "one\ntwo\nthree\n");
   p.write("c.json", '{"a": 1}\n');
   p.write("broken.json", '{"a": \n');
+  p.write("broken.ipynb", '{"cells": [\n');
   p.write("r.md", "# T\n\ntext\n");
   p.write("x.ts", "const a = 1;\n");
   p.write("dir/inner.txt", "x\n");
