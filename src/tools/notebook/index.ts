@@ -21,13 +21,6 @@ import {
   type Notebook,
   parseNotebook,
 } from "../../media/notebook.js";
-import {
-  clearOutputs,
-  deleteCell,
-  insertCell,
-  replaceSource,
-  setCellType,
-} from "../../media/notebook-edit.js";
 import { parseDocument } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
@@ -120,7 +113,11 @@ interface Planned {
   index?: number;
 }
 
-function plan(args: Args, text: string, nb: Notebook, display: string): Planned {
+/** The JSON editor, loaded (with jsonc-parser) by the first notebook call rather than with splice. */
+type Editor = typeof import("../../media/notebook-edit.js");
+
+function plan(ed: Editor, args: Args, text: string, nb: Notebook, display: string): Planned {
+  const { clearOutputs, deleteCell, insertCell, replaceSource, setCellType } = ed;
   const action = args.action;
   const at = (ref: string | undefined) => cellIndex(nb, need(ref, "cell", action), display);
   switch (action) {
@@ -193,7 +190,7 @@ async function change(context: ToolContext, args: Args): Promise<NotebookResult>
   const bom = loaded.doc.bom ? "\uFEFF" : "";
   const text = new TextDecoder().decode(loaded.bytes);
   const nb = parsed(file, text);
-  const planned = plan(args, text, nb, file.display);
+  const planned = plan(await import("../../media/notebook-edit.js"), args, text, nb, file.display);
   const after = parseNotebook(planned.text);
   const action = `notebook.${args.action}` as const;
   const outcome = await commit(
