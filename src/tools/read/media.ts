@@ -65,7 +65,7 @@ async function readImage(
 }
 
 function pageRange(pages: string | undefined, display: string): [number, number] {
-  if (pages === undefined) return [1, PDF_PAGE_CAP];
+  if (pages === undefined) return [1, Number.POSITIVE_INFINITY];
   const range = parseRange(pages);
   if (!range || range[0] < 1 || range[1] < range[0]) {
     throw new ToolError(
