@@ -139,3 +139,42 @@ describe("read of an image", () => {
     expect(r.images).toBeUndefined();
   });
 });
+
+describe("list and search around media files", () => {
+  it("lists images with their type and size, PDFs and notebooks with their type", async () => {
+    const p = new Project();
+    p.write("img/shot.png", await solid(1280, 800).png().toBuffer());
+    p.write("img/cut.jpg", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]));
+    p.write("spec.pdf", "%PDF-1.7\n%binary\n");
+    p.write("nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n');
+    p.write("notes.txt", "plain\n");
+    const s = p.splice();
+    const flat = await s.list({ path: "img" });
+    expect(flat.content).toBe("cut.jpg (image/jpeg, damaged)\nshot.png (image/png 1280×800)");
+    expect(flat.entries.find((e) => e.path === "img/shot.png")).toMatchObject({
+      type: "image/png",
+      width: 1280,
+      height: 800,
+    });
+    const tree = await s.list({ path: ".", depth: 2 });
+    const png = p.bytes("img/shot.png").length;
+    expect(tree.content).toBe(
+      [
+        "img/",
+        "  cut.jpg (6 bytes, image/jpeg, damaged)",
+        `  shot.png (${(png / 1024).toFixed(1)} KiB, image/png 1280×800)`,
+        "nb.ipynb (66 bytes, notebook)",
+        "notes.txt (6 bytes)",
+        "spec.pdf (17 bytes, application/pdf)",
+      ].join("\n"),
+    );
+  });
+
+  it("search still skips images", async () => {
+    const p = new Project();
+    p.write("shot.png", await solid(64, 64).png().toBuffer());
+    p.write("a.txt", "IHDR in text\n");
+    const found = await p.splice().search({ pattern: "IHDR" });
+    expect(found.content).toBe("a.txt:1: IHDR in text");
+  });
+});
