@@ -35,6 +35,18 @@ interface PdfJs {
   };
 }
 
+/**
+ * How splice opens a PDF: no eval (pdf.js compiles font programs with it
+ * otherwise), no font loading (text needs none), errors stop the load.
+ */
+export const PDF_OPTIONS = {
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  stopAtErrors: true,
+  verbosity: 0,
+} as const;
+
 let loaded: Promise<PdfJs> | undefined;
 
 /** The command that installs pdf.js where splice finds it. */
@@ -75,14 +87,7 @@ export async function pdfText(bytes: Uint8Array, first: number, last: number): P
   const lib = await pdfjs();
   let doc: Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
   try {
-    doc = await lib.getDocument({
-      data: new Uint8Array(bytes),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      stopAtErrors: true,
-      verbosity: 0,
-    }).promise;
+    doc = await lib.getDocument({ data: new Uint8Array(bytes), ...PDF_OPTIONS }).promise;
   } catch (error) {
     throw new MediaError(`the PDF is damaged or incomplete (${firstLine(error)})`);
   }
