@@ -26,7 +26,7 @@ import {
 } from "./lib.js";
 
 const TARGET = 1.2;
-const IMAGE_RUNS = { warmup: 2, runs: 10 };
+const IMAGE_RUNS = { warmup: 3, runs: 15 };
 const PDF_RUNS = { warmup: 1, runs: 8 };
 const PDF_PAGES = 200;
 

@@ -7,7 +7,7 @@ import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
-import { readBinary, readNotebook } from "./media.js";
+import { readBinary, readMediaNamed, readNotebook } from "./media.js";
 import type { ReadResult } from "./result.js";
 import { readLine, readSymbol } from "./symbol.js";
 
@@ -84,6 +84,8 @@ async function readOne(
   linesLeft: number,
 ): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
+  const media = await readMediaNamed(context, file, t.pages);
+  if (media) return media;
   let loaded: Awaited<ReturnType<typeof loadTextFile>>;
   try {
     loaded = await loadTextFile(context, file);

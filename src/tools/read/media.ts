@@ -10,7 +10,7 @@ import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { MediaError } from "../../media/error.js";
 import { prepareImage } from "../../media/image.js";
-import { sniffMedia } from "../../media/kind.js";
+import { type MediaKind, sniffMedia } from "../../media/kind.js";
 import { parseNotebook, renderNotebook } from "../../media/notebook.js";
 import { pdfText } from "../../media/pdf.js";
 import { header } from "../../text/hashline.js";
@@ -116,6 +116,27 @@ async function readPdf(
   };
 }
 
+const MEDIA_NAME = /\.(png|jpe?g|gif|webp|pdf)$/i;
+
+/**
+ * A file named like an image or a PDF, read once and shown if its bytes are
+ * one; undefined sends the read down the text path (which also gives a
+ * missing, oversized or special file its error).
+ */
+export async function readMediaNamed(
+  context: ToolContext,
+  file: GuardedPath,
+  pages: string | undefined,
+): Promise<ReadResult | undefined> {
+  if (!MEDIA_NAME.test(file.display)) return undefined;
+  const stat = await context.workspace.stat(file.real);
+  if (stat?.kind !== "file" || stat.size > context.limits.maxFileBytes) return undefined;
+  const bytes = await context.workspace.readFile(file.real).catch(() => undefined);
+  const kind = bytes && sniffMedia(bytes);
+  if (!bytes || !kind || kind.kind === "other") return undefined;
+  return showMedia(context, file, bytes, kind, pages);
+}
+
 /**
  * A file loadTextFile refused as binary: an image or a PDF is shown, any
  * other type keeps `refusal`, naming the type when its first bytes tell it.
@@ -136,6 +157,16 @@ export async function readBinary(
       { path: file.display, type: kind.mime },
     );
   }
+  return showMedia(context, file, bytes, kind, pages);
+}
+
+async function showMedia(
+  context: ToolContext,
+  file: GuardedPath,
+  bytes: Uint8Array,
+  kind: Exclude<MediaKind, { kind: "other" }>,
+  pages: string | undefined,
+): Promise<ReadResult> {
   const { sha, tag } = identify(bytes);
   const shown =
     kind.kind === "image"
