@@ -15,6 +15,7 @@ import "./hosts.js";
 import "./inspector.js";
 import "./install.js";
 import "./lsp.js";
+import "./media.js";
 import "./mcp-sessions.js";
 import "./patch-git.js";
 import "./reliability.js";

@@ -11,6 +11,8 @@ export type ErrorCode =
   | "invalid_input"
   | "conflict"
   | "binary"
+  | "corrupt"
+  | "needs_addon"
   | "too_large"
   | "generated"
   | "exists"

@@ -46,6 +46,7 @@ export type { HistoryResult } from "./tools/history/index.js";
 export type { ListResult } from "./tools/list/index.js";
 export type { LspHealthResult } from "./tools/lsp-health/index.js";
 export type { MdResult } from "./tools/md/index.js";
+export type { NotebookResult } from "./tools/notebook/index.js";
 export type { OutlineResult } from "./tools/outline/index.js";
 export type { PatchResult } from "./tools/patch/index.js";
 export type { PlanResult } from "./tools/plan/index.js";

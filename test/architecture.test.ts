@@ -44,7 +44,7 @@ const LAYERS: [string, (m: string) => boolean][] = [
   ["text", (m) => m.startsWith("text/")],
   ["util", (m) => m.startsWith("util/")],
   ["vocabulary", (m) => m === "errors.ts" || m === "events.ts"],
-  ["engines", (m) => /^(code|formats|patch|lsp|guard|history|workspace|proc)\//.test(m)],
+  ["engines", (m) => /^(code|formats|media|patch|lsp|guard|history|workspace|proc)\//.test(m)],
   ["change", (m) => m.startsWith("change/")],
   ["codebase", (m) => m.startsWith("codebase/")],
   ["tools", (m) => m.startsWith("tools/")],

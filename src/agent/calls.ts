@@ -36,7 +36,7 @@ interface Outcome {
 }
 
 const failed = (text: string, status: string): Outcome => ({
-  reply: { text, isError: true },
+  reply: { text, images: [], isError: true },
   status,
 });
 
@@ -45,7 +45,7 @@ const errorStatus = (error: unknown) =>
 
 function errorOutcome(name: string, error: unknown): Outcome {
   return {
-    reply: { text: renderError(name, error), isError: true, error },
+    reply: { text: renderError(name, error), images: [], isError: true, error },
     status: errorStatus(error),
   };
 }

@@ -11,7 +11,7 @@
  * reach a tool; the SDK answers those itself.)
  */
 import { type JSONSchema7, jsonSchema, type Tool as SdkTool, tool } from "ai";
-import type { Tool, Toolkit } from "../toolkit/index.js";
+import type { ImageContent, Tool, Toolkit } from "../toolkit/index.js";
 import { dispatch } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 
@@ -24,18 +24,44 @@ export interface AiSdkToolOptions {
   approvals?: boolean;
 }
 
-export type AiSdkTool = SdkTool<unknown, string>;
+/** What `execute` returns for a result with images: the text, and the images for toModelOutput. */
+export interface AiSdkMediaOutput {
+  text: string;
+  images: ImageContent[];
+}
+
+/** `execute` returns the text the model reads, or the text and its images. */
+export type AiSdkTool = SdkTool<unknown, string | AiSdkMediaOutput>;
+
+type ToolResultOutput = Awaited<ReturnType<NonNullable<AiSdkTool["toModelOutput"]>>>;
+
+/** The text as a text output; text and images as content parts (`image-data`). */
+function modelOutput(output: string | AiSdkMediaOutput): ToolResultOutput {
+  if (typeof output === "string") return { type: "text", value: output };
+  return {
+    type: "content",
+    value: [
+      { type: "text", text: output.text },
+      ...output.images.map((image) => ({
+        type: "image-data" as const,
+        data: image.data,
+        mediaType: image.mime_type,
+      })),
+    ],
+  };
+}
 
 function aiSdkTool(toolkit: Toolkit, spliceTool: Tool, options: AiSdkToolOptions): AiSdkTool {
-  return tool<unknown, string>({
+  return tool<unknown, string | AiSdkMediaOutput>({
     description: spliceTool.description,
     inputSchema: jsonSchema<unknown>(toolJsonSchema(spliceTool) as JSONSchema7),
     ...(options.approvals ? { needsApproval: spliceTool.needsApproval } : {}),
     execute: async (input) => {
       const reply = await dispatch(toolkit, { name: spliceTool.name, args: input });
       if (reply.isError) throw new Error(reply.text, { cause: reply.error });
-      return reply.text;
+      return reply.images.length > 0 ? { text: reply.text, images: reply.images } : reply.text;
     },
+    toModelOutput: ({ output }) => modelOutput(output),
   });
 }
 

@@ -26,11 +26,23 @@ export function anthropicTools(toolkit: Pick<Toolkit, "tools">): AnthropicTool[]
   return toolkit.tools.map(anthropicTool);
 }
 
+/** The text alone, or the text and then each image as an `image` block. */
+function resultContent(reply: ModelReply): AnthropicToolResult["content"] {
+  if (reply.images.length === 0) return reply.text;
+  return [
+    { type: "text", text: reply.text },
+    ...reply.images.map((image) => ({
+      type: "image" as const,
+      source: { type: "base64" as const, media_type: image.mime_type, data: image.data },
+    })),
+  ];
+}
+
 function toolResult(id: string, reply: ModelReply): AnthropicToolResult {
   return {
     type: "tool_result",
     tool_use_id: id,
-    content: reply.text,
+    content: resultContent(reply),
     ...(reply.isError ? { is_error: true } : {}),
   };
 }

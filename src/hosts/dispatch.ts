@@ -5,7 +5,13 @@
  * one malformed call cannot end an agent's turn.
  */
 import type { ToolError } from "../errors.js";
-import { renderError, renderResult, type Toolkit } from "../toolkit/index.js";
+import {
+  type ImageContent,
+  renderError,
+  renderResult,
+  resultImages,
+  type Toolkit,
+} from "../toolkit/index.js";
 
 export interface ModelCall {
   name: string;
@@ -18,6 +24,8 @@ export interface ModelCall {
 export interface ModelReply {
   /** What the model reads. */
   text: string;
+  /** What the model sees beside the text (a read of an image); each host sends its own image content. */
+  images: ImageContent[];
   isError: boolean;
   /** The result (when it succeeded) for code that wants more than the text. */
   result?: unknown;
@@ -29,9 +37,10 @@ export async function dispatch(toolkit: Toolkit, call: ModelCall): Promise<Model
   try {
     if (call.failure) throw call.failure;
     const result = await toolkit.call(call.name, call.args);
-    return { text: renderResult(call.name, result), isError: false, result };
+    const images = resultImages(result);
+    return { text: renderResult(call.name, result), images, isError: false, result };
   } catch (error) {
-    return { text: renderError(call.name, error), isError: true, error };
+    return { text: renderError(call.name, error), images: [], isError: true, error };
   }
 }
 

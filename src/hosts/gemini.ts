@@ -116,13 +116,20 @@ function readCall(toolkit: Toolkit, call: FunctionCall): ModelCall {
   }
 }
 
-/** The part that answers a call: the text the model reads, as `output` or, for a failure, `error`. */
+/**
+ * The part that answers a call: the text the model reads, as `output` or, for
+ * a failure, `error`; images as the response's inline-data `parts`.
+ */
 function responsePart(call: FunctionCall, reply: ModelReply): Part {
+  const parts = reply.images.map((image) => ({
+    inlineData: { mimeType: image.mime_type, data: image.data },
+  }));
   return {
     functionResponse: {
       ...(call.id === undefined ? {} : { id: call.id }),
       name: call.name ?? "",
       response: reply.isError ? { error: reply.text } : { output: reply.text },
+      ...(parts.length > 0 ? { parts } : {}),
     },
   };
 }

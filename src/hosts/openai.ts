@@ -16,7 +16,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ToolError } from "../errors.js";
 import { argumentsObject, type Tool, type Toolkit } from "../toolkit/index.js";
-import { dispatch, dispatchAll, type ModelCall } from "./dispatch.js";
+import { dispatch, dispatchAll, type ModelCall, type ModelReply } from "./dispatch.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { fromJsonText, type JsonTextPaths, withJsonText } from "./json-text.js";
 
@@ -52,10 +52,16 @@ export interface OpenAIFunctionCall {
   arguments: string;
 }
 
+/** A Responses output part: the text, or an image as a data URL. */
+export type OpenAIOutputPart =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail: "auto" };
+
 export interface OpenAIFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
-  output: string;
+  /** The text alone, or the text and then each image (a read of an image file). */
+  output: string | OpenAIOutputPart[];
 }
 
 /** The parts of a Chat Completions `tool_calls[i]` dispatch reads. */
@@ -310,13 +316,32 @@ function readCall(toolkit: Toolkit, name: string, given: unknown): ModelCall {
   }
 }
 
+function responsesOutput(reply: ModelReply): OpenAIFunctionCallOutput["output"] {
+  if (reply.images.length === 0) return reply.text;
+  return [
+    { type: "input_text", text: reply.text },
+    ...reply.images.map((image) => ({
+      type: "input_image" as const,
+      image_url: `data:${image.mime_type};base64,${image.data}`,
+      detail: "auto" as const,
+    })),
+  ];
+}
+
+/** A Chat Completions tool message holds text only: the images are named, not sent. */
+function chatContent(reply: ModelReply): string {
+  if (reply.images.length === 0) return reply.text;
+  const n = reply.images.length;
+  return `${reply.text}\n[${n} image(s) not shown: a Chat Completions tool message carries text only; the Responses API shows them]`;
+}
+
 /** Answers one Responses `function_call` item with its `function_call_output` item. */
 export async function dispatchOpenAIResponses(
   toolkit: Toolkit,
   call: OpenAIFunctionCall,
 ): Promise<OpenAIFunctionCallOutput> {
   const reply = await dispatch(toolkit, readCall(toolkit, call.name, call.arguments));
-  return { type: "function_call_output", call_id: call.call_id, output: reply.text };
+  return { type: "function_call_output", call_id: call.call_id, output: responsesOutput(reply) };
 }
 
 /** Answers one Chat `tool_calls` entry with its `tool` message. */
@@ -328,7 +353,7 @@ export async function dispatchOpenAIChat(
     toolkit,
     readCall(toolkit, call.function.name, call.function.arguments),
   );
-  return { role: "tool", tool_call_id: call.id, content: reply.text };
+  return { role: "tool", tool_call_id: call.id, content: chatContent(reply) };
 }
 
 /**
@@ -349,7 +374,7 @@ export async function dispatchOpenAIResponsesAll(
   return calls.map((c, i) => ({
     type: "function_call_output",
     call_id: c.call_id,
-    output: replies[i]!.text,
+    output: responsesOutput(replies[i]!),
   }));
 }
 
@@ -362,5 +387,9 @@ export async function dispatchOpenAIChatAll(
     toolkit,
     toolCalls.map((c) => readCall(toolkit, c.function.name, c.function.arguments)),
   );
-  return toolCalls.map((c, i) => ({ role: "tool", tool_call_id: c.id, content: replies[i]!.text }));
+  return toolCalls.map((c, i) => ({
+    role: "tool",
+    tool_call_id: c.id,
+    content: chatContent(replies[i]!),
+  }));
 }

@@ -8,6 +8,7 @@
 import { UnknownLanguageError } from "../code/languages.js";
 import { type ErrorCode, ToolError } from "../errors.js";
 import { DocError } from "../formats/errors.js";
+import { MediaError } from "../media/error.js";
 import { HunkError } from "../patch/locate.js";
 import { PatchParseError } from "../patch/types.js";
 import { OpsError } from "../text/ops/parse.js";
@@ -36,6 +37,7 @@ export function engineToolError(error: unknown): ToolError | undefined {
   if (error instanceof PatchParseError) {
     return error.toolError({ line: error.line });
   }
+  if (error instanceof MediaError) return new ToolError(error.kind, error.message);
   if (error instanceof UnknownLanguageError) return new ToolError("invalid_input", error.message);
   if (error instanceof WorkspaceError) {
     return new ToolError(WORKSPACE_CODES[error.kind], error.message, { path: error.path });

@@ -26,7 +26,7 @@ export {
   TOOL_PROFILES,
   type ToolProfile,
 } from "./registry.js";
-export { renderError, renderResult } from "./render-result.js";
+export { type ImageContent, renderError, renderResult, resultImages } from "./render-result.js";
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";
 export {

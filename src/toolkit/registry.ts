@@ -16,6 +16,7 @@ import { historyTool } from "../tools/history/index.js";
 import { listTool } from "../tools/list/index.js";
 import { lspHealthTool } from "../tools/lsp-health/index.js";
 import { mdTool } from "../tools/md/index.js";
+import { notebookTool } from "../tools/notebook/index.js";
 import { outlineTool } from "../tools/outline/index.js";
 import { patchTool } from "../tools/patch/index.js";
 import { planTool } from "../tools/plan/index.js";
@@ -39,6 +40,7 @@ export const FULL_TOOLS = [
   fileTool,
   docTool,
   mdTool,
+  notebookTool,
   astEditTool,
   astRenameTool,
   runTool,

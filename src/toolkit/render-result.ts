@@ -6,9 +6,11 @@
  * lines (changed-lines.ts), or the whole diff when the toolkit was made with
  * `resultDiff: "full"`; anything else as JSON. Warnings become bracketed
  * notice lines, the form read output already uses for lines that are not
- * file lines.
+ * file lines. Images (a read of a PNG, a notebook's plots) travel beside the
+ * text: `resultImages` collects them for each host's own image content.
  */
 import { clip, isToolError } from "../errors.js";
+import type { ImageContent } from "../media/image.js";
 import { changedLines } from "../text/changed-lines.js";
 
 /** How a result's diff is shown to the model. */
@@ -78,6 +80,24 @@ function resultText(result: unknown): string {
     }
   }
   return JSON.stringify(result, null, 2) ?? "";
+}
+
+export type { ImageContent };
+
+const isImage = (value: unknown): value is ImageContent =>
+  isObject(value) &&
+  value.type === "image" &&
+  typeof value.mime_type === "string" &&
+  typeof value.data === "string";
+
+const imagesOf = (item: Json): ImageContent[] =>
+  Array.isArray(item.images) ? item.images.filter(isImage) : [];
+
+/** The images a result carries (its own `images`, then each of its `results`' in order). */
+export function resultImages(result: unknown): ImageContent[] {
+  if (!isObject(result)) return [];
+  const items = Array.isArray(result.results) ? result.results.filter(isObject) : [];
+  return [...imagesOf(result), ...items.flatMap(imagesOf)];
 }
 
 /** What the model reads for a call that succeeded. */

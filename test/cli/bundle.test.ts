@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { fullTools } from "../../src/toolkit/index.js";
 import { Project } from "../helpers/project.js";
@@ -15,6 +16,7 @@ const BIN = join(import.meta.dirname, "../../bin/splice");
 /** Each call's own check; results that are errors must not be "internal". */
 const CALLS: [string, object][] = [
   ["read", { targets: [{ path: "src/a.ts" }] }],
+  ["read", { targets: [{ path: "shot.png" }, { path: "nb.ipynb" }] }],
   ["list", { path: ".", depth: 2 }],
   ["search", { pattern: "greet", path: "src" }],
   ["outline", { path: "src/a.ts" }],
@@ -30,6 +32,7 @@ const CALLS: [string, object][] = [
   ["doc", { action: "set", path: "config.yaml", selector: "b", value: 2 }],
   ["doc", { action: "set", path: "Cargo.toml", selector: "package.version", value: "0.2.0" }],
   ["md", { action: "append_to_section", path: "README.md", heading: "Usage", text: "Run it." }],
+  ["notebook", { action: "insert_after", path: "nb.ipynb", source: "print(2)" }],
   ["ast_edit", { ops: [{ pat: "greet($A)", out: "welcome($A)" }], paths: ["src"] }],
   ["ast_rename", { name: "greet", new_name: "hello", paths: ["src"] }],
   ["tidy", { paths: ["messy.txt"] }],
@@ -46,7 +49,7 @@ const CALLS: [string, object][] = [
 ];
 
 describe("the bundled command", () => {
-  it("calls every tool without an internal error", () => {
+  it("calls every tool without an internal error", async () => {
     expect(new Set(CALLS.map(([name]) => name))).toEqual(
       new Set(fullTools.map((tool) => tool.name)),
     );
@@ -62,6 +65,15 @@ describe("the bundled command", () => {
     p.write("README.md", "# Demo\n\n## Usage\n\nCall it.\n");
     p.write(".editorconfig", "root = true\n[*]\ntrim_trailing_whitespace = true\n");
     p.write("messy.txt", "trailing   \n");
+    // sharp's native library must load from the bundle: a real PNG, made by sharp.
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    p.write("shot.png", png);
+    p.write(
+      "nb.ipynb",
+      `${JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`,
+    );
     for (const [name, args] of CALLS) {
       const run = spawnSync(BIN, ["call", name, JSON.stringify(args), "--root", p.root], {
         encoding: "utf8",

@@ -10,8 +10,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/hosts/ai-sdk.js";
 import { anthropicTools, dispatchAnthropic } from "../../src/hosts/anthropic.js";
@@ -94,8 +99,16 @@ function strictRuleBreaks(node: unknown, at = "$"): string[] {
   return breaks;
 }
 
+/** An image as the host carried it: its MIME type and base64 bytes. */
+interface Seen {
+  mime: string;
+  data: string;
+}
+
 interface Reply {
   text: string;
+  /** The images beside the text, read back out of the host's own content types. */
+  images: Seen[];
   /** undefined where the wire has no error flag (OpenAI). */
   isError: boolean | undefined;
 }
@@ -159,14 +172,26 @@ function openai(strict: boolean, api: "responses" | "chat"): Adapter {
               arguments: text,
             });
             expect(out).toMatchObject({ type: "function_call_output", call_id: "call_1" });
-            return { text: out.output, isError: undefined };
+            if (typeof out.output === "string") {
+              return { text: out.output, images: [], isError: undefined };
+            }
+            const [first, ...rest] = out.output;
+            expect(first).toMatchObject({ type: "input_text" });
+            const images = rest.map((part) => {
+              expect(part).toMatchObject({ type: "input_image", detail: "auto" });
+              const url = (part as { image_url: string }).image_url;
+              const m = /^data:([^;]+);base64,(.*)$/.exec(url)!;
+              return { mime: m[1]!, data: m[2]! };
+            });
+            return { text: (first as { text: string }).text, images, isError: undefined };
           }
           const message = await dispatchOpenAIChat(kit, {
             id: "call_2",
             function: { name, arguments: text },
           });
           expect(message).toMatchObject({ role: "tool", tool_call_id: "call_2" });
-          return { text: message.content, isError: undefined };
+          // A Chat tool message is text only: an image is named in a notice, not sent.
+          return { text: message.content, images: [], isError: undefined };
         },
       };
     },
@@ -213,7 +238,12 @@ function gemini(dialect: GeminiDialect): Adapter {
           const response = part.functionResponse!;
           expect(response).toMatchObject({ id: "g1", name });
           const isError = "error" in response.response!;
-          return { text: String(response.response![isError ? "error" : "output"]), isError };
+          const images = (response.parts ?? []).map((part) => ({
+            mime: part.inlineData!.mimeType!,
+            data: part.inlineData!.data!,
+          }));
+          const text = String(response.response![isError ? "error" : "output"]);
+          return { text, images, isError };
         },
       };
     },
@@ -244,8 +274,17 @@ const adapters: Adapter[] = [
         call: async (name, input) => {
           const block = await dispatchAnthropic(kit, { id: "toolu_1", name, input });
           expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
-          expect(typeof block.content).toBe("string");
-          return { text: block.content as string, isError: block.is_error === true };
+          const isError = block.is_error === true;
+          if (typeof block.content === "string")
+            return { text: block.content, images: [], isError };
+          const [first, ...rest] = block.content!;
+          expect(first).toMatchObject({ type: "text" });
+          const images = rest.map((b) => {
+            expect(b).toMatchObject({ type: "image", source: { type: "base64" } });
+            const source = (b as { source: { media_type: string; data: string } }).source;
+            return { mime: source.media_type, data: source.data };
+          });
+          return { text: (first as { text: string }).text, images, isError };
         },
       };
     },
@@ -270,12 +309,26 @@ const adapters: Adapter[] = [
             ]),
           ),
         call: async (name, input) => {
+          const t = tools[name]!;
+          let output: Awaited<ReturnType<NonNullable<typeof t.execute>>>;
           try {
-            const text = await tools[name]!.execute!(input, { toolCallId: "c1", messages: [] });
-            return { text: text as string, isError: false };
+            output = await t.execute!(input, { toolCallId: "c1", messages: [] });
           } catch (error) {
-            return { text: (error as Error).message, isError: true };
+            return { text: (error as Error).message, images: [], isError: true };
           }
+          // What the SDK sends the model: the tool's own toModelOutput of what execute returned.
+          const sent = await t.toModelOutput!({ toolCallId: "c1", input, output: output as never });
+          if (sent.type === "text") return { text: sent.value, images: [], isError: false };
+          expect(sent.type).toBe("content");
+          const parts = (
+            sent as { value: { type: string; text?: string; data?: string; mediaType?: string }[] }
+          ).value;
+          expect(parts[0]).toMatchObject({ type: "text" });
+          const images = parts.slice(1).map((part) => {
+            expect(part.type).toBe("image-data");
+            return { mime: part.mediaType!, data: part.data! };
+          });
+          return { text: parts[0]!.text!, images, isError: false };
         },
       };
     },
@@ -308,10 +361,18 @@ const adapters: Adapter[] = [
             name,
             arguments: args as Record<string, unknown>,
           })) as CallToolResult;
-          expect(result.content).toHaveLength(1);
-          expect(result.content[0]).toMatchObject({ type: "text" });
+          // The result as the SDK's client checks it: a valid CallToolResult.
+          expect(CallToolResultSchema.safeParse(result).success).toBe(true);
+          const [first, ...rest] = result.content;
+          expect(first).toMatchObject({ type: "text" });
+          const images = rest.map((c) => {
+            expect(c).toMatchObject({ type: "image" });
+            const image = c as { mimeType: string; data: string };
+            return { mime: image.mimeType, data: image.data };
+          });
           return {
-            text: (result.content[0] as { text: string }).text,
+            text: (first as { text: string }).text,
+            images,
             isError: result.isError === true,
           };
         },
@@ -767,6 +828,60 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       reply,
       "internal: the read tool failed unexpectedly (Error: EIO: i/o error, read). This is not a problem with your arguments; tell the user if it keeps happening.",
     );
+  });
+
+  it("shows an image file as the host's own image content beside its summary line", async () => {
+    const { p, call } = await open();
+    const png = await sharp({
+      create: { width: 64, height: 40, channels: 3, background: "#3366cc" },
+    })
+      .png()
+      .toBuffer();
+    p.write("shot.png", png);
+    const reply = await call("read", { targets: [{ path: "shot.png" }] });
+    expect(reply.isError === true).toBe(false);
+    const tag = reply.text.slice("¶shot.png#".length, "¶shot.png#".length + 4);
+    const summary = `¶shot.png#${tag} image/png 64×40, ${png.length} bytes`;
+    if (adapter.name === "openai chat strict") {
+      expect(reply.text).toBe(
+        `${summary}\n[1 image(s) not shown: a Chat Completions tool message carries text only; the Responses API shows them]`,
+      );
+      expect(reply.images).toEqual([]);
+      return;
+    }
+    expect(reply.text).toBe(summary);
+    expect(reply.images).toEqual([{ mime: "image/png", data: png.toString("base64") }]);
+  });
+
+  it("reads a notebook's cells and changes one cell's source", async () => {
+    const { p, call } = await open();
+    const nb = {
+      cells: [
+        {
+          cell_type: "code",
+          execution_count: null,
+          id: "c1",
+          metadata: {},
+          outputs: [],
+          source: ["x = 1"],
+        },
+      ],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    p.write("nb.ipynb", `${JSON.stringify(nb, null, 1)}\n`);
+    const read = await call("read", { targets: [{ path: "nb.ipynb" }] });
+    const tag = read.text.slice("¶nb.ipynb#".length, "¶nb.ipynb#".length + 4);
+    expectOk(read, `¶nb.ipynb#${tag} notebook, 1 cell\n[cell 1 · code · id c1]\n1| x = 1`);
+    const edited = await call("notebook", {
+      action: "replace_source",
+      path: "nb.ipynb",
+      cell: "c1",
+      source: "x = 2",
+    });
+    const after = edited.text.slice("¶nb.ipynb#".length, "¶nb.ipynb#".length + 4);
+    expectOk(edited, `¶nb.ipynb#${after}\n@@ -10 +10 @@\n10|     "x = 2"`);
   });
 
   it("gave every tool an exact expectation above", () => {

@@ -45,7 +45,8 @@ describe("short descriptions", () => {
   );
 
   it("keep each tool set within its token ceiling", () => {
-    expect(listTokens(fullTools)).toBeLessThanOrEqual(4_500);
+    // 4,500 until issue 21's notebook tool (about 200 tokens) joined the full set.
+    expect(listTokens(fullTools)).toBeLessThanOrEqual(4_650);
     expect(listTokens(minimalTools)).toBeLessThanOrEqual(1_200);
     expect(listTokens(codingTools)).toBeLessThan(listTokens(fullTools));
   });

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { UnknownLanguageError } from "../../src/code/languages.js";
 import { ToolError } from "../../src/errors.js";
 import { DocError } from "../../src/formats/errors.js";
+import { MediaError } from "../../src/media/error.js";
 import { HunkError } from "../../src/patch/locate.js";
 import { PatchParseError } from "../../src/patch/types.js";
 import { OpsError } from "../../src/text/ops/parse.js";
@@ -50,6 +51,14 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  {
+    type: "MediaError",
+    what: "a notebook whose JSON is broken",
+    tool: "notebook",
+    args: { action: "delete", path: "broken.ipynb", cell: "1" },
+    code: "corrupt",
+    path: "broken.ipynb",
+  },
   {
     type: "OpsError",
     what: "an op the DSL does not know",
@@ -147,6 +156,7 @@ function project(): Project {
   p.write("a.txt", "one\ntwo\nthree\n");
   p.write("c.json", '{"a": 1}\n');
   p.write("broken.json", '{"a": \n');
+  p.write("broken.ipynb", '{"cells": [\n');
   p.write("r.md", "# T\n\ntext\n");
   p.write("x.ts", "const a = 1;\n");
   p.write("dir/inner.txt", "x\n");
@@ -170,6 +180,7 @@ describe("engine errors reach the caller as ToolErrors", () => {
       new PatchParseError("bad line", 3),
       new HunkError("suspicious", "too far", 1),
       new UnknownLanguageError("cobol"),
+      new MediaError("the notebook is not valid JSON"),
       new WorkspaceError("missing", "/r/a", "/r/a does not exist"),
       new WorkspaceError("escape", "/r/a", "/r now resolves outside"),
     ].map((e) => engineToolError(e)?.code);
@@ -179,6 +190,7 @@ describe("engine errors reach the caller as ToolErrors", () => {
       "invalid_input",
       "suspicious",
       "invalid_input",
+      "corrupt",
       "not_found",
       "guard",
     ]);

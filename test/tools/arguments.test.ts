@@ -44,7 +44,7 @@ describe("fields clients inject", () => {
       k.call("read", { targets: [{ path: "a.txt", wait_for_previous: true }] }),
     );
     expect(error.message).toContain(
-      'targets[0] has unknown field(s) "wait_for_previous" (its fields are "path", "line_range", "symbol", "line")',
+      'targets[0] has unknown field(s) "wait_for_previous" (its fields are "path", "line_range", "symbol", "line", "pages")',
     );
   });
 });

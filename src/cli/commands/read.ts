@@ -1,5 +1,6 @@
 import { defineCommand, invalid } from "../define.js";
 import { formatWarnings, readView } from "../format.js";
+import { inlineImages, showsInlineImages } from "../inline-image.js";
 import { withProgress } from "../progress.js";
 
 /** `path:10..20` names a range; a colon followed by anything else is part of the name. */
@@ -13,7 +14,9 @@ export const read = defineCommand({
   summary: "show files with line numbers and a version tag; --symbol NAME, --line N",
   usage: "PATH[:RANGE]... [--symbol NAME | --line N]",
   description: `Shows each file as "¶path#TAG" then "N| text" lines. The TAG names this version;
-pass it to edit. A range after a colon shows only those lines.
+pass it to edit. A range after a colon shows only those lines. An image shows
+as one summary line (drawn inline in iTerm2 and WezTerm; --json has its
+base64), a PDF as its text page by page, a notebook as its cells.
 
 --symbol NAME shows the definition(s) of NAME (a function, method, class, type,
 constant, ...); "Class.method" or "Type::method" narrows to a member, and a
@@ -63,9 +66,12 @@ their largest nested blocks into one notice each.`,
     const json = await withProgress(splice, () => splice.read({ targets }));
     // Call-wide warnings (no history can be kept, say) follow the files.
     const notes = (json as { warnings?: string[] }).warnings ?? [];
-    const human = [readView(json.results, paint, say), ...formatWarnings(notes, paint, say)].join(
-      "\n",
-    );
+    const drawn = showsInlineImages() ? inlineImages(json.results) : [];
+    const human = [
+      readView(json.results, paint, say),
+      ...drawn,
+      ...formatWarnings(notes, paint, say),
+    ].join("\n");
     return { json, human };
   },
 });

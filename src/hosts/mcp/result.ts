@@ -6,11 +6,13 @@
  * `JSON.stringify(structuredContent)` whenever it is present, in place of the
  * text, so the model would read JSON-escaped code and every field twice.
  * `structured: true` (`splice serve --structured`) sends `structuredContent`
- * instead, for a client that is a program. See docs/mcp.md.
+ * instead, for a client that is a program. See docs/mcp.md. An image a
+ * result carries (a read of a PNG) follows the text as `image` content; the
+ * JSON copy keeps its type and size but not its base64, sent once already.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isToolError } from "../../errors.js";
-import { renderError, renderResult } from "../../toolkit/index.js";
+import { type ImageContent, renderError, renderResult, resultImages } from "../../toolkit/index.js";
 
 /** Where a result's JSON travels in `_meta` unless structuredContent carries it. */
 export const RESULT_META_KEY = "splice/result";
@@ -32,12 +34,31 @@ export interface ResultOptions {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The JSON with each image's base64 replaced by its length: the image content carries the bytes. */
+function withoutImageData(data: Record<string, unknown>): Record<string, unknown> {
+  const strip = (item: unknown): unknown => {
+    if (!isObject(item) || !Array.isArray(item.images)) return item;
+    const images = item.images.map((i) =>
+      isObject(i) && typeof i.data === "string"
+        ? { ...i, data: `[${i.data.length} base64 characters, sent as image content]` }
+        : i,
+    );
+    return { ...item, images };
+  };
+  const top = strip(data) as Record<string, unknown>;
+  return Array.isArray(top.results) ? { ...top, results: top.results.map(strip) } : top;
+}
+
 function withData(
   text: string,
   data: Record<string, unknown>,
   options: ResultOptions,
+  images: ImageContent[] = [],
 ): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text }];
+  const content: CallToolResult["content"] = [
+    { type: "text", text },
+    ...images.map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mime_type })),
+  ];
   const size = JSON.stringify(data).length;
   if (size > MAX_RESULT_JSON_CHARS) {
     const mib = (size / 1024 / 1024).toFixed(1);
@@ -55,7 +76,14 @@ export function successResult(
   options: ResultOptions = {},
 ): CallToolResult {
   // The JSON must be an object; every splice tool returns one.
-  return withData(renderResult(name, result), isObject(result) ? result : { result }, options);
+  const images = resultImages(result);
+  const data = isObject(result) ? result : { result };
+  return withData(
+    renderResult(name, result),
+    images.length > 0 ? withoutImageData(data) : data,
+    options,
+    images,
+  );
 }
 
 /**

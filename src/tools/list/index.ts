@@ -4,6 +4,7 @@ import { ToolError } from "../../errors.js";
 import { escapeControls } from "../../text/names.js";
 import { type TreeNode, Walker, type WalkResult } from "../../workspace/walk.js";
 import { defineTool, manual, READS } from "../define.js";
+import { describeMedia, type MediaLabel, mediaLabels } from "./media.js";
 
 export const LIST_LIMITS = {
   /** depth when none is given: the folder's own names. */
@@ -44,6 +45,11 @@ export interface ListEntry {
   size?: number;
   /** Symlinks: where the link leads, root-relative. */
   target?: string;
+  /** Images, PDFs and notebooks: the type ("image/png", "application/pdf", "notebook"). */
+  type?: string;
+  /** Images: the size in pixels. */
+  width?: number;
+  height?: number;
 }
 
 export interface ListResult {
@@ -56,7 +62,7 @@ export interface ListResult {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-function label(node: TreeNode, withSize: boolean): string {
+function label(node: TreeNode, withSize: boolean, media?: MediaLabel): string {
   const name = escapeControls(node.name);
   if (node.kind === "directory") return `${name}/`;
   if (node.kind === "symlink") {
@@ -65,23 +71,33 @@ function label(node: TreeNode, withSize: boolean): string {
     const shown = node.targetKind === "directory" ? `${target}/` : target;
     return `${name} -> ${shown}${node.targetKind === "missing" ? " (missing)" : ""}`;
   }
-  return withSize && node.size !== undefined ? `${name} (${formatBytes(node.size)})` : name;
+  const facts = [
+    ...(withSize && node.size !== undefined ? [formatBytes(node.size)] : []),
+    ...(media ? [describeMedia(media)] : []),
+  ];
+  return facts.length > 0 ? `${name} (${facts.join(", ")})` : name;
 }
 
-function entryOf(node: TreeNode): ListEntry {
+function entryOf(node: TreeNode, media?: MediaLabel): ListEntry {
   const entry: ListEntry = { path: node.rel, kind: node.kind };
   if (node.size !== undefined) entry.size = node.size;
   if (node.target !== undefined) entry.target = node.target;
+  if (media) Object.assign(entry, media);
   return entry;
 }
 
 /** Renders shown nodes depth-first, each folder's notice under its last child. */
-function render(nodes: TreeNode[], tree: boolean, lines: string[], entries: ListEntry[]): void {
+function render(
+  nodes: TreeNode[],
+  tree: boolean,
+  out: { lines: string[]; entries: ListEntry[]; media: Map<string, MediaLabel> },
+): void {
+  const { lines, entries, media } = out;
   for (const node of nodes) {
     const indent = "  ".repeat(node.level - 1);
-    lines.push(indent + label(node, tree));
-    entries.push(entryOf(node));
-    render(node.children, tree, lines, entries);
+    lines.push(indent + label(node, tree, media.get(node.rel)));
+    entries.push(entryOf(node, media.get(node.rel)));
+    render(node.children, tree, out);
     if (node.omitted > 0) {
       lines.push(`${indent}  [${count(node.omitted)} more entries in ${node.name}/ not shown]`);
     }
@@ -187,7 +203,8 @@ Example: {"path": "src", "depth": 2}`,
 
     const lines: string[] = [];
     const entries: ListEntry[] = [];
-    render(walk.top, depth > 1, lines, entries);
+    const media = await mediaLabels(context, walk.top);
+    render(walk.top, depth > 1, { lines, entries, media });
     const truncated = walk.shown < walk.total || !walk.complete;
     if (truncated) lines.push(capNotice(walk, limit, depth));
     if (walk.skipped.length > 0) lines.push(skippedNotice(walk.skipped));

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { loadTextFile } from "../../change/load.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
+import { isNotebookPath } from "../../media/kind.js";
 import { header, renderHashline } from "../../text/hashline.js";
 import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
+import { readBinary, readMediaNamed, readNotebook } from "./media.js";
 import type { ReadResult } from "./result.js";
 import { readLine, readSymbol } from "./symbol.js";
 
@@ -21,6 +23,7 @@ const target = z.strictObject({
   line_range: lineRange.optional(),
   symbol: z.string().optional().describe('A definition: "parse" or "Parser.parse".'),
   line: z.number().int().min(1).optional().describe("Show the function or class around this line."),
+  pages: z.string().optional().describe('PDF pages: "3..5".'),
 });
 
 /**
@@ -81,7 +84,19 @@ async function readOne(
   linesLeft: number,
 ): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
-  const loaded = await loadTextFile(context, file);
+  const media = await readMediaNamed(context, file, t.pages);
+  if (media) return media;
+  let loaded: Awaited<ReturnType<typeof loadTextFile>>;
+  try {
+    loaded = await loadTextFile(context, file);
+  } catch (error) {
+    if (!isToolError(error) || error.code !== "binary") throw error;
+    return readBinary(context, file, error, t.pages);
+  }
+  // A notebook reads as its cells; a line_range reads its JSON lines.
+  if (isNotebookPath(file.display) && t.line_range === undefined) {
+    return readNotebook(context, file, loaded);
+  }
   const total = loaded.doc.lines.length;
   const warnings: string[] = [];
   let start: number | undefined;

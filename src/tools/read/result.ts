@@ -1,3 +1,5 @@
+import type { ImageContent } from "../../media/image.js";
+
 /** What a read returns per target: the read tool's result, shared by its line and symbol views. */
 
 export interface DefinitionInfo {
@@ -18,6 +20,19 @@ export interface ReadResult {
   warnings: string[];
   /** Set when this target could not be read; the batch still went on. */
   error?: { code: string; message: string };
+  /** Images the model is shown: an image file, a notebook's image outputs. */
+  images?: ImageContent[];
+  /** What a non-text file is: its MIME type and size (pixels, pages or cells). */
+  media?: MediaInfo;
   /** Symbol and line reads: the definitions shown or listed. */
   definitions?: DefinitionInfo[];
+}
+
+export interface MediaInfo {
+  type: string;
+  bytes?: number;
+  width?: number;
+  height?: number;
+  pages?: number;
+  cells?: number;
 }
