@@ -49,6 +49,8 @@ export interface SessionSummary {
   is_undo: boolean;
   /** The session this one undid (for an undo or a redo). */
   undoes?: string;
+  /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
+  note?: string;
   files: {
     path: string;
     action: "created" | "modified" | "deleted";
@@ -177,6 +179,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     return { path, action, diff, undone: closed?.has(path) ?? false } as const;
   });
   const undoes = undoTarget(b);
+  const note = b.changes.find((c) => c.note !== undefined)?.note;
   return {
     backup_session: b.id,
     at: b.at,
@@ -184,6 +187,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
+    ...(note !== undefined ? { note } : {}),
     files,
     ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
   };
