@@ -150,7 +150,11 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
       "cache-control": "no-store",
       connection: "keep-alive",
     });
-    res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify(last ?? "")}\n\n`);
+    try {
+      // What the page just loaded is the baseline; only what comes after is news.
+      last ??= stamp(toolkit);
+    } catch {}
+    res.write("retry: 1000\nevent: hello\ndata: {}\n\n");
     streams.add(res);
     timer ??= setInterval(() => poll(), POLL_MS);
     req.once("close", () => {
