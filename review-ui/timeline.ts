@@ -19,18 +19,29 @@ function state(s: Session): string {
   return s.files.some((f) => f.undone) ? "partly undone" : "";
 }
 
+/** Each session's +/- lines, counted once: rows are drawn again on every scroll. */
+const counted = new WeakMap<Session, { added: number; removed: number }>();
+
+function totals(s: Session): { added: number; removed: number } {
+  let sum = counted.get(s);
+  if (!sum) {
+    sum = { added: 0, removed: 0 };
+    for (const f of s.files) {
+      const c = counts(f.diff);
+      sum.added += c.added;
+      sum.removed += c.removed;
+    }
+    counted.set(s, sum);
+  }
+  return sum;
+}
+
 function row(s: Session, selected: boolean): HTMLElement {
   const el = document.createElement("div");
   el.className = `row${selected ? " selected" : ""}`;
   el.dataset.id = s.backup_session;
   el.setAttribute("role", "option");
-  let added = 0;
-  let removed = 0;
-  for (const f of s.files) {
-    const c = counts(f.diff);
-    added += c.added;
-    removed += c.removed;
-  }
+  const { added, removed } = totals(s);
   const top = document.createElement("div");
   top.className = "row-top";
   const time = document.createElement("span");

@@ -117,6 +117,35 @@ function versionOf(history: HistoryStore, sha: string | undefined): Version {
  * one file never makes the list fail.
  */
 function listedDiff(history: HistoryStore, path: string, from?: string, to?: string): string {
+  const key = `${path}\0${from ?? ""}\0${to ?? ""}`;
+  const known = LISTED.get(key);
+  if (known !== undefined) return known;
+  const diff = diffOf(history, path, from, to);
+  // Only real diffs: a version history could not read may be readable next time.
+  if (!diff.startsWith("[")) remember(key, diff);
+  return diff;
+}
+
+/**
+ * Diffs the list showed, by path and the two versions' SHA-256: the same
+ * every time, and a list (the review page reloads it on every change) would
+ * otherwise diff every session again; a 10,000-line change takes seconds.
+ */
+const LISTED = new Map<string, string>();
+const LISTED_MAX_CHARS = 32 * 1024 * 1024;
+let listedChars = 0;
+
+function remember(key: string, diff: string): void {
+  LISTED.set(key, diff);
+  listedChars += diff.length;
+  for (const [old, text] of LISTED) {
+    if (listedChars <= LISTED_MAX_CHARS) break;
+    LISTED.delete(old);
+    listedChars -= text.length;
+  }
+}
+
+function diffOf(history: HistoryStore, path: string, from?: string, to?: string): string {
   const before = versionOf(history, from);
   const after = versionOf(history, to);
   const hidden = [
