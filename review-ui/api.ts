@@ -16,6 +16,8 @@ export interface Session {
   backup_session: string;
   at: string;
   session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
   undone: boolean;
   is_undo: boolean;
   undoes?: string;
@@ -128,6 +130,11 @@ export function counts(diff: string): { added: number; removed: number } {
     else if (line.startsWith("-")) removed++;
   }
   return { added, removed };
+}
+
+/** Who made a session: the client's name when it gave one, and the history session. */
+export function whoOf(s: Session): string {
+  return s.client ? `${s.client} · ${s.session}` : s.session;
 }
 
 /** The tool a history note names: `rollback to 1A2B` → rollback, `file.create` → file. */

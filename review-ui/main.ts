@@ -16,6 +16,7 @@ import {
   type Session,
   type SessionFile,
   toolOf,
+  whoOf,
 } from "./api";
 import { type Layout, renderDiff } from "./lazy-diff";
 import { Timeline } from "./timeline";
@@ -192,7 +193,7 @@ function drawSession(s: Session): void {
     h(
       "p",
       { class: "muted" },
-      `${new Date(s.at).toLocaleString()} · ${toolOf(s)} · ${s.session}${s.undoes ? ` · undoes ${s.undoes}` : ""}`,
+      `${new Date(s.at).toLocaleString()} · ${toolOf(s)} · ${whoOf(s)}${s.undoes ? ` · undoes ${s.undoes}` : ""}`,
     ),
   );
   const actions = h("div", { class: "actions" });

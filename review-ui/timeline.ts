@@ -3,7 +3,7 @@
  * only those in (and just around) the visible window exist in the DOM, so
  * 10,000 sessions cost what 30 do.
  */
-import { counts, type Session, toolOf } from "./api";
+import { counts, type Session, toolOf, whoOf } from "./api";
 
 export const ROW_PX = 52;
 const SPARE_ROWS = 8;
@@ -52,7 +52,7 @@ function row(s: Session, selected: boolean): HTMLElement {
   tool.textContent = toolOf(s);
   const who = document.createElement("span");
   who.className = "who";
-  who.textContent = s.session;
+  who.textContent = whoOf(s);
   const plus = document.createElement("span");
   plus.className = "plus";
   plus.textContent = `+${added}`;

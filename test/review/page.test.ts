@@ -55,6 +55,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the review page in Chromium", () => {
   beforeAll(async () => {
     project.write("src/a.ts", "export const answer = 41;\nexport const name = 'splice';\n");
     agent = project.splice({ history: { session: "mcp-agent-one" } });
+    // As the MCP server names a connection's history after initialize.
+    agent.context.history.nameClient("demo-agent");
     await agent.read({ targets: [{ path: "src/a.ts" }] });
     await agent.edit({
       targets: [
@@ -93,8 +95,20 @@ describe.skipIf(!existsSync(CHROMIUM))("the review page in Chromium", () => {
         })),
       );
       expect(listed).toEqual([
-        { tool: "write", who: "mcp-agent-one", plus: "+2", minus: "−0", files: "src/b.py" },
-        { tool: "edit", who: "mcp-agent-one", plus: "+1", minus: "−1", files: "src/a.ts" },
+        {
+          tool: "write",
+          who: "demo-agent · mcp-agent-one",
+          plus: "+2",
+          minus: "−0",
+          files: "src/b.py",
+        },
+        {
+          tool: "edit",
+          who: "demo-agent · mcp-agent-one",
+          plus: "+1",
+          minus: "−1",
+          files: "src/a.ts",
+        },
       ]);
       await pickRow("src/a.ts", "edit");
       const diff = await page.$eval("#detail .file", (el) => ({

@@ -43,6 +43,8 @@ export interface SessionSummary {
   backup_session: string;
   at: string;
   session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
   /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
   undone: boolean;
   /** This session undoes another (undoing it redoes that); a redo is a change again. */
@@ -213,6 +215,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     backup_session: b.id,
     at: b.at,
     session: b.session,
+    ...(b.client !== undefined ? { client: b.client } : {}),
     undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
