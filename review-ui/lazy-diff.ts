@@ -6,7 +6,7 @@
  * so a 10,000-line diff costs what a screenful costs.
  */
 import { parse } from "diff2html";
-import type { DiffBlock, DiffFile } from "diff2html/lib-esm/types";
+import type { DiffBlock, DiffFile, DiffLine } from "diff2html/lib-esm/types";
 import { Diff2HtmlUI } from "diff2html/lib-esm/ui/js/diff2html-ui-base";
 import hljs from "highlight.js/lib/common";
 
@@ -16,15 +16,49 @@ const PIECE_LINES = 120;
 /** A drawn line's height before it is measured (page.css sets the same). */
 const LINE_PX = 20;
 
+/**
+ * A block's lines in runs of the same kind, a change run (its removed lines,
+ * then its added ones) split into windows that keep each removed line with
+ * the added line beside it, so side by side still pairs them across pieces.
+ */
+function windows(lines: DiffLine[]): DiffLine[][] {
+  const out: DiffLine[][] = [];
+  const half = PIECE_LINES / 2;
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    if (lines[i]!.type === "context") {
+      while (j < lines.length && lines[j]!.type === "context") j++;
+      for (let k = i; k < j; k += PIECE_LINES)
+        out.push(lines.slice(k, Math.min(j, k + PIECE_LINES)));
+    } else {
+      while (j < lines.length && lines[j]!.type === "delete") j++;
+      const removed = lines.slice(i, j);
+      while (j < lines.length && lines[j]!.type === "insert") j++;
+      const added = lines.slice(i + removed.length, j);
+      for (let k = 0; k < Math.max(removed.length, added.length); k += half) {
+        out.push([...removed.slice(k, k + half), ...added.slice(k, k + half)]);
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
 function pieces(file: DiffFile): DiffFile[] {
   const out: DiffFile[] = [];
   for (const block of file.blocks) {
-    for (let i = 0; i < Math.max(1, block.lines.length); i += PIECE_LINES) {
-      const part: DiffBlock = { ...block, lines: block.lines.slice(i, i + PIECE_LINES) };
-      // Only a block's first piece shows its @@ line.
-      if (i > 0) part.header = "";
-      out.push({ ...file, blocks: [part] });
+    // Windows joined up to PIECE_LINES, so short runs share a piece.
+    const groups: DiffLine[][] = [[]];
+    for (const w of windows(block.lines)) {
+      const last = groups[groups.length - 1]!;
+      if (last.length > 0 && last.length + w.length > PIECE_LINES) groups.push([...w]);
+      else last.push(...w);
     }
+    groups.forEach((lines, i) => {
+      // Only a block's first piece shows its @@ line.
+      const part: DiffBlock = { ...block, lines, header: i === 0 ? block.header : "" };
+      out.push({ ...file, blocks: [part] });
+    });
   }
   return out;
 }

@@ -72,6 +72,8 @@ app.replaceChildren(
 let sessions: Session[] = [];
 let shown: Session[] = [];
 let picked: string | undefined;
+/** What the right side shows: a session (with what was undone of it when drawn) or a file's history. */
+let view: { session: string; state: string } | { history: string } | undefined;
 let layout: Layout = "side-by-side";
 let stopDiffs: (() => void)[] = [];
 
@@ -111,9 +113,17 @@ function showSessions(list: Session[]): void {
   options(sessionFilter, "every session", [...new Set(list.map((s) => s.session))].sort());
   options(toolFilter, "every tool", [...new Set(list.map(toolOf))].sort());
   filter();
-  const still = picked && sessions.find((s) => s.backup_session === picked);
-  if (still) drawSession(still);
-  else if (picked) detail.replaceChildren(h("p", { class: "muted" }, "Pick a session."));
+  // A live update leaves what you are reading alone unless the session itself changed.
+  const drawn = view;
+  if (!drawn || !("session" in drawn)) return;
+  const still = sessions.find((s) => s.backup_session === drawn.session);
+  if (!still) detail.replaceChildren(h("p", { class: "muted" }, "Pick a session."));
+  else if (stateOf(still) !== drawn.state) drawSession(still);
+}
+
+/** What of a session can change after it is drawn: what is undone, and by which session. */
+function stateOf(s: Session): string {
+  return JSON.stringify([s.undone, s.files.map((f) => f.undone), undoer(s)?.backup_session]);
 }
 
 async function reload(): Promise<void> {
@@ -228,6 +238,7 @@ function drawSession(s: Session): void {
     : [];
   detail.replaceChildren(head, actions, ...hidden, ...s.files.map((f) => fileCard(s, f)));
   detail.scrollTop = 0;
+  view = { session: s.backup_session, state: stateOf(s) };
 }
 
 function pick(id: string): void {
@@ -246,6 +257,7 @@ async function showHistory(path: string): Promise<void> {
     return;
   }
   clearDiffs();
+  view = { history: history.path };
   const rows = history.versions.map((v) =>
     h(
       "tr",
@@ -347,6 +359,8 @@ async function act(title: string, tool: Action["tool"], args: Action["args"]): P
       say(`${(error as Error).message}${code}`, "error");
     }
     await reload();
+    // A rollback from a file's history: show its new versions.
+    if (view && "history" in view) await showHistory(view.history);
   }
 }
 
@@ -355,7 +369,8 @@ sessionFilter.addEventListener("change", filter);
 toolFilter.addEventListener("change", filter);
 layoutPick.addEventListener("change", () => {
   layout = layoutPick.value as Layout;
-  const s = sessions.find((x) => x.backup_session === picked);
+  const drawn = view;
+  const s = drawn && "session" in drawn && sessions.find((x) => x.backup_session === drawn.session);
   if (s) drawSession(s);
 });
 

@@ -319,6 +319,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the review page in Chromium", () => {
       }));
       expect(pieces.drawn).toBeGreaterThan(0);
       expect(pieces.drawn).toBeLessThan(pieces.all / 4);
+      // Side by side, each piece keeps removed lines beside their added ones.
+      const first = await page.$eval("#detail .diff-piece", (el) => {
+        const [left, right] = el.querySelectorAll(".d2h-file-side-diff");
+        return {
+          left: left?.querySelector(".d2h-del .d2h-code-line-ctn")?.textContent,
+          right: right?.querySelector(".d2h-ins .d2h-code-line-ctn")?.textContent,
+        };
+      });
+      expect(first).toEqual({ left: 'const v0 = "a0";', right: 'const v0 = "b0";' });
       await screenshot(page, "review-large-diff");
       // Scrolled to the end: the last piece is drawn, the first emptied again.
       await page.$eval("#detail", (el) => el.scrollTo(0, el.scrollHeight));
