@@ -21,6 +21,7 @@ import "./patch-git.js";
 import "./reliability.js";
 import "./reliability-confine.js";
 import "./results.js";
+import "./review.js";
 import "./schemas.js";
 import "./search.js";
 import "./tokens.js";

@@ -50,7 +50,7 @@ const LAYERS: [string, (m: string) => boolean][] = [
   ["tools", (m) => m.startsWith("tools/")],
   ["toolkit", (m) => m.startsWith("toolkit/")],
   ["surface", (m) => m === "splice.ts" || m === "index.ts"],
-  ["adapters", (m) => /^(hosts|agent|cli)\//.test(m)],
+  ["adapters", (m) => /^(hosts|agent|review|cli)\//.test(m)],
 ];
 
 function layerOf(m: string): number {
@@ -123,11 +123,11 @@ describe("the layout", () => {
     expect(up).toEqual([]);
   });
 
-  it("lets hosts and the agent reach tools only through toolkit/index.ts", () => {
+  it("lets hosts, the agent and the review page reach tools only through toolkit/index.ts", () => {
     const inner = edges.filter(
       (e) =>
-        /^(hosts|agent)\//.test(e.from) &&
-        !/^(hosts|agent)\//.test(e.to) &&
+        /^(hosts|agent|review)\//.test(e.from) &&
+        !/^(hosts|agent|review)\//.test(e.to) &&
         !["toolkit/index.ts", "errors.ts", "events.ts"].includes(e.to) &&
         !e.to.startsWith("util/"),
     );

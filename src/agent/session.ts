@@ -107,10 +107,14 @@ function connect(
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
     ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
+  // Its changes say who made them (undo's list, the review page): this agent and its model.
+  const agentName = `splice agent (${config.model})`;
+  toolkit.context.history.nameClient(agentName);
   // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
   let local: Toolkit | undefined;
   const localToolkit = () => {
     local ??= createToolkit({ root, tools: "full", history, validate: false });
+    local.context.history.nameClient(agentName);
     return local;
   };
   const instructions = buildInstructions(

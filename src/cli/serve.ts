@@ -8,6 +8,8 @@ import { isToolError } from "../errors.js";
 import { serveHttp } from "../hosts/mcp/http.js";
 import { serveStdio } from "../hosts/mcp/server.js";
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
+import { newReviewToken } from "../review/guard.js";
+import { reviewRoutes, reviewToolkit, reviewUrl } from "../review/server.js";
 import { flushBackground, syncStats } from "../util/durable.js";
 
 interface Flags {
@@ -101,9 +103,15 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
       return usage("--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).");
     }
     const sessionIdleMs = seconds === undefined ? {} : { sessionIdleMs: seconds * 1000 };
-    const server = await serveHttp({ ...options, port, host, token, ...sessionIdleMs });
+    // The review page at /review, behind the serve token (or one made for this start).
+    const pageToken = token ?? newReviewToken();
+    const review = reviewToolkit(root);
+    const routes = reviewRoutes(review, pageToken);
+    const server = await serveHttp({ ...options, port, host, token, routes, ...sessionIdleMs });
+    log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
     await new Promise((resolve) => controller.signal.addEventListener("abort", resolve));
     await server.close();
+    await review.flush();
     await flushed();
     return 0;
   } catch (error) {

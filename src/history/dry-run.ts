@@ -82,6 +82,9 @@ export class DryRunHistory implements HistoryStore {
 
   landed(_id: string): void {}
 
+  /** A dry run journals nothing, so there is nothing to name. */
+  nameClient(): void {}
+
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[] {
     return records.map((r) => {
       this.recordWrite(r, barrier);

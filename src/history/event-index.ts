@@ -224,10 +224,12 @@ export class EventIndex {
       const events = all.filter((e) => this.landed(e));
       const first = events[0];
       if (!first) continue;
+      const client = events.find((e) => e.client !== undefined)?.client;
       out.push({
         id,
         at: first.at,
         session: first.session,
+        ...(client !== undefined ? { client } : {}),
         changes: events.map((e) => ({
           path: e.path,
           kind: e.kind,

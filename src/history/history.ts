@@ -427,6 +427,7 @@ export class History implements HistoryStore {
   readonly dir: string;
   readonly session: string;
   private readonly store: Store;
+  #client: string | undefined;
 
   private constructor(store: Store, session: string) {
     if (typeof session !== "string" || session === "") {
@@ -527,7 +528,7 @@ export class History implements HistoryStore {
       const sha = this.putBlob(e.after.bytes, ahead !== undefined, e.after.sha, ahead);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
-    const id = this.store.append(writeEvent(e, this.session, out), !named, sync);
+    const id = this.store.append(writeEvent(e, this.session, out, this.#client), !named, sync);
     if (this.store.fsync) {
       syncStats.writes++;
       if (!sync.empty) syncStats.waited++;
@@ -565,7 +566,7 @@ export class History implements HistoryStore {
         const sha = this.putBlob(e.after.bytes, false, e.after.sha);
         out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
       }
-      return writeEvent(e, this.session, out);
+      return writeEvent(e, this.session, out, this.#client);
     });
     return this.store.appendAll(events, barrier).map((id) => ({ id }));
   }
@@ -613,6 +614,10 @@ export class History implements HistoryStore {
   versionBefore(path: string, sha: string): VersionRef | undefined {
     this.store.catchUp();
     return this.store.pathIndex(path).versionBefore(path, sha);
+  }
+
+  nameClient(name: string): void {
+    this.#client = name.trim() || undefined;
   }
 
   /** Backup sessions of every session, newest first. */

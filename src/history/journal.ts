@@ -83,6 +83,7 @@ export function parseEvent(line: string): StoredEvent | undefined {
   }
   if (typeof o.backup === "string") event.backup = o.backup;
   if (typeof o.note === "string") event.note = o.note;
+  if (typeof o.client === "string") event.client = o.client;
   if (o.pending === true) event.pending = true;
   return event;
 }

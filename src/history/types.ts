@@ -72,6 +72,8 @@ export interface JournalEvent {
    * only once its completion mark follows (History.landed).
    */
   pending?: boolean;
+  /** The program behind the session, when it said (an MCP client's `clientInfo.name`). */
+  client?: string;
 }
 
 export interface VersionInfo {
@@ -173,6 +175,11 @@ export interface HistoryStore extends HistoryReader {
    * side by side, one journal append, and what must be durable in `barrier`.
    */
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[];
+  /**
+   * Names the program behind this session (an MCP client's `clientInfo.name`):
+   * the session's changes from now on carry it, so people see who made them.
+   */
+  nameClient(name: string): void;
   /** landed for every id of a batch, in one journal append. */
   landedAll(ids: readonly string[]): void;
 }
@@ -231,8 +238,10 @@ export function writeEvent(
   e: WriteRecord,
   session: string,
   refs: { before?: VersionRef; after?: VersionRef },
+  client?: string,
 ): JournalEvent {
   const event = newEvent(e.kind, e.path, session);
+  if (client !== undefined) event.client = client;
   if (refs.after) Object.assign(event, refs.after);
   if (refs.before) event.before = { ...refs.before };
   if (e.backup !== undefined) event.backup = e.backup;
@@ -257,5 +266,7 @@ export interface BackupSession {
   id: string;
   at: string;
   session: string;
+  /** The program behind the session, when it said (see `HistoryStore.nameClient`). */
+  client?: string;
   changes: BackupChange[];
 }

@@ -50,6 +50,12 @@ describe("splice agent slash commands", { timeout: 60_000 }, () => {
       input: ["/diff", "/undo", "/diff", "what now?", "/undo", "/undo"],
     });
     expect(code).toBe(0);
+    // Every change, the /undo ones too, says which agent made it (undo's list, the review page).
+    const listed = await p.splice().undo({ list: true, all_sessions: true });
+    const clients = "sessions" in listed ? listed.sessions.map((s) => s.client) : [];
+    expect(clients).toHaveLength(4);
+    expect(new Set(clients).size).toBe(1);
+    expect(clients[0]).toMatch(/^splice agent \(.+\)$/);
     expect(p.text("a.txt")).toBe("one\n");
     expect(p.text("b.txt")).toBe("bee\n");
     // The first /diff: both changes, oldest first.

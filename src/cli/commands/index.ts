@@ -21,6 +21,7 @@ import { patch } from "./patch.js";
 import { plan } from "./plan.js";
 import { read } from "./read.js";
 import { rename } from "./rename.js";
+import { review } from "./review.js";
 import { rm } from "./rm.js";
 import { rollback } from "./rollback.js";
 import { run } from "./run.js";
@@ -50,6 +51,7 @@ export const commands: readonly CommandDefinition[] = [
   rollback,
   history,
   undo,
+  review,
   gc,
   call,
   serve,

@@ -29,6 +29,17 @@ export interface HttpServeOptions extends McpServerOptions {
    * follows. Default SESSION_IDLE_MS; 0 keeps sessions until DELETE.
    */
   sessionIdleMs?: number;
+  /** Pages served beside /mcp (the review page), each behind its own checks. */
+  routes?: HttpRoutes;
+}
+
+/** A set of pages that answers the requests it owns and leaves the rest to MCP. */
+export interface HttpRoutes {
+  /** True when it answered the request. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The bound host and port, once listening (their Host check needs the port). */
+  listening(host: string, port: number): void;
+  close(): void;
 }
 
 export interface HttpServer {
@@ -122,6 +133,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     host = "127.0.0.1",
     token,
     sessionIdleMs = SESSION_IDLE_MS,
+    routes,
     ...serverOptions
   } = options;
   const log = options.log ?? (() => {});
@@ -200,7 +212,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
   sweeper?.unref();
 
   const http = createServer((req, res) => {
-    if (refused(req, res)) return;
+    if (routes?.handle(req, res) || refused(req, res)) return;
     const id = req.headers["mcp-session-id"];
     const handled =
       typeof id === "string"
@@ -225,6 +237,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
   });
   const { port } = http.address() as AddressInfo;
   hosts = allowedHosts(host, port);
+  routes?.listening(host, port);
   const shown = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shown}:${port}${MCP_PATH}`;
   log(`serving over HTTP at ${url}${token ? " (bearer token required)" : ""}`);
@@ -234,6 +247,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     port,
     close: async () => {
       if (sweeper) clearInterval(sweeper);
+      routes?.close();
       await Promise.all([...sessions.values()].map((s) => s.transport.close()));
       sessions.clear();
       await new Promise<void>((resolve) => {

@@ -167,8 +167,14 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
       .catch(() => {});
   };
   const within = rootsBound(root, rootsWithin);
+  /** The client's name from initialize: its changes carry it, so a person sees who made them. */
+  let client: string | undefined;
+  const named = (set: RootSet) => {
+    if (client) for (const toolkit of set.toolkits) toolkit.context.history.nameClient(client);
+    return set;
+  };
   const roots = new ClientRoots(
-    (paths) => new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }),
+    (paths) => named(new RootSet(paths, { ...toolkitOptions, history: { ...history, session } })),
     root,
     tell,
     within,
@@ -258,6 +264,8 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     setTimeout(build, 200).unref();
   };
   server.oninitialized = () => {
+    client = server?.getClientVersion()?.name;
+    named(roots.known);
     followRoots();
     indexInBackground();
   };

@@ -43,12 +43,16 @@ export interface SessionSummary {
   backup_session: string;
   at: string;
   session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
   /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
   undone: boolean;
   /** This session undoes another (undoing it redoes that); a redo is a change again. */
   is_undo: boolean;
   /** The session this one undid (for an undo or a redo). */
   undoes?: string;
+  /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
+  note?: string;
   files: {
     path: string;
     action: "created" | "modified" | "deleted";
@@ -115,6 +119,35 @@ function versionOf(history: HistoryStore, sha: string | undefined): Version {
  * one file never makes the list fail.
  */
 function listedDiff(history: HistoryStore, path: string, from?: string, to?: string): string {
+  const key = `${path}\0${from ?? ""}\0${to ?? ""}`;
+  const known = LISTED.get(key);
+  if (known !== undefined) return known;
+  const diff = diffOf(history, path, from, to);
+  // Only real diffs: a version history could not read may be readable next time.
+  if (!diff.startsWith("[")) remember(key, diff);
+  return diff;
+}
+
+/**
+ * Diffs the list showed, by path and the two versions' SHA-256: the same
+ * every time, and a list (the review page reloads it on every change) would
+ * otherwise diff every session again; a 10,000-line change takes seconds.
+ */
+const LISTED = new Map<string, string>();
+const LISTED_MAX_CHARS = 32 * 1024 * 1024;
+let listedChars = 0;
+
+function remember(key: string, diff: string): void {
+  LISTED.set(key, diff);
+  listedChars += diff.length;
+  for (const [old, text] of LISTED) {
+    if (listedChars <= LISTED_MAX_CHARS) break;
+    LISTED.delete(old);
+    listedChars -= text.length;
+  }
+}
+
+function diffOf(history: HistoryStore, path: string, from?: string, to?: string): string {
   const before = versionOf(history, from);
   const after = versionOf(history, to);
   const hidden = [
@@ -177,13 +210,16 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     return { path, action, diff, undone: closed?.has(path) ?? false } as const;
   });
   const undoes = undoTarget(b);
+  const note = b.changes.find((c) => c.note !== undefined)?.note;
   return {
     backup_session: b.id,
     at: b.at,
     session: b.session,
+    ...(b.client !== undefined ? { client: b.client } : {}),
     undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
+    ...(note !== undefined ? { note } : {}),
     files,
     ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
   };

@@ -1,0 +1,145 @@
+/**
+ * The page's calls to its server: the token from the page's own address on
+ * every request, actions as same-origin JSON POSTs (what the server's guard
+ * requires), and the tools' refusals passed on as they were said.
+ */
+
+export interface SessionFile {
+  path: string;
+  action: "created" | "modified" | "deleted";
+  diff: string;
+  undone: boolean;
+}
+
+/** One backup session as undo's list gives it. */
+export interface Session {
+  backup_session: string;
+  at: string;
+  session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
+  undone: boolean;
+  is_undo: boolean;
+  undoes?: string;
+  note?: string;
+  files: SessionFile[];
+  hidden_files?: number;
+}
+
+export interface Version {
+  file_hash: string;
+  at: string;
+  kind: string;
+  replaced: boolean;
+  session: string;
+  size: number;
+  note?: string;
+  current: boolean;
+}
+
+export interface FileHistory {
+  path: string;
+  current_hash: string | null;
+  versions: Version[];
+}
+
+/** One file of an undo's result (preview or applied). */
+export interface UndoFile {
+  path: string;
+  action: string;
+  diff: string;
+  warnings: string[];
+}
+
+export interface UndoResult {
+  undone: string;
+  backup_session?: string;
+  applied: boolean;
+  files: UndoFile[];
+}
+
+export interface RollbackResult {
+  path: string;
+  file_hash: string;
+  applied: boolean;
+  changed: boolean;
+  backup_session?: string;
+  diff: string;
+  warnings: string[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const token = new URLSearchParams(location.search).get("token") ?? "";
+/** The page's own folder (/review/), whichever server mounts it. */
+const base = location.pathname.replace(/\/?$/, "/");
+
+async function answer<T>(response: Response): Promise<T> {
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: { code: string; message: string };
+  };
+  if (!response.ok || body.error) {
+    const e = body.error ?? { code: "http", message: `The server answered ${response.status}.` };
+    throw new ApiError(response.status, e.code, e.message);
+  }
+  return body as T;
+}
+
+function get<T>(path: string): Promise<T> {
+  return fetch(`${base}api/${path}`, { headers: { "x-splice-token": token } }).then(answer<T>);
+}
+
+function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  return fetch(`${base}api/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-splice-token": token },
+    body: JSON.stringify(body),
+  }).then(answer<T>);
+}
+
+export const api = {
+  sessions: () => get<{ sessions: Session[] }>("sessions").then((r) => r.sessions),
+  history: (path: string) => get<FileHistory>(`history?path=${encodeURIComponent(path)}`),
+  undo: (args: { backup_session: string; path?: string }, preview: boolean) =>
+    post<UndoResult>("undo", { ...args, preview }),
+  rollback: (args: { path: string; hash: string }, preview: boolean) =>
+    post<RollbackResult>("rollback", { ...args, preview }),
+  /** Calls `onChange` whenever a backup session appears; the browser reconnects by itself. */
+  events(onChange: () => void): EventSource {
+    const source = new EventSource(`${base}events?token=${encodeURIComponent(token)}`);
+    source.addEventListener("sessions", onChange);
+    return source;
+  },
+};
+
+/** Lines a diff adds and removes, its headers not counted. */
+export function counts(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    if (line.startsWith("+")) added++;
+    else if (line.startsWith("-")) removed++;
+  }
+  return { added, removed };
+}
+
+/** Who made a session: the client's name when it gave one, and the history session. */
+export function whoOf(s: Session): string {
+  return s.client ? `${s.client} · ${s.session}` : s.session;
+}
+
+/** The tool a history note names: `rollback to 1A2B` → rollback, `file.create` → file. */
+export function toolOf(s: Session): string {
+  const word = (s.note ?? "").split(/[ .]/)[0] ?? "";
+  if (word === "replace" || word === "create") return "edit";
+  return word || "?";
+}

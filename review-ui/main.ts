@@ -1,0 +1,390 @@
+/**
+ * The review page: backup sessions on the left (filtered by path, session and
+ * tool), the picked session's diffs on the right, a file's own versions on
+ * request. Every action previews first (the tool's own preview mode), shows
+ * the diff it will write and the tool's warnings, and runs only when
+ * confirmed. New sessions arrive over the server's event stream.
+ */
+import "diff2html/bundles/css/diff2html.min.css";
+import "highlight.js/styles/github.css";
+import "./page.css";
+import {
+  ApiError,
+  api,
+  counts,
+  type FileHistory,
+  type Session,
+  type SessionFile,
+  toolOf,
+  whoOf,
+} from "./api";
+import { type Layout, renderDiff } from "./lazy-diff";
+import { Timeline } from "./timeline";
+
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") el.className = v;
+    else el.setAttribute(k, v);
+  }
+  el.append(...children);
+  return el;
+}
+
+const app = document.getElementById("app")!;
+const pathFilter = h("input", { type: "search", placeholder: "path contains…", id: "f-path" });
+const sessionFilter = h("select", { id: "f-session" });
+const toolFilter = h("select", { id: "f-tool" });
+const layoutPick = h(
+  "select",
+  { id: "layout" },
+  h("option", { value: "side-by-side" }, "side by side"),
+  h("option", { value: "line-by-line" }, "inline"),
+);
+const live = h("span", { class: "live", id: "live" }, "connecting…");
+const countLine = h("span", { class: "muted", id: "count" });
+const list = h("section", { class: "list", id: "timeline", role: "listbox" });
+const detail = h("section", { class: "detail", id: "detail" });
+const notice = h("div", { class: "notice", id: "notice", role: "status" });
+const dialog = h("dialog", { id: "confirm" });
+
+app.replaceChildren(
+  h(
+    "header",
+    {},
+    h("strong", {}, "splice review"),
+    pathFilter,
+    sessionFilter,
+    toolFilter,
+    layoutPick,
+    countLine,
+    live,
+  ),
+  notice,
+  h("main", {}, list, detail),
+  dialog,
+);
+
+let sessions: Session[] = [];
+let shown: Session[] = [];
+let picked: string | undefined;
+/** What the right side shows: a session (with what was undone of it when drawn) or a file's history. */
+let view: { session: string; state: string } | { history: string } | undefined;
+let layout: Layout = "side-by-side";
+let stopDiffs: (() => void)[] = [];
+
+const timeline = new Timeline(list, (id) => pick(id));
+
+function say(text: string, kind: "ok" | "error" = "ok"): void {
+  notice.className = `notice ${kind}`;
+  notice.textContent = text;
+}
+
+function options(select: HTMLSelectElement, label: string, values: string[]): void {
+  const was = select.value;
+  select.replaceChildren(
+    h("option", { value: "" }, label),
+    ...values.map((v) => h("option", { value: v }, v)),
+  );
+  select.value = values.includes(was) ? was : "";
+}
+
+function filter(): void {
+  const path = pathFilter.value.trim();
+  const session = sessionFilter.value;
+  const tool = toolFilter.value;
+  shown = sessions.filter(
+    (s) =>
+      (!path || s.files.some((f) => f.path.includes(path))) &&
+      (!session || s.session === session) &&
+      (!tool || toolOf(s) === tool),
+  );
+  countLine.textContent = `${shown.length} of ${sessions.length} sessions`;
+  timeline.show(shown, picked);
+}
+
+/** Puts a list of sessions on the page (the API's, or a test's 10,000). */
+function showSessions(list: Session[]): void {
+  sessions = list;
+  options(sessionFilter, "every session", [...new Set(list.map((s) => s.session))].sort());
+  options(toolFilter, "every tool", [...new Set(list.map(toolOf))].sort());
+  filter();
+  // A live update leaves what you are reading alone unless the session itself changed.
+  const drawn = view;
+  if (!drawn || !("session" in drawn)) return;
+  const still = sessions.find((s) => s.backup_session === drawn.session);
+  if (!still) detail.replaceChildren(h("p", { class: "muted" }, "Pick a session."));
+  else if (stateOf(still) !== drawn.state) drawSession(still);
+}
+
+/** What of a session can change after it is drawn: what is undone, and by which session. */
+function stateOf(s: Session): string {
+  return JSON.stringify([s.undone, s.files.map((f) => f.undone), undoer(s)?.backup_session]);
+}
+
+async function reload(): Promise<void> {
+  try {
+    showSessions(await api.sessions());
+    document.body.dataset.loaded = String(Number(document.body.dataset.loaded ?? 0) + 1);
+  } catch (error) {
+    say((error as Error).message, "error");
+  }
+}
+
+function clearDiffs(): void {
+  for (const stop of stopDiffs) stop();
+  stopDiffs = [];
+}
+
+function diffBox(diff: string, scroller: HTMLElement): HTMLElement {
+  const box = h("div", { class: "diff" });
+  stopDiffs.push(renderDiff(box, diff, layout, scroller));
+  return box;
+}
+
+/** The session that undid `s` and is itself still in effect: undoing it redoes `s`. */
+function undoer(s: Session): Session | undefined {
+  return sessions.find((x) => x.undoes === s.backup_session && !x.undone);
+}
+
+function button(label: string, action: string, run: () => void, extra = {}): HTMLButtonElement {
+  const b = h("button", { type: "button", "data-action": action, ...extra }, label);
+  b.addEventListener("click", run);
+  return b;
+}
+
+function fileCard(s: Session, f: SessionFile): HTMLElement {
+  const c = counts(f.diff);
+  const actions = h("span", { class: "actions" });
+  if (!f.undone && !s.is_undo) {
+    actions.append(
+      button(
+        "Undo this file",
+        "undo-file",
+        () =>
+          act(`Undo ${f.path} of ${s.backup_session}`, "undo", {
+            backup_session: s.backup_session,
+            path: f.path,
+          }),
+        { "data-path": f.path },
+      ),
+    );
+  }
+  actions.append(
+    button("History", "history", () => void showHistory(f.path), { "data-path": f.path }),
+  );
+  return h(
+    "article",
+    { class: "file", "data-path": f.path },
+    h(
+      "div",
+      { class: "file-head" },
+      h("span", { class: "path" }, f.path),
+      h("span", { class: "muted" }, f.action),
+      h("span", { class: "plus" }, `+${c.added}`),
+      h("span", { class: "minus" }, `−${c.removed}`),
+      ...(f.undone ? [h("span", { class: "badge undone" }, "undone")] : []),
+      actions,
+    ),
+    diffBox(f.diff, detail),
+  );
+}
+
+function drawSession(s: Session): void {
+  clearDiffs();
+  const head = h(
+    "div",
+    { class: "session-head" },
+    h("h2", {}, s.backup_session),
+    h(
+      "p",
+      { class: "muted" },
+      `${new Date(s.at).toLocaleString()} · ${toolOf(s)} · ${whoOf(s)}${s.undoes ? ` · undoes ${s.undoes}` : ""}`,
+    ),
+  );
+  const actions = h("div", { class: "actions" });
+  const open = s.files.some((f) => !f.undone);
+  if (s.is_undo && !s.undone) {
+    actions.append(
+      button("Redo (undo this undo)", "redo", () =>
+        act(`Redo ${s.undoes ?? ""} by undoing ${s.backup_session}`, "undo", {
+          backup_session: s.backup_session,
+        }),
+      ),
+    );
+  } else if (!s.is_undo && open) {
+    actions.append(
+      button("Undo session", "undo-session", () =>
+        act(`Undo ${s.backup_session}`, "undo", { backup_session: s.backup_session }),
+      ),
+    );
+  }
+  const by = undoer(s);
+  if (!s.is_undo && by) {
+    actions.append(
+      button("Redo", "redo", () =>
+        act(`Redo ${s.backup_session} by undoing ${by.backup_session}`, "undo", {
+          backup_session: by.backup_session,
+        }),
+      ),
+    );
+  }
+  const hidden = s.hidden_files
+    ? [h("p", { class: "muted" }, `${s.hidden_files} more file(s) you may not read.`)]
+    : [];
+  detail.replaceChildren(head, actions, ...hidden, ...s.files.map((f) => fileCard(s, f)));
+  detail.scrollTop = 0;
+  view = { session: s.backup_session, state: stateOf(s) };
+}
+
+function pick(id: string): void {
+  picked = id;
+  timeline.show(shown, picked);
+  const s = sessions.find((x) => x.backup_session === id);
+  if (s) drawSession(s);
+}
+
+async function showHistory(path: string): Promise<void> {
+  let history: FileHistory;
+  try {
+    history = await api.history(path);
+  } catch (error) {
+    say((error as Error).message, "error");
+    return;
+  }
+  clearDiffs();
+  view = { history: history.path };
+  const rows = history.versions.map((v) =>
+    h(
+      "tr",
+      { "data-hash": v.file_hash },
+      h("td", { class: "tag" }, v.file_hash),
+      h("td", {}, new Date(v.at).toLocaleString()),
+      h("td", {}, v.kind),
+      h("td", {}, v.note ?? ""),
+      h("td", { class: "who" }, v.session),
+      h("td", {}, `${v.size} B`),
+      h(
+        "td",
+        {},
+        v.current
+          ? h("span", { class: "badge" }, "current")
+          : button("Roll back to this", "rollback", () =>
+              act(`Roll ${history.path} back to ${v.file_hash}`, "rollback", {
+                path: history.path,
+                hash: v.file_hash,
+              }),
+            ),
+      ),
+    ),
+  );
+  detail.replaceChildren(
+    h(
+      "div",
+      { class: "session-head" },
+      h("h2", {}, history.path),
+      h("p", { class: "muted" }, `now ${history.current_hash ?? "absent"} · newest first`),
+    ),
+    button("Back to the session", "back", () => {
+      const s = sessions.find((x) => x.backup_session === picked);
+      if (s) drawSession(s);
+    }),
+    h(
+      "table",
+      { class: "versions" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["tag", "time", "kind", "note", "session", "size", ""].map((t) => h("th", {}, t)),
+        ),
+      ),
+      h("tbody", {}, ...rows),
+    ),
+  );
+}
+
+type Action =
+  | { tool: "undo"; args: { backup_session: string; path?: string } }
+  | { tool: "rollback"; args: { path: string; hash: string } };
+
+function run(a: Action, preview: boolean) {
+  return a.tool === "undo" ? api.undo(a.args, preview) : api.rollback(a.args, preview);
+}
+
+/** Previews the action, asks, then applies it; a refusal is shown as the tool said it. */
+async function act(title: string, tool: Action["tool"], args: Action["args"]): Promise<void> {
+  const action = { tool, args } as Action;
+  let preview: Awaited<ReturnType<typeof run>>;
+  try {
+    preview = await run(action, true);
+  } catch (error) {
+    say((error as Error).message, "error");
+    return;
+  }
+  const files = "files" in preview ? preview.files : [preview];
+  const body = h("div", { class: "dialog-body" });
+  for (const f of files) {
+    body.append(
+      h("h3", {}, `${f.path}${"action" in f ? ` (${f.action})` : ""}`),
+      ...f.warnings.map((w) => h("p", { class: "warning" }, w)),
+      diffBox(f.diff, body),
+    );
+  }
+  const confirm = button("Confirm", "confirm", () => void apply());
+  const cancel = button("Cancel", "cancel", () => dialog.close());
+  dialog.replaceChildren(
+    h("h2", { class: "dialog-title" }, title),
+    h("p", { class: "muted" }, "This is what it will write:"),
+    body,
+    h("div", { class: "actions" }, cancel, confirm),
+  );
+  dialog.showModal();
+  async function apply() {
+    confirm.disabled = true;
+    try {
+      const done = await run(action, false);
+      dialog.close();
+      const redo = done.backup_session ? ` Its own backup session: ${done.backup_session}.` : "";
+      say(`${title}: done.${redo}`);
+    } catch (error) {
+      dialog.close();
+      const code = error instanceof ApiError ? ` (${error.code})` : "";
+      say(`${(error as Error).message}${code}`, "error");
+    }
+    await reload();
+    // A rollback from a file's history: show its new versions.
+    if (view && "history" in view) await showHistory(view.history);
+  }
+}
+
+pathFilter.addEventListener("input", filter);
+sessionFilter.addEventListener("change", filter);
+toolFilter.addEventListener("change", filter);
+layoutPick.addEventListener("change", () => {
+  layout = layoutPick.value as Layout;
+  const drawn = view;
+  const s = drawn && "session" in drawn && sessions.find((x) => x.backup_session === drawn.session);
+  if (s) drawSession(s);
+});
+
+const source = api.events(() => {
+  live.textContent = "live: new changes";
+  void reload();
+});
+source.addEventListener("open", () => {
+  live.textContent = "live";
+});
+source.addEventListener("error", () => {
+  live.textContent = "reconnecting…";
+});
+
+/** For the browser tests: put sessions on the page without the API (the 10,000-session figure). */
+(window as unknown as { review: unknown }).review = { showSessions, pick };
+void reload();

@@ -1,0 +1,35 @@
+/**
+ * A real headless Chromium for the review page's tests: Debian's chromium
+ * (CHROMIUM overrides the path) driven by puppeteer-core. Screenshots go to
+ * artifacts/ at the repository root (ignored by git), and their paths are
+ * printed so a run's log says where to find them.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS = join(import.meta.dirname, "../../artifacts");
+
+export function launch(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // As root (CI) Chromium needs --no-sandbox; /dev/shm is small in containers.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"],
+    defaultViewport: { width: 1400, height: 900 },
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: path as `${string}.png` });
+  console.log(`screenshot: ${path}`);
+  return path;
+}
+
+/** Waits until `fn` (run in the page) is truthy. */
+export async function until(page: Page, fn: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(fn, { timeout, polling: 50 });
+}
