@@ -42,6 +42,8 @@ export interface RemoteWorkspaceOptions {
    * this folder of the remote machine; the rest are refused as "escape".
    */
   confineTo?: string;
+  /** confineTo's real path there, when already known (realRoot then asks nothing). */
+  realRoot?: string;
   /** Where the writer locks live there; default `<confineTo>/.splice/locks`, else /tmp/splice-locks. */
   lockDir?: string;
 }
@@ -72,30 +74,49 @@ export class RemoteWorkspace implements Workspace {
     const confine = options.confineTo;
     this.#lockDir =
       options.lockDir ?? (confine ? posix.join(confine, ".splice/locks") : "/tmp/splice-locks");
+    if (options.realRoot !== undefined) this.#root = Promise.resolve(options.realRoot);
   }
 
   get host(): string {
     return this.transport.name;
   }
 
-  /** The confining folder's real path there (links resolved once), "" when unconfined. */
+  /** The confining folder's real path there (links and `~` resolved once), "" when unconfined. */
   realRoot(): Promise<string> {
     const confine = this.options.confineTo;
     if (!confine) return Promise.resolve("");
-    this.#root ??= this.#ask(rootScript(confine), confine).then(({ status }) => {
-      if (status[0] !== "OK") {
-        throw new ToolError(
-          "not_found",
-          `The folder ${this.host}:${confine} does not exist there. Create it, or give another folder as the root.`,
-          { path: `${this.host}:${confine}`, host: this.host },
-        );
-      }
-      return status.slice(1).join(" ");
-    });
+    this.#root ??= this.transport
+      .run(rootScript(confine))
+      .then((result) => this.#rootOf(result, confine));
     this.#root.catch(() => {
       this.#root = undefined; // the next call asks again
     });
     return this.#root;
+  }
+
+  /** realRoot(), waiting for the one trip: a toolkit is built synchronously. */
+  realRootSync(): string {
+    const confine = this.options.confineTo;
+    if (!confine) return "";
+    const real = this.#rootOf(this.transport.runSync(rootScript(confine)), confine);
+    this.#root = Promise.resolve(real);
+    return real;
+  }
+
+  #rootOf(result: RunResult, confine: string): string {
+    const { status } = split(result);
+    if (result.code !== 0) throw this.#failed(result, confine);
+    if (status[0] === "E" && status[1] !== "missing") {
+      throw this.#refused(status, confine, result.stderr);
+    }
+    if (status[0] !== "OK") {
+      throw new ToolError(
+        "not_found",
+        `The folder ${this.host}:${confine} does not exist there. Create it, or give another folder as the root.`,
+        { path: `${this.host}:${confine}`, host: this.host },
+      );
+    }
+    return status.slice(1).join(" ");
   }
 
   async stat(path: string): Promise<FileStat | undefined> {

@@ -36,9 +36,10 @@ else fail no_tool 'sha256sum, shasum or openssl'; fi
 held() { if [ -f "$1" ]; then $H < "$1" | cut -d' ' -f1; elif [ -e "$1" ] || [ -L "$1" ]; then echo other; else echo null; fi; }
 `;
 
-/** The real root, checked to be a folder. */
+/** The real root (`~` is the home folder there), checked to be a folder. */
 export function rootScript(root: string): string {
-  return `${prelude("", [root])}[ -d "$1" ] || fail missing "$1"
+  return `${prelude("", [root])}case "$1" in "~") set -- "$HOME" ;; "~/"*) set -- "$HOME/\${1#??}" ;; esac
+[ -d "$1" ] || fail missing "$1"
 r=$(real "$1"); [ -n "$r" ] || fail no_tool 'realpath -m (or readlink -f)'
 printf 'OK %s\n' "$r"`;
 }

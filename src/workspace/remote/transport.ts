@@ -5,7 +5,7 @@
  * stdin, keeps stdout and stderr apart, and ends with the remote exit status,
  * or 255 when the transport itself failed.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -165,6 +165,18 @@ export class Transport {
     return spawn(this.argv[0]!, [...this.argv.slice(1), this.line(script)], {
       stdio: ["pipe", "pipe", "pipe"],
     });
+  }
+
+  /** run(), waiting: for the one trip a toolkit makes while it is built (its root's real path). */
+  runSync(script: string): RunResult {
+    const r = spawnSync(this.argv[0]!, [...this.argv.slice(1), this.line(script)], {
+      input: "",
+      maxBuffer: 1 << 20,
+    });
+    const stderr = r.stderr?.toString("utf8").trim() ?? "";
+    if (r.error) throw this.unreachable((r.error as NodeJS.ErrnoException).code ?? r.error.message);
+    if (r.status === 255 || r.status === null) throw this.unreachable(stderr || "exit 255");
+    return { code: r.status, stdout: r.stdout, stderr };
   }
 
   #spawn(script: string, options: RunOptions): Promise<RunResult> {
