@@ -9,6 +9,7 @@ import { serveHttp } from "../hosts/mcp/http.js";
 import { serveStdio } from "../hosts/mcp/server.js";
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
 import { flushBackground, syncStats } from "../util/durable.js";
+import type { Remotes } from "../workspace/remote/hosts.js";
 
 interface Flags {
   tools?: string;
@@ -57,7 +58,11 @@ function untilSignal(controller: AbortController): () => void {
   };
 }
 
-export async function serveCommand(root: string, flags: Flags): Promise<number> {
+export async function serveCommand(
+  root: string,
+  flags: Flags,
+  remotes: Remotes = {},
+): Promise<number> {
   const tools = (flags.tools ?? "full") as ToolProfile;
   if (!TOOL_PROFILES.includes(tools)) {
     const names = TOOL_PROFILES.map((p) => `"${p}"`).join(", ");
@@ -73,6 +78,7 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   const within = flags["roots-within"];
   const options = {
     root,
+    remotes,
     tools,
     descriptions,
     log,

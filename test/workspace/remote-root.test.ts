@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSplice, type Splice } from "../../src/splice.js";
+import { RootSet } from "../../src/toolkit/roots.js";
 import { rejection } from "../helpers/project.js";
 import { type Sshd, sshdMissing, startSshd } from "../helpers/sshd.js";
 
@@ -69,7 +70,8 @@ describe.each(transports)("tools on a remote root over %s", (_name, transport) =
     await s.undo({});
     expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 2;\n");
     // History is on this machine, keyed by host; nothing of it is written there.
-    expect(() => statSync(join(p.root, ".splice/journal"))).toThrow();
+    expect(() => statSync(join(p.root, ".splice/journal.jsonl"))).toThrow();
+    expect(statSync(join(p.historyDir, "journal.jsonl")).size).toBeGreaterThan(0);
   });
 
   it("takes paths written HOST:PATH, writes new files keeping modes, and lists the folder", async () => {
@@ -146,5 +148,34 @@ describe("remote roots that cannot be reached", () => {
     expect(() =>
       createSplice({ root: "box:/nonexistent/splice-root", remotes: { box: ["sh", "-c"] } }),
     ).toThrow(/box:\/nonexistent\/splice-root does not exist there/);
+  });
+});
+
+describe("a root set with a local and a remote root", () => {
+  it("routes HOST:PATH calls to the remote root and absolute local paths to the local one", async () => {
+    const local = mkdtempSync(join(tmpdir(), "splice-local-root-"));
+    const p = remoteProject(() => ["sh", "-c"]);
+    writeFileSync(join(local, "same.txt"), "here\n");
+    p.plant("same.txt", "there\n");
+    const set = new RootSet([local, `box:${p.root}`], {
+      remotes: { box: ["sh", "-c"] },
+      history: { dir: p.historyDir },
+    });
+    const readThere = (await set.call("read", {
+      targets: [{ path: `box:${p.root}/same.txt` }],
+    })) as {
+      results: { content: string }[];
+    };
+    expect(readThere.results[0]!.content).toContain("1| there");
+    const readHere = (await set.call("read", { targets: [{ path: join(local, "same.txt") }] })) as {
+      results: { content: string }[];
+    };
+    expect(readHere.results[0]!.content).toContain("1| here");
+    const both = await rejection(
+      set.call("read", {
+        targets: [{ path: join(local, "same.txt") }, { path: `box:${p.root}/same.txt` }],
+      }),
+    );
+    expect(both).toMatchObject({ code: "guard", details: { reason: "cross_root" } });
   });
 });
