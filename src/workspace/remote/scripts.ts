@@ -209,21 +209,21 @@ export function unlockScript(lockDir: string, lock: string): string {
 }
 
 /**
- * Runs `command` in `cwd` there in a process group of its own, and stops
- * that group (TERM, then KILL) when stdin ends: the transport closing it, by
- * a timeout, a cancel or a lost connection, leaves nothing running there.
- * Exits with the command's status.
+ * Runs `command` in `cwd` there in a session of its own (setsid), and stops
+ * that whole group (TERM, then KILL) when stdin ends: the transport closing
+ * it, by a timeout, a cancel or a lost connection, leaves nothing running
+ * there. Without setsid there only the command's shell is stopped. Exits
+ * with the command's status.
  */
 export function spawnScript(root: string, cwd: string, command: string): string {
   return `${prelude(root, [cwd, command])}inside "$1"
 cd -- "$1" 2>/dev/null || { echo "splice: cannot enter $1" >&2; exit 127; }
 exec 3<&0
-set -m
-sh -c "$2" </dev/null &
-P=$!
-set +m
-{ while read -r _ <&3; do :; done; kill -TERM -$P 2>/dev/null; sleep 1; kill -KILL -$P 2>/dev/null; } &
+if command -v setsid >/dev/null 2>&1; then setsid sh -c "$2" </dev/null & P=$!; G=-$P
+else sh -c "$2" </dev/null & P=$!; G=$P; fi
+{ while read -r _ <&3; do :; done; kill -TERM $G 2>/dev/null; sleep 1; kill -KILL $G 2>/dev/null; } &
 W=$!
+exec 3<&-
 wait $P; S=$?
 kill $W 2>/dev/null
 exit $S`;
