@@ -119,25 +119,54 @@ export class RemoteWorkspace implements Workspace {
     return status.slice(1).join(" ");
   }
 
+  /**
+   * What one trip saw of a file: a stat answers with the bytes of a small
+   * file (and so does taking a lock), and the read that follows it in the
+   * same call takes them instead of asking again. Each is used once, within
+   * SNAPSHOT_MS, and dropped by any change made through this workspace.
+   */
+  readonly #snapshots = new Map<string, Snapshot>();
+
+  #remember(path: string, answer: Answer, statUsed: boolean): FileStat | undefined {
+    const stat = statOf(answer.status);
+    if (stat && answer.status[5] === "B") {
+      this.#snapshots.set(path, { stat, bytes: answer.body, at: Date.now(), statUsed });
+    } else this.#snapshots.delete(path);
+    return stat;
+  }
+
+  #fresh(path: string): Snapshot | undefined {
+    const snapshot = this.#snapshots.get(path);
+    if (snapshot && Date.now() - snapshot.at <= SNAPSHOT_MS) return snapshot;
+    this.#snapshots.delete(path);
+    return undefined;
+  }
+
+  #taken(path: string): Buffer | undefined {
+    const snapshot = this.#fresh(path);
+    this.#snapshots.delete(path);
+    return snapshot?.bytes;
+  }
+
   async stat(path: string): Promise<FileStat | undefined> {
-    const { status } = await this.#run(path, (root) => statScript(root, path));
-    if (status[0] === "M") return undefined;
-    const [, kind, size, mode, mtime] = status;
-    return {
-      kind: kind as FileStat["kind"],
-      size: Number(size),
-      mode: Number.parseInt(mode!, 8),
-      mtimeMs: Number(mtime) * 1000,
-    };
+    const snapshot = this.#fresh(path);
+    if (snapshot && !snapshot.statUsed) {
+      snapshot.statUsed = true;
+      return { ...snapshot.stat };
+    }
+    return this.#remember(path, await this.#run(path, (root) => statScript(root, path)), true);
   }
 
   async readFile(path: string): Promise<Uint8Array> {
+    const taken = this.#taken(path);
+    if (taken) return new Uint8Array(taken.buffer, taken.byteOffset, taken.length);
     const { status, body } = await this.#run(path, (root) => readScript(root, path));
     if (status[0] === "M") throw new WorkspaceError("missing", path, `${path} does not exist`);
     return new Uint8Array(body.buffer, body.byteOffset, body.length);
   }
 
   async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
+    this.#snapshots.delete(path);
     const w = writeArgs(path, bytes, options);
     await this.#run(path, (root) => writeScript(root, w), bytes);
   }
@@ -145,7 +174,12 @@ export class RemoteWorkspace implements Workspace {
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
     return this.#queue.run(path, async () => {
       const lock = `${sha256(path).slice(0, 32)}.lock`;
-      await this.#run(this.#lockDir, (root) => lockScript(root, this.#lockDir, lock));
+      const held = await this.#run(this.#lockDir, (root) =>
+        lockScript(root, this.#lockDir, lock, path),
+      );
+      // After the lock's `OK`, the file as it is now (a refusal there is the step's to say).
+      const snapshot = splitAnswer(held.body);
+      if (snapshot.status[0] === "OK") this.#remember(path, snapshot, false);
       try {
         return await fn();
       } finally {
@@ -160,6 +194,7 @@ export class RemoteWorkspace implements Workspace {
     expected: string | null,
     options: WriteIfOptions = {},
   ): Promise<boolean> {
+    this.#snapshots.delete(path);
     const w = writeArgs(path, bytes, options);
     const want = expected ?? "null";
     const commit = !options.beforeReplace;
@@ -185,11 +220,13 @@ export class RemoteWorkspace implements Workspace {
   }
 
   async remove(path: string): Promise<void> {
+    this.#snapshots.delete(path);
     const dir = posix.dirname(path);
     await this.#run(path, (root) => removeScript(root, dir, posix.basename(path)));
   }
 
   async removeIf(path: string, expected: string): Promise<boolean> {
+    this.#snapshots.delete(path);
     const dir = posix.dirname(path);
     const name = posix.basename(path);
     const { status } = await this.#run(path, (root) =>
@@ -303,9 +340,34 @@ function writeArgs(path: string, bytes: Uint8Array, options: WriteOptions): Writ
   };
 }
 
+/** A snapshot's lifetime: long enough for the read after a stat in one call, no longer. */
+const SNAPSHOT_MS = 2000;
+
+interface Snapshot {
+  stat: FileStat;
+  bytes: Buffer;
+  at: number;
+  /** A stat was answered from it already: the next one asks again. */
+  statUsed: boolean;
+}
+
+function statOf(status: string[]): FileStat | undefined {
+  if (status[0] !== "OK") return undefined;
+  const [, kind, size, mode, mtime] = status;
+  return {
+    kind: kind as FileStat["kind"],
+    size: Number(size),
+    mode: Number.parseInt(mode!, 8),
+    mtimeMs: Number(mtime) * 1000,
+  };
+}
+
 /** The status line (the first) in words, and the bytes after it. */
 function split(result: RunResult): Answer {
-  const out = result.stdout;
+  return splitAnswer(result.stdout);
+}
+
+function splitAnswer(out: Buffer): Answer {
   const nl = out.indexOf(10);
   const line = (nl === -1 ? out : out.subarray(0, nl)).toString("utf8");
   return { status: line.split(" "), body: nl === -1 ? Buffer.alloc(0) : out.subarray(nl + 1) };

@@ -44,11 +44,21 @@ r=$(real "$1"); [ -n "$r" ] || fail no_tool 'realpath -m (or readlink -f)'
 printf 'OK %s\n' "$r"`;
 }
 
-/** `OK kind size mode mtime` (links followed), or M. */
+/** A file this small comes with its stat: the read that usually follows needs no trip. */
+export const SNAPSHOT_BYTES = 256 * 1024;
+
+/**
+ * `OK kind size mode mtime` (links followed), or M; a regular file of at
+ * most SNAPSHOT_BYTES adds ` B` and its bytes after the line.
+ */
+const SNAPSHOT = `if [ -d "$1" ]; then k=directory; elif [ -f "$1" ]; then k=file; elif [ -e "$1" ]; then k=other; else echo M; exit 0; fi
+set -- "$1" $(stat -L -c '%s %a %Y' -- "$1")
+if [ $k = file ] && [ "$2" -le ${SNAPSHOT_BYTES} ] && [ -r "$1" ]; then echo "OK $k $2 $3 $4 B"; exec cat -- "$1"; fi
+echo "OK $k $2 $3 $4"`;
+
 export function statScript(root: string, path: string): string {
   return `${prelude(root, [path])}inside "$1"
-if [ -d "$1" ]; then k=directory; elif [ -f "$1" ]; then k=file; elif [ -e "$1" ]; then k=other; else echo M; exit 0; fi
-printf 'OK %s ' $k; stat -L -c '%s %a %Y' -- "$1"`;
+${SNAPSHOT}`;
 }
 
 /** `OK size mode mtime` and the bytes, in one trip. */
@@ -191,17 +201,22 @@ const STALE_LOCK_MIN = 1;
 
 /**
  * Takes the writer lock `lock` (a folder: mkdir is atomic on every file
- * system), waiting up to about 30 s; `OK` once held, else `E locked`.
+ * system), waiting up to about 30 s; `OK` once held, else `E locked`. Then,
+ * in the same trip, the snapshot of `path` (statScript's answer), which the
+ * step run under the lock reads first.
  */
-export function lockScript(root: string, lockDir: string, lock: string): string {
-  return `${prelude(root, [lockDir, lock])}mkdir -p -- "$1" 2>/dev/null || fail io "cannot create the lock folder"
+export function lockScript(root: string, lockDir: string, lock: string, path: string): string {
+  return `${prelude(root, [lockDir, lock, path])}mkdir -p -- "$1" 2>/dev/null || fail io "cannot create the lock folder"
 L="$1/$2"; i=0
 until mkdir -- "$L" 2>/dev/null; do
   [ -n "$(find "$L" -maxdepth 0 -mmin +${STALE_LOCK_MIN} 2>/dev/null)" ] && rmdir -- "$L" 2>/dev/null && continue
   i=$((i + 1)); [ $i -gt 1500 ] && fail locked "$L"
   sleep 0.02 2>/dev/null || sleep 1
 done
-echo OK`;
+echo OK
+set -- "$3"
+inside "$1"
+${SNAPSHOT}`;
 }
 
 export function unlockScript(lockDir: string, lock: string): string {
