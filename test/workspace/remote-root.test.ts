@@ -179,3 +179,21 @@ describe("a root set with a local and a remote root", () => {
     expect(both).toMatchObject({ code: "guard", details: { reason: "cross_root" } });
   });
 });
+
+describe("search on a remote root", () => {
+  it("runs rg there and shows its matches, and says so when rg is not there", async () => {
+    const { rgPath } = await import("@vscode/ripgrep");
+    const withRg = ["env", `PATH=${dirname(rgPath)}:${process.env.PATH}`, "sh", "-c"];
+    const p = remoteProject(() => withRg);
+    p.plant("src/a.ts", "const needle = 1;\n");
+    p.plant("src/b.ts", "nothing here\n");
+    p.plant(".env", "needle=secret\n");
+    const found = JSON.stringify(await p.open().search({ pattern: "needle" }));
+    expect(found).toContain("src/a.ts");
+    expect(found).not.toContain("secret");
+    const bare = remoteProject(() => ["env", "PATH=/usr/bin:/bin", "sh", "-c"]);
+    bare.plant("a.txt", "needle\n");
+    const error = await rejection(bare.open().search({ pattern: "needle" }));
+    expect(error.message).toMatch(/rg \(ripgrep\) is not installed on box/);
+  });
+});
