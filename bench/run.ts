@@ -19,6 +19,7 @@ import "./mcp-sessions.js";
 import "./patch-git.js";
 import "./reliability.js";
 import "./reliability-confine.js";
+import "./remote.js";
 import "./results.js";
 import "./schemas.js";
 import "./search.js";

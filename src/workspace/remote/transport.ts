@@ -142,9 +142,13 @@ export class Transport {
     return this.#slots.run(() => this.#spawn(script, options));
   }
 
-  /** The shell line as the far side gets it: ssh hands it to the login shell, so sh is named. */
+  /**
+   * The shell line as the far side gets it: ssh joins its words after the
+   * host and hands them to the login shell, so sh is named (and a command
+   * given after the host, such as `env PATH=...`, runs it).
+   */
   line(script: string): string {
-    return this.#ssh ? `exec sh -c ${shQuote(script)}` : script;
+    return this.#ssh ? `sh -c ${shQuote(script)}` : script;
   }
 
   /** Ends the shared ssh connection, if one was made (other transports hold none). */
