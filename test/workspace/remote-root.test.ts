@@ -197,3 +197,27 @@ describe("search on a remote root", () => {
     expect(error.message).toMatch(/rg \(ripgrep\) is not installed on box/);
   });
 });
+
+describe("run on a remote root", () => {
+  it("runs the command there, in the root, and stops what it started there on a timeout", async () => {
+    const p = remoteProject(() => ["sh", "-c"]);
+    p.plant("sub/x.txt", "x\n");
+    const s = p.open();
+    const ran = await s.run({ command: "pwd; echo hi", cwd: "sub" });
+    expect(ran.output).toContain(join(p.root, "sub"));
+    expect(ran.output).toContain("hi");
+    const timed = await s.run({ command: "sleep 60 & echo $! > pid; wait", timeout_ms: 1000 });
+    expect(timed.output).toMatch(/timed out/);
+    const pid = Number(readFileSync(join(p.root, "pid"), "utf8"));
+    let gone = false;
+    for (let i = 0; i < 60 && !gone; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        gone = true;
+      }
+    }
+    expect(gone).toBe(true);
+  });
+});

@@ -48,6 +48,21 @@ export interface RemoteWorkspaceOptions {
   lockDir?: string;
 }
 
+export interface RemoteRunOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  graceMs: number;
+  onOutput(chunk: Buffer): void;
+  signal?: AbortSignal;
+}
+
+export interface RemoteRunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+}
+
 const KINDS: Record<string, DirEntry["kind"]> = {
   f: "file",
   d: "directory",
@@ -252,6 +267,54 @@ export class RemoteWorkspace implements Workspace {
    */
   async spawn(cwd: string, command: string): Promise<ChildProcessWithoutNullStreams> {
     return this.transport.start(spawnScript(await this.realRoot(), cwd, command));
+  }
+
+  /**
+   * The run tool's command there: output as it comes, stopped there (its
+   * whole setsid group) on a timeout or an abort by ending the transport's
+   * stdin; the transport is killed after the grace period if it lingers.
+   * Rejects with the signal's reason when aborted, like runInGroup.
+   */
+  async runCommand(options: RemoteRunOptions): Promise<RemoteRunOutcome> {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const child = await this.spawn(options.cwd, options.command);
+    return new Promise((resolve, reject) => {
+      const outcome: RemoteRunOutcome = { exitCode: null, signal: null, timedOut: false };
+      let aborted = false;
+      let killer: NodeJS.Timeout | undefined;
+      const stop = () => {
+        child.stdin.end();
+        killer ??= setTimeout(() => child.kill("SIGKILL"), options.graceMs + 1500);
+      };
+      const onAbort = () => {
+        aborted = true;
+        stop();
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(() => {
+        outcome.timedOut = true;
+        stop();
+      }, options.timeoutMs);
+      child.stdin.on("error", () => {});
+      child.stdout.on("data", options.onOutput);
+      child.stderr.on("data", options.onOutput);
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(this.transport.unreachable(error.code ?? error.message));
+      });
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        clearTimeout(killer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (aborted) return reject(options.signal?.reason);
+        if (code === 255 && !outcome.timedOut) {
+          return reject(this.transport.unreachable("the connection ended during the command"));
+        }
+        outcome.exitCode = code;
+        outcome.signal = signal;
+        resolve(outcome);
+      });
+    });
   }
 
   /** Runs one operation's script on the real root, and turns its refusals into errors. */
