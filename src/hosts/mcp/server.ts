@@ -38,7 +38,6 @@ import {
   type ToolkitOptions,
 } from "../../toolkit/index.js";
 import { VERSION } from "../../util/version.js";
-import { remotePath } from "../../workspace/remote/hosts.js";
 import { toolJsonSchema } from "../json-schema.js";
 import { instructionsFor } from "./instructions.js";
 import { progressSender } from "./progress.js";
@@ -243,9 +242,9 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   };
 
   // A remote root is not replaced by the client's roots: those are folders of the client's machine.
-  const remoteRoot = remotePath(root, toolkitOptions.remotes) !== undefined;
+  const remoteRoot = () => roots.known.toolkits.some((t) => t.context.guard.host !== undefined);
   const followRoots = () => {
-    if (clientRoots && !remoteRoot && server.getClientCapabilities()?.roots) roots.markStale();
+    if (clientRoots && !remoteRoot() && server.getClientCapabilities()?.roots) roots.markStale();
   };
   // The symbol index fills once the client is connected, a few files at a time, paused during calls.
   let indexing = false;
