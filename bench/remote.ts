@@ -174,7 +174,7 @@ defineBenchmark({
           ),
         );
         console.log(
-          `\nper call, ${RUNS} runs after 2 warm-up; a remote read is one round trip, an edit four (lock with the file's snapshot, stage and compare, swap, unlock), a search one.`,
+          `\nper call, ${RUNS} runs after 2 warm-up; a remote read is one round trip, an edit four (lock with the file's snapshot, stage and compare, swap, unlock), a search a stat, rg, then its shown files read side by side.`,
         );
       });
     } finally {
