@@ -20,6 +20,7 @@ import "./mcp-sessions.js";
 import "./patch-git.js";
 import "./reliability.js";
 import "./reliability-confine.js";
+import "./remote.js";
 import "./results.js";
 import "./review.js";
 import "./schemas.js";

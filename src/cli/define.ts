@@ -5,6 +5,7 @@
  */
 import { ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
+import type { Remotes } from "../workspace/remote/hosts.js";
 import type { Say } from "./flag-voice.js";
 import type { Paint } from "./format.js";
 
@@ -56,6 +57,13 @@ export const SHARED_FLAGS = {
     description:
       "the project root (default: the nearest folder up holding .splice/ or .git, else the current one)",
   },
+  remote: {
+    type: "string",
+    multiple: true,
+    valueName: "NAME=COMMAND",
+    description:
+      "a remote host: NAME:PATH then reaches it through COMMAND, e.g. box='ssh -o BatchMode=yes dev@box' (docs/remote.md)",
+  },
   verbose: { type: "boolean", description: "say on stderr which root was chosen, and why" },
   json: {
     type: "boolean",
@@ -71,6 +79,8 @@ export const PROGRAM_FLAGS = {
 
 export interface CommandInput<F extends FlagSpecs> {
   root: string;
+  /** The remote hosts by name (--remote and `.splice/config.json`). */
+  remotes: Remotes;
   /** How the root was chosen, as one line: `root /p (nearest folder holding .git)`. */
   rootLine: string;
   positionals: string[];
@@ -128,8 +138,15 @@ export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {
 
 /** The command's own flags with the shared ones it takes (--json only where it applies). */
 export function flagsOf(command: CommandDefinition): FlagSpecs {
-  const { root, verbose, json, help } = SHARED_FLAGS;
-  return { ...command.flags, root, verbose, ...(command.json === false ? {} : { json }), help };
+  const { root, remote, verbose, json, help } = SHARED_FLAGS;
+  return {
+    ...command.flags,
+    root,
+    remote,
+    verbose,
+    ...(command.json === false ? {} : { json }),
+    help,
+  };
 }
 
 /** How help and usage errors write a flag: `--hash TAG`, `--force`. */

@@ -7,6 +7,12 @@ import { readFileSync } from "node:fs";
 import { isToolError, type ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
+import {
+  parseRemoteFlag,
+  projectRemotes,
+  type Remotes,
+  remotePath,
+} from "../workspace/remote/hosts.js";
 import { cliMessage } from "./advice.js";
 import { commands, program } from "./commands/index.js";
 import {
@@ -21,7 +27,14 @@ import { flagVoice, type Say } from "./flag-voice.js";
 import { errorJson, makePaint } from "./format.js";
 import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
 import { refusedParts } from "./refused.js";
-import { type ChosenRoot, chooseRoot, describeRoot, rootPath, rootPositionals } from "./root.js";
+import {
+  type ChosenRoot,
+  chooseRoot,
+  describeRoot,
+  findRoot,
+  rootPath,
+  rootPositionals,
+} from "./root.js";
 import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
@@ -118,6 +131,7 @@ function version(): string {
 async function inputFor(
   command: CommandDefinition,
   chosen: ChosenRoot,
+  remotes: Remotes,
   positionals: string[],
   flags: Flags,
   signal: AbortSignal,
@@ -128,11 +142,12 @@ async function inputFor(
   return {
     opened: () => splice,
     root,
+    remotes,
     rootLine: describeRoot(chosen),
     positionals,
     flags,
     get splice() {
-      splice ??= createSplice({ root, history: { session: CLI_SESSION } });
+      splice ??= createSplice({ root, remotes, history: { session: CLI_SESSION } });
       return splice;
     },
     readStdin: stdinOf(command.name),
@@ -177,6 +192,26 @@ async function runCommand(
   return out.refused === true || refusedParts(out.json) > 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
+/**
+ * The remote hosts: the project's `.splice/config.json` (the project found
+ * from where you stand), then each --remote NAME=COMMAND over it.
+ */
+function remotesOf(flag: unknown, cwd: string): Remotes {
+  try {
+    const remotes: Record<string, string | readonly string[]> = {
+      ...projectRemotes(findRoot(cwd).root),
+    };
+    for (const value of Array.isArray(flag) ? flag : []) {
+      const [name, command] = parseRemoteFlag(String(value));
+      remotes[name] = command;
+    }
+    return remotes;
+  } catch (error) {
+    if (isToolError(error)) throw new UsageError(`splice: ${error.message}`);
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<Outcome> {
   const located = locateCommand(argv);
   if (located.kind === "top") {
@@ -199,11 +234,15 @@ async function main(argv: string[]): Promise<Outcome> {
     process.stdout.write(renderCommandHelp(command));
     return { code: EXIT_OK };
   }
-  const { root: rootFlag, json, verbose, help: _, ...typed } = parsed.flags;
+  const { root: rootFlag, remote, json, verbose, help: _, ...typed } = parsed.flags;
   const cwd = process.cwd();
-  const chosen = chooseRoot(typeof rootFlag === "string" ? rootFlag : undefined, cwd);
+  const remotes = remotesOf(remote, cwd);
+  const given = typeof rootFlag === "string" ? rootFlag : undefined;
+  const onHost = given !== undefined && remotePath(given, remotes) !== undefined;
+  const chosen: ChosenRoot = onHost ? { root: given, reason: "--root" } : chooseRoot(given, cwd);
   if (verbose) process.stderr.write(`splice: ${describeRoot(chosen)}\n`);
-  const toRoot = (path: string) => rootPath(chosen.root, cwd, path);
+  // On a remote root, paths are the root's as typed: where you stand here is no folder there.
+  const toRoot = (path: string) => (onHost ? path : rootPath(chosen.root, cwd, path));
   const flags = Object.fromEntries(
     Object.entries(typed).map(([name, value]) => [
       name,
@@ -215,7 +254,7 @@ async function main(argv: string[]): Promise<Outcome> {
   const started = Date.now() - 1;
   let opened: () => Splice | undefined = () => undefined;
   const interrupt = onCtrlC(command.onInterrupt ?? "exit", () => sessionsSince(opened(), started));
-  const input = await inputFor(command, chosen, positionals, flags, interrupt.signal);
+  const input = await inputFor(command, chosen, remotes, positionals, flags, interrupt.signal);
   opened = input.opened;
   const code = await runCommand(command, input, json === true);
   // Relaxed durability: the new bytes reach the disk before the command ends.

@@ -11,6 +11,7 @@ import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index
 import { newReviewToken } from "../review/guard.js";
 import { reviewRoutes, reviewToolkit, reviewUrl } from "../review/server.js";
 import { flushBackground, syncStats } from "../util/durable.js";
+import type { Remotes } from "../workspace/remote/hosts.js";
 
 interface Flags {
   tools?: string;
@@ -59,7 +60,11 @@ function untilSignal(controller: AbortController): () => void {
   };
 }
 
-export async function serveCommand(root: string, flags: Flags): Promise<number> {
+export async function serveCommand(
+  root: string,
+  flags: Flags,
+  remotes: Remotes = {},
+): Promise<number> {
   const tools = (flags.tools ?? "full") as ToolProfile;
   if (!TOOL_PROFILES.includes(tools)) {
     const names = TOOL_PROFILES.map((p) => `"${p}"`).join(", ");
@@ -75,6 +80,7 @@ export async function serveCommand(root: string, flags: Flags): Promise<number> 
   const within = flags["roots-within"];
   const options = {
     root,
+    remotes,
     tools,
     descriptions,
     log,

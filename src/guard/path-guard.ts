@@ -46,6 +46,12 @@ export interface GuardOptions {
   readBlocklist?: string[];
   /** Where history lives when not `<root>/.splice`: blocked like `.splice` if inside the root. */
   historyDir?: string;
+  /**
+   * The root is on this remote host (its real path there, already resolved):
+   * paths are checked as written, inputs may name it `HOST:PATH`, and links
+   * are resolved there, by the RemoteWorkspace at every call.
+   */
+  host?: string;
 }
 
 export interface GuardedPath {
@@ -97,10 +103,15 @@ export class PathGuard {
   /** Other spellings of the root (the root as given, before realpath), mapped onto `root`. */
   readonly #aliases: string[];
   readonly #fence: Fence;
+  /** The remote host the root is on (GuardOptions.host). */
+  readonly host: string | undefined;
 
   constructor(options: GuardOptions) {
+    this.host = options.host;
+    const real = (folder: string, option: "root" | "base") =>
+      this.host === undefined ? realFolder(folder, option) : path.posix.resolve(folder);
     const given = path.resolve(options.root);
-    this.root = realFolder(given, "root");
+    this.root = real(given, "root");
     this.#aliases = given === this.root ? [] : [given];
     const rootFence: Fence = {
       boundary: "root",
@@ -112,7 +123,7 @@ export class PathGuard {
     const baseInput = options.base ?? ".";
     const baseLexical = this.#mapAlias(path.resolve(this.root, baseInput));
     if (!isInside(this.root, baseLexical)) throw outside(baseInput, rootFence);
-    this.base = realFolder(baseLexical, "base");
+    this.base = real(baseLexical, "base");
     if (!isInside(this.root, this.base)) {
       throw linkEscape(baseInput, rootFence, {
         display: baseInput,
@@ -123,7 +134,10 @@ export class PathGuard {
     }
 
     this.#confine = options.confine === true;
-    this.#rules = new Rules({ ...options, protectedDirs: this.#insideRoot(options.historyDir) });
+    this.#rules = new Rules({
+      ...options,
+      protectedDirs: this.host ? [] : this.#insideRoot(options.historyDir),
+    });
     const baseRel = posixRelative(this.root, this.base) ?? "";
     const baseName = baseRel === "" ? "the root" : `the working folder '${baseRel}'`;
     this.#fence = this.#confine
@@ -150,7 +164,7 @@ export class PathGuard {
     if (typeof input !== "string" || input === "") throw emptyPath(input, fence);
     if (input.includes("\0")) throw nulByte(input);
 
-    const abs = this.#mapAlias(path.resolve(this.base, input));
+    const abs = this.#mapAlias(path.resolve(this.base, this.#onHost(input)));
     const long = tooLong(input, abs);
     if (long) throw long;
     const below = segmentsBelow(this.root, abs);
@@ -160,7 +174,10 @@ export class PathGuard {
     let exists: boolean;
     let link: boolean;
     try {
-      ({ real, exists, link } = resolveReal(this.root, below, fence.abs));
+      ({ real, exists, link } =
+        this.host === undefined
+          ? resolveReal(this.root, below, fence.abs)
+          : { real: abs, exists: true, link: false });
     } catch (error) {
       throw this.#resolveError(input, abs, fence, error);
     }
@@ -189,6 +206,13 @@ export class PathGuard {
     const rel = posixRelative(this.root, this.#mapAlias(path.resolve(this.root, abs)));
     if (rel === undefined) return abs;
     return rel === "" ? "." : rel;
+  }
+
+  /** `HOST:PATH` on this guard's host as PATH; other inputs as they are. */
+  #onHost(input: string): string {
+    const prefix = `${this.host}:`;
+    if (this.host === undefined || !input.startsWith(prefix)) return input;
+    return input.slice(prefix.length) || ".";
   }
 
   /** An absolute path written with the root's given spelling, moved onto the real root. */

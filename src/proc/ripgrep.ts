@@ -3,7 +3,8 @@
  * parse its `--json` lines as they stream in, and stop it the moment the
  * caller has seen enough (or the context is aborted).
  */
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcessByStdio, execFile, spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { rgPath } from "@vscode/ripgrep";
 import { ToolError } from "../errors.js";
 
@@ -47,18 +48,23 @@ const MAX_STDERR = 64 * 1024;
  * Runs rg and hands each JSON message to `onMessage`; returning false stops
  * rg. Rejects with the signal's reason when aborted.
  */
-export function runRipgrep(
+/** Starts rg somewhere else (a remote root's machine) with these arguments. */
+export type RgStarter = (
+  args: string[],
+) => Promise<ChildProcessByStdio<Writable | null, Readable, Readable>>;
+
+export async function runRipgrep(
   args: string[],
   cwd: string,
   onMessage: (message: RgMessage) => boolean,
   signal?: AbortSignal,
+  start?: RgStarter,
 ): Promise<RgOutcome> {
+  if (signal?.aborted) throw signal.reason;
+  const child = start
+    ? await start(args)
+    : spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stopped = false;
     let stderr = "";
     let partial = "";
@@ -68,6 +74,7 @@ export function runRipgrep(
       if (stopped) return;
       stopped = true;
       child.stdout.removeAllListeners("data");
+      child.stdin?.end(); // a remote rg is stopped there when its stdin ends
       child.kill("SIGKILL");
     };
     const onAbort = () => stop();

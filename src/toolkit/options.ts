@@ -13,12 +13,28 @@ import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
 import { type Durability, durabilityOf } from "../util/durable.js";
 import { LocalWorkspace } from "../workspace/local.js";
+import {
+  type Remotes,
+  remoteHistoryDir,
+  remotePath,
+  transportFor,
+} from "../workspace/remote/hosts.js";
+import { RemoteWorkspace } from "../workspace/remote/remote-workspace.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
 
 export interface ToolkitOptions {
-  /** The project root: every path must resolve inside it. */
+  /**
+   * The project root: every path must resolve inside it. `HOST:PATH` (a
+   * host named in `remotes`) makes a folder of that machine the root.
+   */
   root: string;
+  /**
+   * Remote hosts by name, each a transport: a command that runs its last
+   * argument, a shell line, there (`ssh -o BatchMode=yes dev@box`,
+   * `docker exec -i ctr sh -c`). See docs/remote.md.
+   */
+  remotes?: Remotes;
   /** Working folder inside the root; relative paths resolve against it. */
   base?: string;
   /** Keep every path inside `base`, not only inside `root`. */
@@ -106,8 +122,10 @@ export type BaseContext = Omit<ToolContext, "backup">;
 
 export function createContext(options: ToolkitOptions): { context: BaseContext; session: string } {
   const o = options;
+  const remote = remoteRoot(o);
   const guard = new PathGuard({
-    root: resolve(o.root),
+    root: remote?.root ?? resolve(o.root),
+    ...(remote ? { host: remote.workspace.host } : {}),
     historyDir: o.history?.dir,
     base: o.base,
     confine: o.confine,
@@ -117,11 +135,14 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     readBlocklist: o.readBlocklist ?? o.read_blocklist,
   });
   const session = o.history?.session ?? `lib-${randomUUID()}`;
-  const historyDir = o.history?.dir ?? join(guard.root, ".splice");
+  const historyDir =
+    o.history?.dir ??
+    (remote ? remoteHistoryDir(remote.workspace.host, guard.root) : join(guard.root, ".splice"));
   const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
   const history = History.open({
     dir: historyDir,
-    root: guard.root,
+    // A remote root's history is on this machine: no local folder holds it in.
+    ...(remote ? {} : { root: guard.root }),
     session,
     maxBytes: o.history?.maxBytes ?? o.history?.max_bytes,
     maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
@@ -133,6 +154,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     guard,
     workspace:
       o.workspace ??
+      remote?.workspace ??
       new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
     history,
     events: new EventBus(),
@@ -145,9 +167,22 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     },
   };
   // Servers read the disk, so validation needs the files to be there. No server starts here.
-  const onDisk = !o.workspace || o.workspace instanceof LocalWorkspace;
+  const onDisk = remote ? false : !o.workspace || o.workspace instanceof LocalWorkspace;
   if (onDisk && o.lsp !== false) {
     context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
   }
   return { context, session };
+}
+
+/**
+ * A root written `HOST:PATH`: its workspace there, and its real path (one
+ * round trip now, so a missing folder or a host out of reach is said at once).
+ */
+function remoteRoot(o: ToolkitOptions): { workspace: RemoteWorkspace; root: string } | undefined {
+  const at = remotePath(o.root, o.remotes);
+  if (!at || !o.remotes) return undefined;
+  const transport = transportFor(at.host, o.remotes);
+  const probe = new RemoteWorkspace(transport, { confineTo: at.path });
+  const root = probe.realRootSync();
+  return { workspace: new RemoteWorkspace(transport, { confineTo: root, realRoot: root }), root };
 }

@@ -5,10 +5,11 @@
  * inside the engine (Workspace.exclusive), so nothing is serialized here.
  */
 import { randomUUID } from "node:crypto";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../errors.js";
 import { EVERYTHING, parseArgs } from "../tools/define.js";
 import { isInside } from "../util/paths.js";
+import { remotePath } from "../workspace/remote/hosts.js";
 import type { ToolkitOptions } from "./options.js";
 import { type CallOptions, createToolkit, type Toolkit } from "./toolkit.js";
 
@@ -18,6 +19,8 @@ interface Entry {
   /** The root as given (a client may name it through a link); the toolkit holds the real path. */
   given: string;
   toolkit: Toolkit;
+  /** The remote host the root is on (a root written HOST:PATH); undefined here. */
+  host: string | undefined;
 }
 
 export class RootSet {
@@ -35,11 +38,15 @@ export class RootSet {
     const entries: Entry[] = [];
     for (const root of roots) {
       const toolkit = createToolkit({ ...options, root, history });
-      if (entries.some((e) => e.toolkit.root === toolkit.root)) continue;
-      entries.push({ given: resolve(root), toolkit });
+      const host = toolkit.context.guard.host;
+      if (entries.some((e) => e.toolkit.root === toolkit.root && e.host === host)) continue;
+      entries.push({ given: host ? toolkit.root : resolve(root), toolkit, host });
     }
     this.#entries = entries;
+    this.#remotes = options.remotes;
   }
+
+  readonly #remotes: RootSetOptions["remotes"];
 
   /** Real paths of the roots; the first is where relative paths start. */
   get roots(): string[] {
@@ -54,11 +61,14 @@ export class RootSet {
     return this.#entries[0]!.toolkit.tools;
   }
 
-  /** The innermost root holding an absolute path, if any. */
-  #owner(path: string): Entry | undefined {
+  /** The innermost root holding an absolute path (`HOST:PATH` one on that host), if any. */
+  #owner(written: string): Entry | undefined {
+    const remote = remotePath(written, this.#remotes);
+    const path = remote ? posix.resolve(remote.path) : resolve(written);
     let best: Entry | undefined;
     let depth = -1;
     for (const entry of this.#entries) {
+      if (entry.host !== remote?.host) continue;
       for (const root of [entry.toolkit.root, entry.given]) {
         if (isInside(root, path) && root.length > depth) [best, depth] = [entry, root.length];
       }
@@ -79,7 +89,8 @@ export class RootSet {
     const owners = new Map<Entry, string>();
     for (const path of [...footprint.reads, ...footprint.writes]) {
       if (path === EVERYTHING) continue;
-      const owner = isAbsolute(path) ? this.#owner(resolve(path)) : first;
+      const named = isAbsolute(path) || remotePath(path, this.#remotes) !== undefined;
+      const owner = named ? this.#owner(path) : first;
       if (!owner) return first.toolkit;
       if (!owners.has(owner)) owners.set(owner, path);
     }

@@ -8,6 +8,19 @@ export class Project {
   readonly root = mkdtempSync(join(tmpdir(), "splice-test-"));
 
   splice(options: Partial<SpliceOptions> = {}): Splice {
+    // SPLICE_TEST_REMOTE=1: the same project as a remote root, reached through `sh -c`.
+    if (process.env.SPLICE_TEST_REMOTE && !options.workspace) {
+      return createSplice({
+        root: `local:${this.root}`,
+        remotes: { local: ["sh", "-c"] },
+        ...options,
+        history: {
+          session: "test",
+          dir: join(this.root, ".splice"),
+          ...options.history,
+        },
+      });
+    }
     return createSplice({ root: this.root, history: { session: "test" }, ...options });
   }
 

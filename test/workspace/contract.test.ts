@@ -3,9 +3,12 @@ import { createHash } from "node:crypto";
 import { promises as fs, lstatSync, mkdtempSync, readlinkSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalWorkspace, MemoryWorkspace, type Workspace } from "../../src/index.js";
 import { OverlayWorkspace } from "../../src/workspace/overlay.js";
+import { RemoteWorkspace } from "../../src/workspace/remote/remote-workspace.js";
+import { Transport } from "../../src/workspace/remote/transport.js";
+import { type Sshd, sshdMissing, startSshd } from "../helpers/sshd.js";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -60,6 +63,41 @@ const implementations: [string, () => Fixture][] = [
     },
   ],
 ];
+
+/** Why the contract does not run over a real sshd here (under CI it must: this throws). */
+const noSshd = sshdMissing();
+let sshd: Sshd | undefined;
+let sshTransport: Transport | undefined;
+beforeAll(async () => {
+  if (noSshd) return;
+  sshd = await startSshd();
+  sshTransport = new Transport("box", sshd.ssh);
+}, 30_000);
+afterAll(async () => {
+  await sshTransport?.close();
+  await sshd?.stop();
+});
+
+/** A RemoteWorkspace confined to a real temp folder, reached through `transport`. */
+function remote(transport: () => Transport): Fixture {
+  const { dir, seed } = tempDir();
+  return { workspace: new RemoteWorkspace(transport(), { confineTo: dir }), dir, seed };
+}
+
+implementations.push([
+  "RemoteWorkspace over a local transport (sh -c)",
+  () => remote(() => new Transport("local", ["sh", "-c"])),
+]);
+if (!noSshd) {
+  implementations.push([
+    "RemoteWorkspace over a real OpenSSH server",
+    () => remote(() => sshTransport!),
+  ]);
+} else {
+  describe.skip(`RemoteWorkspace over a real OpenSSH server: skipped, ${noSshd}`, () => {
+    it("runs the workspace contract", () => {});
+  });
+}
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const byName = (entries: { name: string }[]) =>

@@ -80,9 +80,9 @@ writes and their backups).`,
   // Stopping the server aborted its calls (a run's processes get SIGTERM, SIGKILL 2 s later);
   // one that ignores the abort must not keep a stopped server alive.
   exitGraceMs: SERVE_EXIT_MS,
-  async run({ root, flags }) {
+  async run({ root, remotes, flags }) {
     // The MCP SDK (with ajv) loads only for serve: the other commands start without it.
     const { serveCommand } = await import("../serve.js");
-    return serveCommand(root, flags);
+    return serveCommand(root, flags, remotes);
   },
 });

@@ -247,14 +247,17 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     }
   };
 
+  // A remote root is not replaced by the client's roots: those are folders of the client's machine.
+  const remoteRoot = () => roots.known.toolkits.some((t) => t.context.guard.host !== undefined);
   const followRoots = () => {
-    if (clientRoots && server.getClientCapabilities()?.roots) roots.markStale();
+    if (clientRoots && !remoteRoot() && server.getClientCapabilities()?.roots) roots.markStale();
   };
   // The symbol index fills once the client is connected, a few files at a time, paused during calls.
   let indexing = false;
   const indexInBackground = () => {
     const toolkit = roots.known.toolkits[0];
-    if (indexing || !toolkit) return;
+    // A remote root is not indexed ahead: every file would be a round trip.
+    if (indexing || !toolkit || toolkit.context.guard.host) return;
     indexing = true;
     const build = () =>
       buildIndexInBackground(

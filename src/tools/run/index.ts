@@ -17,6 +17,7 @@ import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { randomId } from "../../util/ids.js";
+import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 
 export const RUN_LIMITS = {
@@ -253,19 +254,39 @@ Example: {"command": "npm test"}`,
     const started = performance.now();
     let outcome: Awaited<ReturnType<typeof runInGroup>>;
     try {
-      outcome = await runInGroup({
-        command: args.command,
-        cwd: cwd.real,
-        timeoutMs,
-        graceMs: RUN_LIMITS.graceMs,
-        drainMs: RUN_LIMITS.drainMs,
-        onOutput: (chunk) => {
-          limiter.push(chunk);
-          live?.(chunk);
-        },
-        signal: context.signal,
-        ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
-      });
+      const onOutput = (chunk: Buffer) => {
+        limiter.push(chunk);
+        live?.(chunk);
+      };
+      const { workspace } = context;
+      outcome =
+        workspace instanceof RemoteWorkspace
+          ? {
+              // On a remote root the command runs there, in its own group, stopped there too.
+              ...(await workspace.runCommand({
+                command: args.command,
+                cwd: cwd.real,
+                timeoutMs,
+                graceMs: RUN_LIMITS.graceMs,
+                onOutput,
+                ...(context.signal ? { signal: context.signal } : {}),
+              })),
+              aborted: false,
+              stoppedLeftovers: false,
+              heldOutside: false,
+            }
+          : await runInGroup({
+              command: args.command,
+              cwd: cwd.real,
+              timeoutMs,
+              graceMs: RUN_LIMITS.graceMs,
+              drainMs: RUN_LIMITS.drainMs,
+              onOutput,
+              signal: context.signal,
+              ...(context.hiddenEnv?.length
+                ? { env: withoutVars(process.env, context.hiddenEnv) }
+                : {}),
+            });
     } finally {
       spill.log?.close();
     }

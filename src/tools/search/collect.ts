@@ -5,7 +5,13 @@
  * `end` has arrived: past the limit rg runs on to the end of the current file,
  * never stopping inside one.
  */
-import { type RgLine, type RgOutcome, rgText, runRipgrep } from "../../proc/ripgrep.js";
+import {
+  type RgLine,
+  type RgOutcome,
+  type RgStarter,
+  rgText,
+  runRipgrep,
+} from "../../proc/ripgrep.js";
 
 /** A shown line longer than this is cut to a window around its first match. */
 export const MAX_LINE_CHARS = 300;
@@ -52,6 +58,8 @@ export interface CollectOptions {
   /** The root-relative path of a file rg printed, or undefined when it must not be shown. */
   accept: (printed: string) => string | undefined;
   signal?: AbortSignal;
+  /** Runs rg on a remote root's machine instead of here. */
+  start?: RgStarter;
 }
 
 function rawText(data: RgLine): string {
@@ -136,6 +144,7 @@ export async function collectHits(options: CollectOptions): Promise<Collected> {
       }
     },
     options.signal,
+    options.start,
   );
   return { files, hits, truncated, binary, outcome };
 }

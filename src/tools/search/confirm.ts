@@ -47,21 +47,20 @@ export function sameLines(file: FileHits, bytes: Uint8Array): boolean {
 export async function confirmHits(found: Collected, read: ConfinedRead): Promise<string[]> {
   const dropped: string[] = [];
   const kept: FileHits[] = [];
-  for (const file of found.files) {
-    const bytes = await read(file.path);
+  // Side by side: on a remote root each read is a round trip (the transport caps how many at once).
+  const contents = await Promise.all(found.files.map((file) => read(file.path)));
+  found.files.forEach((file, i) => {
+    const bytes = contents[i];
     if (bytes && sameLines(file, bytes)) kept.push(file);
     else dropped.push(file.path);
-  }
+  });
   if (dropped.length > 0) {
     const gone = new Set(dropped);
     found.files = kept;
     found.hits = found.hits.filter((h) => !gone.has(h.path));
   }
-  const binary: string[] = [];
-  for (const rel of found.binary) {
-    const bytes = await read(rel);
-    if (bytes?.includes(0)) binary.push(rel);
-  }
+  const binaries = await Promise.all(found.binary.map((rel) => read(rel)));
+  const binary = found.binary.filter((_, i) => binaries[i]?.includes(0));
   found.binary = binary;
   return dropped;
 }

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
+import type { RgStarter } from "../../proc/ripgrep.js";
 import { escapeControls } from "../../text/names.js";
+import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
+import { shQuote } from "../../workspace/remote/transport.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
@@ -288,6 +291,9 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       collectHits({
         argv: [...extra, ...argv],
         cwd: guard.root,
+        ...(context.workspace instanceof RemoteWorkspace
+          ? { start: remoteRg(context.workspace, guard.root) }
+          : {}),
         limit: most,
         accept: (path) => {
           const rel = accept(path);
@@ -370,3 +376,16 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     };
   },
 });
+
+/**
+ * rg on a remote root's machine, run in its root there; it is stopped there
+ * when the search stops. Without rg there the search fails saying so.
+ */
+function remoteRg(workspace: RemoteWorkspace, root: string): RgStarter {
+  return (args) =>
+    workspace.spawn(
+      root,
+      `command -v rg >/dev/null 2>&1 || { echo 'rg (ripgrep) is not installed on ${workspace.host}; install it there to search' >&2; exit 2; }
+exec rg ${args.map(shQuote).join(" ")}`,
+    );
+}

@@ -1,0 +1,437 @@
+/**
+ * The Workspace contract on another machine, through a Transport: each
+ * operation is one script (scripts.ts) and one round trip, a
+ * compare-and-swap that lets history record in between two. Only sh and
+ * coreutils are needed there.
+ */
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { posix } from "node:path";
+import { ToolError } from "../../errors.js";
+import { sha256 } from "../../util/hash.js";
+import { tempName } from "../temp.js";
+import {
+  type DirEntry,
+  type FileStat,
+  KeyedQueue,
+  type Workspace,
+  WorkspaceError,
+  type WriteIfOptions,
+  type WriteOptions,
+} from "../workspace.js";
+import {
+  discardScript,
+  lockScript,
+  readDirScript,
+  readScript,
+  removeIfScript,
+  removeScript,
+  rootScript,
+  spawnScript,
+  statScript,
+  swapScript,
+  unlockScript,
+  type WriteArgs,
+  writeIfScript,
+  writeScript,
+} from "./scripts.js";
+import type { RunResult, Transport } from "./transport.js";
+
+export interface RemoteWorkspaceOptions {
+  /**
+   * Every path must resolve (links followed there, with realpath) inside
+   * this folder of the remote machine; the rest are refused as "escape".
+   */
+  confineTo?: string;
+  /** confineTo's real path there, when already known (realRoot then asks nothing). */
+  realRoot?: string;
+  /** Where the writer locks live there; default `<confineTo>/.splice/locks`, else /tmp/splice-locks. */
+  lockDir?: string;
+}
+
+export interface RemoteRunOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  graceMs: number;
+  onOutput(chunk: Buffer): void;
+  signal?: AbortSignal;
+}
+
+export interface RemoteRunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+}
+
+const KINDS: Record<string, DirEntry["kind"]> = {
+  f: "file",
+  d: "directory",
+  l: "symlink",
+  o: "other",
+};
+
+/** One answer: its status line split in words, and the bytes after it. */
+interface Answer {
+  status: string[];
+  body: Buffer;
+}
+
+export class RemoteWorkspace implements Workspace {
+  readonly kind = "remote";
+  readonly #queue = new KeyedQueue();
+  readonly #lockDir: string;
+  #root: Promise<string> | undefined;
+
+  constructor(
+    readonly transport: Transport,
+    readonly options: RemoteWorkspaceOptions = {},
+  ) {
+    const confine = options.confineTo;
+    this.#lockDir =
+      options.lockDir ?? (confine ? posix.join(confine, ".splice/locks") : "/tmp/splice-locks");
+    if (options.realRoot !== undefined) this.#root = Promise.resolve(options.realRoot);
+  }
+
+  get host(): string {
+    return this.transport.name;
+  }
+
+  /** The confining folder's real path there (links and `~` resolved once), "" when unconfined. */
+  realRoot(): Promise<string> {
+    const confine = this.options.confineTo;
+    if (!confine) return Promise.resolve("");
+    this.#root ??= this.transport
+      .run(rootScript(confine))
+      .then((result) => this.#rootOf(result, confine));
+    this.#root.catch(() => {
+      this.#root = undefined; // the next call asks again
+    });
+    return this.#root;
+  }
+
+  /** realRoot(), waiting for the one trip: a toolkit is built synchronously. */
+  realRootSync(): string {
+    const confine = this.options.confineTo;
+    if (!confine) return "";
+    const real = this.#rootOf(this.transport.runSync(rootScript(confine)), confine);
+    this.#root = Promise.resolve(real);
+    return real;
+  }
+
+  #rootOf(result: RunResult, confine: string): string {
+    const { status } = split(result);
+    if (result.code !== 0) throw this.#failed(result, confine);
+    if (status[0] === "E" && status[1] !== "missing") {
+      throw this.#refused(status, confine, result.stderr);
+    }
+    if (status[0] !== "OK") {
+      throw new ToolError(
+        "not_found",
+        `The folder ${this.host}:${confine} does not exist there. Create it, or give another folder as the root.`,
+        { path: `${this.host}:${confine}`, host: this.host },
+      );
+    }
+    return status.slice(1).join(" ");
+  }
+
+  /**
+   * What one trip saw of a file: a stat answers with the bytes of a small
+   * file (and so does taking a lock), and the read that follows it in the
+   * same call takes them instead of asking again. Each is used once, within
+   * SNAPSHOT_MS, and dropped by any change made through this workspace.
+   */
+  readonly #snapshots = new Map<string, Snapshot>();
+
+  #remember(path: string, answer: Answer, statUsed: boolean): FileStat | undefined {
+    const stat = statOf(answer.status);
+    if (stat && answer.status[5] === "B") {
+      this.#snapshots.set(path, { stat, bytes: answer.body, at: Date.now(), statUsed });
+    } else this.#snapshots.delete(path);
+    return stat;
+  }
+
+  #fresh(path: string): Snapshot | undefined {
+    const snapshot = this.#snapshots.get(path);
+    if (snapshot && Date.now() - snapshot.at <= SNAPSHOT_MS) return snapshot;
+    this.#snapshots.delete(path);
+    return undefined;
+  }
+
+  #taken(path: string): Buffer | undefined {
+    const snapshot = this.#fresh(path);
+    this.#snapshots.delete(path);
+    return snapshot?.bytes;
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    const snapshot = this.#fresh(path);
+    if (snapshot && !snapshot.statUsed) {
+      snapshot.statUsed = true;
+      return { ...snapshot.stat };
+    }
+    return this.#remember(path, await this.#run(path, (root) => statScript(root, path)), true);
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const taken = this.#taken(path);
+    if (taken) return new Uint8Array(taken.buffer, taken.byteOffset, taken.length);
+    const { status, body } = await this.#run(path, (root) => readScript(root, path));
+    if (status[0] === "M") throw new WorkspaceError("missing", path, `${path} does not exist`);
+    return new Uint8Array(body.buffer, body.byteOffset, body.length);
+  }
+
+  async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
+    this.#snapshots.delete(path);
+    const w = writeArgs(path, bytes, options);
+    await this.#run(path, (root) => writeScript(root, w), bytes);
+  }
+
+  exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return this.#queue.run(path, async () => {
+      const lock = `${sha256(path).slice(0, 32)}.lock`;
+      const held = await this.#run(this.#lockDir, (root) =>
+        lockScript(root, this.#lockDir, lock, path),
+      );
+      // After the lock's `OK`, the file as it is now (a refusal there is the step's to say).
+      const snapshot = splitAnswer(held.body);
+      if (snapshot.status[0] === "OK") this.#remember(path, snapshot, false);
+      try {
+        return await fn();
+      } finally {
+        await this.transport.run(unlockScript(this.#lockDir, lock)).catch(() => {});
+      }
+    });
+  }
+
+  async writeIf(
+    path: string,
+    bytes: Uint8Array,
+    expected: string | null,
+    options: WriteIfOptions = {},
+  ): Promise<boolean> {
+    this.#snapshots.delete(path);
+    const w = writeArgs(path, bytes, options);
+    const want = expected ?? "null";
+    const commit = !options.beforeReplace;
+    const first = await this.#run(path, (root) => writeIfScript(root, w, want, commit), bytes);
+    if (first.status[0] === "R") return false;
+    if (!commit) {
+      try {
+        await options.beforeReplace?.();
+      } catch (error) {
+        await this.#run(path, (root) => discardScript(root, w.dir, w.temp)).catch(() => {});
+        throw error;
+      }
+      const second = await this.#run(path, (root) => swapScript(root, w, want));
+      if (second.status[0] === "R") return false;
+      return this.#displaced(second, options);
+    }
+    return this.#displaced(first, options);
+  }
+
+  async #displaced(answer: Answer, options: WriteIfOptions): Promise<boolean> {
+    if (answer.status[1] === "D") await options.onDisplaced?.(new Uint8Array(answer.body));
+    return true;
+  }
+
+  async remove(path: string): Promise<void> {
+    this.#snapshots.delete(path);
+    const dir = posix.dirname(path);
+    await this.#run(path, (root) => removeScript(root, dir, posix.basename(path)));
+  }
+
+  async removeIf(path: string, expected: string): Promise<boolean> {
+    this.#snapshots.delete(path);
+    const dir = posix.dirname(path);
+    const name = posix.basename(path);
+    const { status } = await this.#run(path, (root) =>
+      removeIfScript(root, dir, name, expected, tempName(name)),
+    );
+    return status[0] === "OK";
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    const { status, body } = await this.#run(path, (root) => readDirScript(root, path));
+    if (status[0] === "M") throw new WorkspaceError("missing", path, `${path} does not exist`);
+    const entries: DirEntry[] = [];
+    for (const item of body.toString("utf8").split("\0")) {
+      if (item.length < 3) continue;
+      entries.push({ name: item.slice(2), kind: KINDS[item[0]!] ?? "other" });
+    }
+    return entries;
+  }
+
+  /**
+   * Starts `command` in `cwd` there; it is stopped there when the returned
+   * process's stdin ends (end it, or kill the process: the transport closes it).
+   */
+  async spawn(cwd: string, command: string): Promise<ChildProcessWithoutNullStreams> {
+    return this.transport.start(spawnScript(await this.realRoot(), cwd, command));
+  }
+
+  /**
+   * The run tool's command there: output as it comes, stopped there (its
+   * whole setsid group) on a timeout or an abort by ending the transport's
+   * stdin; the transport is killed after the grace period if it lingers.
+   * Rejects with the signal's reason when aborted, like runInGroup.
+   */
+  async runCommand(options: RemoteRunOptions): Promise<RemoteRunOutcome> {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const child = await this.spawn(options.cwd, options.command);
+    return new Promise((resolve, reject) => {
+      const outcome: RemoteRunOutcome = { exitCode: null, signal: null, timedOut: false };
+      let aborted = false;
+      let killer: NodeJS.Timeout | undefined;
+      const stop = () => {
+        child.stdin.end();
+        killer ??= setTimeout(() => child.kill("SIGKILL"), options.graceMs + 1500);
+      };
+      const onAbort = () => {
+        aborted = true;
+        stop();
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(() => {
+        outcome.timedOut = true;
+        stop();
+      }, options.timeoutMs);
+      child.stdin.on("error", () => {});
+      child.stdout.on("data", options.onOutput);
+      child.stderr.on("data", options.onOutput);
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(this.transport.unreachable(error.code ?? error.message));
+      });
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        clearTimeout(killer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (aborted) return reject(options.signal?.reason);
+        if (code === 255 && !outcome.timedOut) {
+          return reject(this.transport.unreachable("the connection ended during the command"));
+        }
+        outcome.exitCode = code;
+        outcome.signal = signal;
+        resolve(outcome);
+      });
+    });
+  }
+
+  /** Runs one operation's script on the real root, and turns its refusals into errors. */
+  async #run(path: string, script: (root: string) => string, stdin?: Uint8Array): Promise<Answer> {
+    return this.#ask(script(await this.realRoot()), path, stdin);
+  }
+
+  async #ask(script: string, path: string, stdin?: Uint8Array): Promise<Answer> {
+    const result = await this.transport.run(script, stdin ? { stdin } : {});
+    const answer = split(result);
+    if (result.code !== 0) throw this.#failed(result, path);
+    if (answer.status[0] === "E") throw this.#refused(answer.status, path, result.stderr);
+    return answer;
+  }
+
+  #refused(status: string[], path: string, stderr: string): Error {
+    const [, kind, ...rest] = status;
+    const detail = rest.join(" ");
+    const where = `${this.host}:${path}`;
+    switch (kind) {
+      case "escape":
+        return new WorkspaceError(
+          "escape",
+          path,
+          `${where} leads to ${detail} on ${this.host}, outside the root; nothing was done. Use a path inside the root.`,
+        );
+      case "is_directory":
+        return new WorkspaceError("is_directory", path, `${path} is a directory`);
+      case "not_a_file":
+        return new WorkspaceError("not_a_file", path, `${path} is not a regular file`);
+      case "missing":
+        return new WorkspaceError("missing", path, `${path} does not exist`);
+      case "no_tool":
+        return toolMissing(this.host, detail);
+      case "locked":
+        return new ToolError(
+          "locked",
+          `${where} stayed locked by another writer there for 30 seconds. Try again when it is done; a lock left by a lost connection is broken after a minute.`,
+          { path: where, host: this.host, lock: detail },
+        );
+      default:
+        return this.#io(where, `${detail}${stderr ? `: ${stderr}` : ""}`);
+    }
+  }
+
+  #failed(result: RunResult, path: string): Error {
+    const where = `${this.host}:${path}`;
+    if (result.code === 127 && /\bsh\b.*not found|No such file/i.test(result.stderr)) {
+      return toolMissing(this.host, "sh");
+    }
+    return this.#io(where, result.stderr || `exit status ${result.code}`);
+  }
+
+  #io(where: string, detail: string): ToolError {
+    if (/permission denied|operation not permitted|read-only file system/i.test(detail)) {
+      return new ToolError(
+        "io",
+        `Permission denied on ${this.host} for ${where} (${detail}). Check the file's owner and mode there, or reach the host as a user who may change it.`,
+        { path: where, host: this.host, reason: "permission_denied" },
+      );
+    }
+    return new ToolError(
+      "io",
+      `${where} could not be reached on ${this.host} (${detail}). Check the path there, then try again.`,
+      { path: where, host: this.host, reason: "remote_io" },
+    );
+  }
+}
+
+function toolMissing(host: string, tool: string): ToolError {
+  return new ToolError(
+    "io",
+    `${host} lacks ${tool}, which splice needs there. Install it on ${host} (coreutils and a POSIX sh), or reach the files through another host.`,
+    { host, tool, reason: "remote_tool_missing" },
+  );
+}
+
+function writeArgs(path: string, bytes: Uint8Array, options: WriteOptions): WriteArgs {
+  const name = posix.basename(path);
+  return {
+    dir: posix.dirname(path),
+    name,
+    temp: tempName(name),
+    size: bytes.length,
+    mode: options.mode,
+  };
+}
+
+/** A snapshot's lifetime: long enough for the read after a stat in one call, no longer. */
+const SNAPSHOT_MS = 2000;
+
+interface Snapshot {
+  stat: FileStat;
+  bytes: Buffer;
+  at: number;
+  /** A stat was answered from it already: the next one asks again. */
+  statUsed: boolean;
+}
+
+function statOf(status: string[]): FileStat | undefined {
+  if (status[0] !== "OK") return undefined;
+  const [, kind, size, mode, mtime] = status;
+  return {
+    kind: kind as FileStat["kind"],
+    size: Number(size),
+    mode: Number.parseInt(mode!, 8),
+    mtimeMs: Number(mtime) * 1000,
+  };
+}
+
+/** The status line (the first) in words, and the bytes after it. */
+function split(result: RunResult): Answer {
+  return splitAnswer(result.stdout);
+}
+
+function splitAnswer(out: Buffer): Answer {
+  const nl = out.indexOf(10);
+  const line = (nl === -1 ? out : out.subarray(0, nl)).toString("utf8");
+  return { status: line.split(" "), body: nl === -1 ? Buffer.alloc(0) : out.subarray(nl + 1) };
+}

@@ -1,0 +1,223 @@
+/**
+ * The tools on a remote root (`--root box:/srv/app`): read, edit, write,
+ * patch, list and undo through a RemoteWorkspace, over a local transport
+ * (sh -c) and over a real OpenSSH server; the guard's rules there.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSplice, type Splice } from "../../src/splice.js";
+import { RootSet } from "../../src/toolkit/roots.js";
+import { rejection } from "../helpers/project.js";
+import { type Sshd, sshdMissing, startSshd } from "../helpers/sshd.js";
+
+const noSshd = sshdMissing();
+let sshd: Sshd | undefined;
+beforeAll(async () => {
+  if (!noSshd) sshd = await startSshd();
+}, 30_000);
+afterAll(async () => {
+  await sshd?.stop();
+});
+
+/** A folder "there" (this machine, reached through the transport), and a toolkit rooted in it. */
+function remoteProject(transport: () => string[]) {
+  const root = mkdtempSync(join(tmpdir(), "splice-remote-root-"));
+  const historyDir = mkdtempSync(join(tmpdir(), "splice-remote-history-"));
+  const open = (): Splice =>
+    createSplice({
+      root: `box:${root}`,
+      remotes: { box: transport() },
+      history: { dir: historyDir, session: "remote-test" },
+    });
+  const plant = (rel: string, text: string) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+  const text = (rel: string) => readFileSync(join(root, rel), "utf8");
+  return { root, historyDir, open, plant, text };
+}
+
+const transports: [string, () => string[]][] = [["sh -c", () => ["sh", "-c"]]];
+if (!noSshd) transports.push(["a real OpenSSH server", () => sshd!.ssh]);
+else {
+  describe.skip(`tools on a remote root over ssh: skipped, ${noSshd}`, () => {
+    it("runs", () => {});
+  });
+}
+
+describe.each(transports)("tools on a remote root over %s", (_name, transport) => {
+  it("reads with a tag, edits against it, and undoes the edit", async () => {
+    const p = remoteProject(transport);
+    p.plant("src/a.ts", "const a = 1;\nconst b = 2;\n");
+    const s = p.open();
+    const read = await s.read({ targets: [{ path: "src/a.ts" }] });
+    expect(read.results[0]!.content).toContain("1| const a = 1;");
+    const tag = read.results[0]!.file_hash!;
+    const edit = await s.edit({
+      targets: [{ path: "src/a.ts", file_hash: tag, ops: "replace 2:\n+const b = 3;" }],
+    });
+    expect(edit.results[0]).toMatchObject({ applied: true, changed: true });
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\n");
+    await s.undo({});
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 2;\n");
+    // History is on this machine, keyed by host; nothing of it is written there.
+    expect(() => statSync(join(p.root, ".splice/journal.jsonl"))).toThrow();
+    expect(statSync(join(p.historyDir, "journal.jsonl")).size).toBeGreaterThan(0);
+  });
+
+  it("takes paths written HOST:PATH, writes new files keeping modes, and lists the folder", async () => {
+    const p = remoteProject(transport);
+    p.plant("run.sh", "#!/bin/sh\n");
+    const s = p.open();
+    await s.write({ targets: [{ path: `box:${p.root}/docs/new.md`, text: "# new\n" }] });
+    expect(p.text("docs/new.md")).toBe("# new\n");
+    const read = await s.read({ targets: [{ path: `box:${p.root}/docs/new.md` }] });
+    expect(read.results[0]!.content).toContain("1| # new");
+    const listed = JSON.stringify(await s.list({ path: "." }));
+    expect(listed).toContain("run.sh");
+    expect(listed).toContain("docs");
+  });
+
+  it("applies a patch there", async () => {
+    const p = remoteProject(transport);
+    p.plant("f.txt", "one\ntwo\nthree\n");
+    const s = p.open();
+    await s.patch({
+      patch: "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n",
+    });
+    expect(p.text("f.txt")).toBe("one\nTWO\nthree\n");
+  });
+
+  it("refuses an edit when the file changed there since it was read", async () => {
+    const p = remoteProject(transport);
+    p.plant("f.txt", "one\ntwo\n");
+    const s = p.open();
+    const tag = (await s.read({ targets: [{ path: "f.txt" }] })).results[0]!.file_hash!;
+    p.plant("f.txt", "someone else\nwas here\n");
+    const error = await rejection(
+      s.edit({ targets: [{ path: "f.txt", file_hash: tag, ops: "replace 1:\n+mine" }] }),
+    );
+    expect(error.code).toMatch(/stale|conflict/);
+    expect(p.text("f.txt")).toBe("someone else\nwas here\n");
+  });
+
+  it("holds the guard's rules there: the root, links leading out, secrets", async () => {
+    const p = remoteProject(transport);
+    const outside = mkdtempSync(join(tmpdir(), "splice-remote-out-"));
+    writeFileSync(join(outside, "secret.txt"), "outside\n");
+    symlinkSync(outside, join(p.root, "out"));
+    p.plant(".env", "KEY=1\n");
+    const s = p.open();
+    const escaped = await rejection(s.read({ targets: [{ path: "out/secret.txt" }] }));
+    expect(escaped).toMatchObject({ code: "guard" });
+    expect(escaped.message).toMatch(/outside the root/);
+    const planted = await rejection(
+      s.write({ targets: [{ path: "out/planted.txt", text: "x\n" }] }),
+    );
+    expect(planted).toMatchObject({ code: "guard" });
+    expect(() => statSync(join(outside, "planted.txt"))).toThrow();
+    const outsideRoot = await s.read({ targets: [{ path: "/etc/hostname" }] });
+    expect(JSON.stringify(outsideRoot)).toMatch(/outside/);
+    const secret = await s.read({ targets: [{ path: ".env" }] });
+    expect(JSON.stringify(secret)).not.toContain("KEY=1");
+  });
+});
+
+describe("remote roots that cannot be reached", () => {
+  it("says which transport failed, with its stderr, when the transport exits 255", () => {
+    expect(() =>
+      createSplice({
+        root: "gone:/srv/app",
+        remotes: { gone: ["sh", "-c", "echo 'ssh: connect to host gone: refused' >&2; exit 255"] },
+      }),
+    ).toThrow(
+      /Could not reach gone: the transport .* failed \(ssh: connect to host gone: refused\)/,
+    );
+  });
+
+  it("says a root folder that is not there is missing there", () => {
+    expect(() =>
+      createSplice({ root: "box:/nonexistent/splice-root", remotes: { box: ["sh", "-c"] } }),
+    ).toThrow(/box:\/nonexistent\/splice-root does not exist there/);
+  });
+});
+
+describe("a root set with a local and a remote root", () => {
+  it("routes HOST:PATH calls to the remote root and absolute local paths to the local one", async () => {
+    const local = mkdtempSync(join(tmpdir(), "splice-local-root-"));
+    const p = remoteProject(() => ["sh", "-c"]);
+    writeFileSync(join(local, "same.txt"), "here\n");
+    p.plant("same.txt", "there\n");
+    const set = new RootSet([local, `box:${p.root}`], {
+      remotes: { box: ["sh", "-c"] },
+      history: { dir: p.historyDir },
+    });
+    const readThere = (await set.call("read", {
+      targets: [{ path: `box:${p.root}/same.txt` }],
+    })) as {
+      results: { content: string }[];
+    };
+    expect(readThere.results[0]!.content).toContain("1| there");
+    const readHere = (await set.call("read", { targets: [{ path: join(local, "same.txt") }] })) as {
+      results: { content: string }[];
+    };
+    expect(readHere.results[0]!.content).toContain("1| here");
+    const both = await rejection(
+      set.call("read", {
+        targets: [{ path: join(local, "same.txt") }, { path: `box:${p.root}/same.txt` }],
+      }),
+    );
+    expect(both).toMatchObject({ code: "guard", details: { reason: "cross_root" } });
+  });
+});
+
+describe("search on a remote root", () => {
+  it("runs rg there and shows its matches, and says so when rg is not there", async () => {
+    const { rgPath } = await import("@vscode/ripgrep");
+    const withRg = ["env", `PATH=${dirname(rgPath)}:${process.env.PATH}`, "sh", "-c"];
+    const p = remoteProject(() => withRg);
+    p.plant("src/a.ts", "const needle = 1;\n");
+    p.plant("src/b.ts", "nothing here\n");
+    p.plant(".env", "needle=secret\n");
+    const found = JSON.stringify(await p.open().search({ pattern: "needle" }));
+    expect(found).toContain("src/a.ts");
+    expect(found).not.toContain("secret");
+    const bare = remoteProject(() => ["env", "PATH=/usr/bin:/bin", "sh", "-c"]);
+    bare.plant("a.txt", "needle\n");
+    const error = await rejection(bare.open().search({ pattern: "needle" }));
+    expect(error.message).toMatch(/rg \(ripgrep\) is not installed on box/);
+  });
+});
+
+describe("run on a remote root", () => {
+  it("runs the command there, in the root, and stops what it started there on a timeout", async () => {
+    const p = remoteProject(() => ["sh", "-c"]);
+    p.plant("sub/x.txt", "x\n");
+    const s = p.open();
+    const ran = await s.run({ command: "pwd; echo hi", cwd: "sub" });
+    expect(ran.output).toContain(join(p.root, "sub"));
+    expect(ran.output).toContain("hi");
+    const timed = await s.run({ command: "sleep 60 & echo $! > pid; wait", timeout_ms: 1000 });
+    expect(timed.output).toMatch(/timed out/);
+    const pid = Number(readFileSync(join(p.root, "pid"), "utf8"));
+    let gone = false;
+    for (let i = 0; i < 60 && !gone; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        gone = true;
+      }
+    }
+    expect(gone).toBe(true);
+  });
+});
