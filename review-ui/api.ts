@@ -4,6 +4,8 @@
  * requires), and the tools' refusals passed on as they were said.
  */
 
+export { diffCounts as counts } from "../src/text/diff-counts.js";
+
 export interface SessionFile {
   path: string;
   action: "created" | "modified" | "deleted";
@@ -119,18 +121,6 @@ export const api = {
     return source;
   },
 };
-
-/** Lines a diff adds and removes, its headers not counted. */
-export function counts(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
-    if (line.startsWith("+")) added++;
-    else if (line.startsWith("-")) removed++;
-  }
-  return { added, removed };
-}
 
 /** Who made a session: the client's name when it gave one, and the history session. */
 export function whoOf(s: Session): string {

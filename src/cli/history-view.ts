@@ -5,21 +5,10 @@
  * cut to its width, piped it is whole.
  */
 import type { SessionSummary } from "../index.js";
+import { diffCounts } from "../text/diff-counts.js";
 import { formatDiff, type Paint } from "./format.js";
 
 type File = SessionSummary["files"][number];
-
-/** Lines a diff adds and removes, headers not counted. */
-export function diffCounts(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
-    if (line.startsWith("+")) added++;
-    else if (line.startsWith("-")) removed++;
-  }
-  return { added, removed };
-}
 
 function totals(files: readonly File[]) {
   return files.reduce(

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffCounts, sessionLines } from "../../src/cli/history-view.js";
+import { sessionLines } from "../../src/cli/history-view.js";
 import type { SessionSummary } from "../../src/index.js";
+import { diffCounts } from "../../src/text/diff-counts.js";
 import { numbered, Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");
