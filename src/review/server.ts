@@ -7,9 +7,9 @@
  * `reviewRoutes` beside /mcp.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { isToolError } from "../errors.js";
 import { createToolkit, type Toolkit } from "../toolkit/index.js";
+import { listen } from "../util/listen.js";
 import { allowedHosts, newReviewToken, type Refusal, refusal } from "./guard.js";
 import { reviewPage } from "./html.js";
 
@@ -283,14 +283,7 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
       error: { code: "not_found", message: `Nothing here: the page is ${REVIEW_PATH}?token=…` },
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(wanted, host, () => {
-      http.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
+  const port = await listen(http, wanted, host);
   routes.listening(host, port);
   return {
     url: reviewUrl(host, port, token),

@@ -8,19 +8,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RemoteWorkspace } from "../../src/workspace/remote/remote-workspace.js";
 import { shQuote, Transport } from "../../src/workspace/remote/transport.js";
-import { type Sshd, sshdMissing, startSshd } from "../helpers/sshd.js";
+import { sshdForFile } from "../helpers/sshd.js";
 
-const noSshd = sshdMissing();
-let sshd: Sshd | undefined;
-beforeAll(async () => {
-  if (!noSshd) sshd = await startSshd();
-}, 30_000);
-afterAll(async () => {
-  await sshd?.stop();
-});
+const sshd = sshdForFile();
+const noSshd = sshd.missing;
 
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,7 +49,7 @@ describe.skipIf(noSshd)(
       const outcomes: string[] = [];
       for (const killAfter of [0.05, 0.15, 0.4, 1]) {
         // The real transport runs in the background and is killed (-9) mid-way: a dropped connection.
-        const cut = `${sshd!.ssh.map(shQuote).join(" ")} "$1" & P=$!; sleep ${killAfter}; kill -9 $P 2>/dev/null; wait $P; exit 255`;
+        const cut = `${sshd.get().ssh.map(shQuote).join(" ")} "$1" & P=$!; sleep ${killAfter}; kill -9 $P 2>/dev/null; wait $P; exit 255`;
         const ws = new RemoteWorkspace(new Transport("box", ["sh", "-c", cut, "cut"]), {
           confineTo: dir,
         });
@@ -76,7 +70,7 @@ describe.skipIf(noSshd)(
 
     it("stops a command there when the connection is lost, and when its stdin ends", async () => {
       const dir = mkdtempSync(join(tmpdir(), "splice-remote-spawn-"));
-      const ws = new RemoteWorkspace(new Transport("box", sshd!.ssh), { confineTo: dir });
+      const ws = new RemoteWorkspace(new Transport("box", sshd.get().ssh), { confineTo: dir });
       for (const end of ["kill", "stdin"] as const) {
         const pidFile = join(dir, `${end}.pid`);
         const child = await ws.spawn(dir, `sleep 60 & echo $! > ${shQuote(pidFile)}; wait`);

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 export const SSHD = ["/usr/sbin/sshd", "/usr/local/sbin/sshd"].find((p) => existsSync(p));
 
@@ -128,5 +129,27 @@ export async function startSshd(): Promise<Sshd> {
         child.once("exit", () => resolve());
         child.kill();
       }),
+  };
+}
+
+/**
+ * One sshd for a test file, started before its tests and stopped after them
+ * (none where sshd is missing: `missing` says why, for the skip).
+ */
+export function sshdForFile(): { missing: string | undefined; get: () => Sshd } {
+  const missing = sshdMissing();
+  let sshd: Sshd | undefined;
+  beforeAll(async () => {
+    if (!missing) sshd = await startSshd();
+  }, 30_000);
+  afterAll(async () => {
+    await sshd?.stop();
+  });
+  return {
+    missing,
+    get: () => {
+      if (!sshd) throw new Error("sshd is not running (sshdForFile's beforeAll has not run)");
+      return sshd;
+    },
   };
 }

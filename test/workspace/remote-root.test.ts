@@ -13,20 +13,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSplice, type Splice } from "../../src/splice.js";
 import { RootSet } from "../../src/toolkit/roots.js";
 import { rejection } from "../helpers/project.js";
-import { type Sshd, sshdMissing, startSshd } from "../helpers/sshd.js";
+import { sshdForFile } from "../helpers/sshd.js";
 
-const noSshd = sshdMissing();
-let sshd: Sshd | undefined;
-beforeAll(async () => {
-  if (!noSshd) sshd = await startSshd();
-}, 30_000);
-afterAll(async () => {
-  await sshd?.stop();
-});
+const sshd = sshdForFile();
+const noSshd = sshd.missing;
 
 /** A folder "there" (this machine, reached through the transport), and a toolkit rooted in it. */
 function remoteProject(transport: () => string[]) {
@@ -47,7 +41,7 @@ function remoteProject(transport: () => string[]) {
 }
 
 const transports: [string, () => string[]][] = [["sh -c", () => ["sh", "-c"]]];
-if (!noSshd) transports.push(["a real OpenSSH server", () => sshd!.ssh]);
+if (!noSshd) transports.push(["a real OpenSSH server", () => sshd.get().ssh]);
 else {
   describe.skip(`tools on a remote root over ssh: skipped, ${noSshd}`, () => {
     it("runs", () => {});

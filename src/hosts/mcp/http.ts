@@ -8,9 +8,9 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { listen } from "../../util/listen.js";
 import { SessionEventStore } from "./event-store.js";
 import { rootsBound } from "./roots.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
@@ -228,14 +228,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(wanted, host, () => {
-      http.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
+  const port = await listen(http, wanted, host);
   hosts = allowedHosts(host, port);
   routes?.listening(host, port);
   const shown = host.includes(":") ? `[${host}]` : host;
