@@ -1,0 +1,150 @@
+/**
+ * The state of a root at one moment, cheap enough to take around every
+ * command: per regular file its size, mtime (ns), inode and mode, walked as
+ * `list` walks (.gitignore, heavy folders, the guard), and the bytes of every
+ * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
+ * can change them. Two snapshots diff into what was created, changed, deleted.
+ */
+import { lstat } from "node:fs/promises";
+import type { PathGuard } from "../guard/path-guard.js";
+import type { HistoryStore } from "../history/types.js";
+import { sha256 } from "../util/hash.js";
+import { mapLimit } from "../util/map-limit.js";
+import { type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
+import type { DirEntry, Workspace } from "../workspace/workspace.js";
+
+/**
+ * Files up to this size are copied into history before a command runs (as
+ * the history's own read limits; a blob is stored once per content).
+ */
+export const CAPTURE_MAX_BYTES = 1024 * 1024;
+
+/** Folders read or files statted side by side: modest, the machine is shared. */
+const PARALLEL = 16;
+
+export interface FileMeta {
+  size: number;
+  mtimeNs: bigint;
+  ino: bigint;
+  mode: number;
+  /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
+  sha?: string;
+}
+
+export interface Snapshot {
+  /** Root-relative path → its metadata, regular files only. */
+  files: Map<string, FileMeta>;
+  /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
+  unwatched: string[];
+  /** Files over CAPTURE_MAX_BYTES or unreadable when captured, root-relative. */
+  uncaptured: Set<string>;
+}
+
+export interface SnapshotDeps {
+  guard: PathGuard;
+  workspace: Workspace;
+  history: HistoryStore;
+}
+
+/** Always skipped and never worth naming (splice's own store, git's). */
+const SILENT = new Set([".git", ".splice"]);
+
+/**
+ * The last snapshot taken of each root in this process: a file whose
+ * metadata is unchanged since keeps its captured sha without being read again.
+ */
+const lastByRoot = new Map<string, Map<string, FileMeta>>();
+
+const sameMeta = (a: FileMeta, b: FileMeta) =>
+  a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode;
+
+/** Walks the root; with `capture`, every file up to the cap is kept in history first. */
+export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promise<Snapshot> {
+  const { guard, workspace } = deps;
+  const snapshot: Snapshot = { files: new Map(), unwatched: [], uncaptured: new Set() };
+  const files: { rel: string; abs: string }[] = [];
+  let level: { abs: string; rel: string; layers: Layer[] }[] = [
+    { abs: guard.root, rel: "", layers: [] },
+  ];
+  while (level.length > 0) {
+    const next: typeof level = [];
+    await mapLimit(level, PARALLEL, async (folder) => {
+      let entries: DirEntry[];
+      try {
+        entries = await workspace.readDir(folder.abs);
+      } catch {
+        snapshot.unwatched.push(folder.rel || ".");
+        return;
+      }
+      let layers = folder.layers;
+      if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+        const layer = await loadLayer(workspace, folder.abs, folder.rel);
+        if (layer) layers = [...layers, layer];
+      }
+      for (const entry of entries) {
+        const seen = screenEntry(guard, folder, entry, layers, false);
+        if (seen.verdict === "skipped" || seen.verdict === "ignored") {
+          if (!SILENT.has(entry.name)) snapshot.unwatched.push(seen.rel);
+          continue;
+        }
+        if (seen.verdict !== "ok") continue;
+        if (seen.kind === "directory") next.push({ abs: seen.abs, rel: seen.rel, layers });
+        else if (entry.kind === "file") files.push({ rel: seen.rel, abs: seen.abs });
+      }
+    });
+    level = next;
+  }
+
+  const last = lastByRoot.get(guard.root);
+  await mapLimit(files, PARALLEL, async ({ rel, abs }) => {
+    let st: Awaited<ReturnType<typeof lstat>>;
+    try {
+      st = await lstat(abs, { bigint: true });
+    } catch {
+      return; // gone between the listing and the stat: not there
+    }
+    if (!st.isFile()) return;
+    const meta: FileMeta = {
+      size: Number(st.size),
+      mtimeNs: st.mtimeNs,
+      ino: st.ino,
+      mode: Number(st.mode & 0o7777n),
+    };
+    snapshot.files.set(rel, meta);
+    if (!capture) return;
+    if (meta.size > CAPTURE_MAX_BYTES) {
+      snapshot.uncaptured.add(rel);
+      return;
+    }
+    const known = last?.get(rel);
+    // Unchanged since the last snapshot: its bytes are in history already (if
+    // trimmed since, the change is reported not restorable, never guessed).
+    if (known?.sha && sameMeta(known, meta)) {
+      meta.sha = known.sha;
+      return;
+    }
+    try {
+      const bytes = await workspace.readFile(abs);
+      meta.sha = deps.history.keepBlob(bytes, sha256(bytes));
+    } catch {
+      snapshot.uncaptured.add(rel);
+    }
+  });
+  if (capture) lastByRoot.set(guard.root, snapshot.files);
+  snapshot.unwatched.sort();
+  return snapshot;
+}
+
+export type ChangeKind = "created" | "changed" | "deleted";
+
+/** What differs between two snapshots, sorted by path. */
+export function diffSnapshots(before: Snapshot, after: Snapshot): [string, ChangeKind][] {
+  const out: [string, ChangeKind][] = [];
+  for (const [rel, was] of before.files) {
+    const now = after.files.get(rel);
+    if (!now) out.push([rel, "deleted"]);
+    else if (!sameMeta(was, now)) out.push([rel, "changed"]);
+  }
+  for (const rel of after.files.keys()) if (!before.files.has(rel)) out.push([rel, "created"]);
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
