@@ -36,6 +36,8 @@ export interface NotRestorable {
 
 export interface CheckpointReport {
   changed_files: ChangedFile[];
+  /** Every changed file by kind, listed or not. */
+  changed_counts: Record<ChangeKind, number>;
   /** Changed files past LISTED_MAX, not listed. */
   changed_files_more?: number;
   /** The backup session undo takes, when anything restorable changed. */
@@ -138,7 +140,9 @@ export async function recordCommand(
   }
 
   if (listed.length === 0) return undefined;
-  const report: CheckpointReport = { changed_files: [] };
+  const counts = { created: 0, changed: 0, deleted: 0 };
+  for (const f of listed) counts[f.kind]++;
+  const report: CheckpointReport = { changed_files: [], changed_counts: counts };
   const shown = capped(listed);
   report.changed_files = shown.list;
   if (shown.more > 0) report.changed_files_more = shown.more;

@@ -32,7 +32,9 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
     expect(ran.changed_files_more).toBe(150);
     expect(ran.changed_files![0]).toMatchObject({ kind: "changed", added: 1, removed: 0 });
     expect(ran.not_restorable).toBeUndefined();
-    expect(ran.content).toContain(`undo {"backup_session": "${ran.backup_session}"}`);
+    expect(ran.content).toContain(
+      "[the command changed 200 files (0 created, 200 changed, 0 deleted); to put them back, undo backup session",
+    );
     expect(p.text("src/d0/f0.ts")).toContain("// formatted");
 
     const undone = (await s.undo({ backup_session: ran.backup_session! })) as UndoResult;

@@ -76,6 +76,7 @@ export interface RunResult {
   /** What the command created, changed and deleted (a local root with history only). */
   changed_files?: CheckpointReport["changed_files"];
   changed_files_more?: number;
+  changed_counts?: CheckpointReport["changed_counts"];
   /** Undo it with the undo tool: `{"backup_session": …}`. */
   backup_session?: string;
   not_restorable?: CheckpointReport["not_restorable"];
@@ -412,12 +413,12 @@ async function afterCommand(
   }
   if (!report) return undefined;
   const n = report.changed_files.length + (report.changed_files_more ?? 0);
-  const kinds = (k: string) => report.changed_files.filter((f) => f.kind === k).length;
+  const c = report.changed_counts;
   const undo = report.backup_session
-    ? `; undo it with undo {"backup_session": "${report.backup_session}"}`
+    ? `; to put them back, undo backup session ${report.backup_session}`
     : "";
   notices.push(
-    `[the command changed ${count(n)} file${n === 1 ? "" : "s"} (listed: ${kinds("created")} created, ${kinds("changed")} changed, ${kinds("deleted")} deleted)${undo}]`,
+    `[the command changed ${count(n)} file${n === 1 ? "" : "s"} (${c.created} created, ${c.changed} changed, ${c.deleted} deleted)${undo}]`,
   );
   const refused = (report.not_restorable?.length ?? 0) + (report.not_restorable_more ?? 0);
   if (refused > 0) {
