@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/index.js";
@@ -87,6 +88,46 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
     expect(existsSync(join(p.root, "gen/one.txt"))).toBe(false);
     const two = undone.files.find((f) => f.path === "gen/two.txt")!;
     expect(two.warnings.join(" ")).toContain("changed after session");
+  });
+
+  it("gives back local changes that git checkout . threw away", async () => {
+    const p = new Project();
+    p.write("a.txt", "committed a\n");
+    p.write("b.txt", "committed b\n");
+    const git = (...args: string[]) => execFileSync("git", ["-C", p.root, ...args]);
+    git("init", "-q");
+    git("add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base");
+    p.write("a.txt", "local work on a\n");
+    p.write("b.txt", "local work on b\nmore\n");
+    const s = p.splice();
+    const ran = (await s.run({ command: "git checkout ." })) as RunResult;
+    expect(p.text("a.txt")).toBe("committed a\n");
+    expect(ran.changed_files).toEqual([
+      { path: "a.txt", kind: "changed", added: 1, removed: 1 },
+      { path: "b.txt", kind: "changed", added: 1, removed: 2 },
+    ]);
+    await s.undo({ backup_session: ran.backup_session! });
+    expect(p.text("a.txt")).toBe("local work on a\n");
+    expect(p.text("b.txt")).toBe("local work on b\nmore\n");
+  });
+
+  it("copies no secret into history: blocked files are neither kept nor listed", async () => {
+    const p = new Project();
+    p.write(".env", "TOKEN=do-not-keep-me\n");
+    p.write("certs/server.pem", "PRIVATE-do-not-keep-me\n");
+    p.write("app.txt", "app\n");
+    const s = p.splice();
+    const ran = (await s.run({
+      command: "echo TOKEN=rotated > .env; rm certs/server.pem; echo v2 > app.txt",
+    })) as RunResult;
+    expect(ran.changed_files!.map((f) => f.path)).toEqual(["app.txt"]);
+    const blobs = join(p.root, ".splice/blobs");
+    const kept = readdirSync(blobs, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
+    expect(kept).toContain("app\n");
+    expect(kept.some((b) => b.includes("do-not-keep-me"))).toBe(false);
   });
 
   it("lists a changed file over the 1 MiB cap as not restorable, and a quiet run reports nothing", async () => {
