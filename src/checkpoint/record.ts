@@ -4,6 +4,7 @@
  * before it ran) and every file it created, so undo puts the changed back
  * and removes the created, with its usual conflict rules.
  */
+import { join } from "node:path";
 import { identify } from "../change/load.js";
 import type { WriteRecord } from "../history/types.js";
 import { changeHunks } from "../text/diff.js";
@@ -104,7 +105,7 @@ export async function recordCommand(
       const size = after.files.get(rel)!.size;
       if (size <= CAPTURE_MAX_BYTES) {
         try {
-          now = await workspace.readFile(`${guard.root}/${rel}`);
+          now = await workspace.readFile(join(guard.root, rel));
         } catch {
           // Gone again since the second pass: counted as not restorable below.
         }

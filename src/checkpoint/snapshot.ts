@@ -55,7 +55,7 @@ export interface SnapshotDeps {
 const SILENT = new Set([".git", ".splice"]);
 
 /**
- * The last snapshot taken of each root in this process: a file whose
+ * The last snapshot taken of each root and history in this process: a file whose
  * metadata is unchanged since keeps its captured sha without being read again.
  */
 const lastByRoot = new Map<string, Map<string, FileMeta>>();
@@ -108,13 +108,21 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     level = next;
   }
 
-  const last = lastByRoot.get(guard.root);
+  // Per history too: a sha known to one store says nothing of another's blobs.
+  const cacheKey = `${deps.history.dir}\0${guard.root}`;
+  const last = lastByRoot.get(cacheKey);
   const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
     const { rel, abs } = files[i]!;
-    const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
+      continue;
+    }
     if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
     const meta: FileMeta = {
       size: Number(st.size),
@@ -142,7 +150,7 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
       snapshot.uncaptured.add(rel);
     }
   });
-  if (capture) lastByRoot.set(guard.root, snapshot.files);
+  if (capture) lastByRoot.set(cacheKey, snapshot.files);
   snapshot.unwatched.sort();
   return snapshot;
 }
