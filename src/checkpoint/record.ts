@@ -13,6 +13,7 @@ import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import {
   CAPTURE_MAX_BYTES,
+  CAPTURE_MAX_TOTAL,
   type ChangeKind,
   diffSnapshots,
   type Snapshot,
@@ -125,7 +126,7 @@ export async function recordCommand(
     const why =
       kind !== "created" && !old
         ? before.uncaptured.has(rel)
-          ? `it was over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable) before the command, so no copy was kept`
+          ? `no copy was kept before the command: it was over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB, past the ${CAPTURE_MAX_TOTAL / 1024 / 1024} MiB one checkpoint copies, or unreadable`
           : "its copy was trimmed from history while the command ran"
         : kind !== "deleted" && !now
           ? `it is over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable), so undo cannot check it is unchanged`

@@ -22,6 +22,13 @@ import type { DirEntry, Workspace } from "../workspace/workspace.js";
  */
 export const CAPTURE_MAX_BYTES = 1024 * 1024;
 
+/**
+ * New bytes one snapshot copies into history at most (a quarter of the
+ * store's default 512 MiB bound), so a large tree cannot push older history
+ * out; files past it are uncaptured, like those over the cap.
+ */
+export const CAPTURE_MAX_TOTAL = 128 * 1024 * 1024;
+
 /** Folders read or files statted side by side: modest, the machine is shared. */
 const PARALLEL = 16;
 /** Files statted between two yields to the event loop. */
@@ -41,7 +48,7 @@ export interface Snapshot {
   files: Map<string, FileMeta>;
   /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
   unwatched: string[];
-  /** Files over CAPTURE_MAX_BYTES or unreadable when captured, root-relative. */
+  /** Files over CAPTURE_MAX_BYTES, past CAPTURE_MAX_TOTAL or unreadable, root-relative. */
   uncaptured: Set<string>;
 }
 
@@ -112,6 +119,7 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
   const cacheKey = `${deps.history.dir}\0${guard.root}`;
   const last = lastByRoot.get(cacheKey);
   const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
+  let budget = CAPTURE_MAX_TOTAL;
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
@@ -140,7 +148,11 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     // Unchanged since the last snapshot: its bytes are in history already (if
     // trimmed since, the change is reported not restorable, never guessed).
     if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
-    else toCapture.push({ rel, abs, meta });
+    else if (budget < meta.size) snapshot.uncaptured.add(rel);
+    else {
+      budget -= meta.size;
+      toCapture.push({ rel, abs, meta });
+    }
   }
   await mapLimit(toCapture, PARALLEL, async ({ rel, abs, meta }) => {
     try {

@@ -150,7 +150,7 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
       ["small.txt", "changed"],
     ]);
     expect(ran.not_restorable).toEqual([
-      { path: "big.log", reason: expect.stringContaining("over 1 MiB") },
+      { path: "big.log", reason: expect.stringContaining("it was over 1 MiB") },
     ]);
     expect(ran.unwatched).toEqual(["ignored"]);
     expect(ran.content).toContain("1 of them cannot be restored by undo");
