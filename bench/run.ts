@@ -7,6 +7,7 @@ import { registeredBenchmarks } from "./lib.js";
 import "./bulk.js";
 import "./cli.js";
 import "./clients/index.js";
+import "./checkpoint.js";
 import "./code.js";
 import "./docs.js";
 import "./edit-quality/index.js";

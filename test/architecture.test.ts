@@ -45,7 +45,7 @@ const LAYERS: [string, (m: string) => boolean][] = [
   ["util", (m) => m.startsWith("util/")],
   ["vocabulary", (m) => m === "errors.ts" || m === "events.ts"],
   ["engines", (m) => /^(code|formats|media|patch|lsp|guard|history|workspace|proc)\//.test(m)],
-  ["change", (m) => m.startsWith("change/")],
+  ["change", (m) => /^(change|checkpoint)\//.test(m)],
   ["codebase", (m) => m.startsWith("codebase/")],
   ["tools", (m) => m.startsWith("tools/")],
   ["toolkit", (m) => m.startsWith("toolkit/")],

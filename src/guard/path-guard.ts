@@ -201,6 +201,23 @@ export class PathGuard {
     return { input, abs, real, rel, display, exists, link };
   }
 
+  /**
+   * `check` of a plain entry (a file, not a link) named `name` in `folder`,
+   * a folder `check` resolved: its real path is known and inside the fence,
+   * so only the rules are left to ask. For a walk that stats every file
+   * (checkpoints); the caller must lstat the entry and skip it unless it is
+   * a regular file, since it may have become a link since the listing.
+   */
+  checkEntry(folder: GuardedPath, name: string, scope: Scope): GuardedPath {
+    const abs = path.join(folder.abs, name);
+    const real = path.join(folder.real, name);
+    const rel = folder.rel === "" ? name : `${folder.rel}/${name}`;
+    const lexical = posixRelative(this.root, abs) ?? rel;
+    const refusal = this.#rules.refusal(lexical, rel, scope);
+    if (refusal) throw refused(abs, scope, { lexical, real: rel }, refusal);
+    return { input: abs, abs, real, rel, display: lexical, exists: true, link: false };
+  }
+
   /** The root-relative display of an absolute path already known to be inside (for listing output). */
   relative(abs: string): string {
     const rel = posixRelative(this.root, this.#mapAlias(path.resolve(this.root, abs)));

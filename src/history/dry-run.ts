@@ -50,6 +50,10 @@ export class DryRunHistory implements HistoryStore {
     };
   }
 
+  keepBlob(bytes: Uint8Array, sha?: string): string {
+    return this.put(bytes, sha);
+  }
+
   getBlob(sha: string): Uint8Array | undefined {
     return this.blobs.get(sha) ?? this.base.getBlob(sha);
   }

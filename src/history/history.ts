@@ -467,6 +467,11 @@ export class History implements HistoryStore {
     return this.store.blobs.get(sha);
   }
 
+  keepBlob(bytes: Uint8Array, sha?: string): string {
+    if (this.store.unavailable) throw this.store.unavailable;
+    return this.putBlob(bytes, false, sha);
+  }
+
   /** Store the bytes a read showed (not fsync'ed) and journal the read, unless it repeats the last one. */
   recordRead(
     path: string,

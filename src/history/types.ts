@@ -182,6 +182,12 @@ export interface HistoryStore extends HistoryReader {
   nameClient(name: string): void;
   /** landed for every id of a batch, in one journal append. */
   landedAll(ids: readonly string[]): void;
+  /**
+   * Keeps bytes as a blob without journaling them (not synced): a copy taken
+   * before a command may change the file, named by a backup session later.
+   * Unnamed blobs are collected only after BLOB_GRACE_MS. Returns the sha.
+   */
+  keepBlob(bytes: Uint8Array, sha?: string): string;
 }
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;

@@ -572,3 +572,31 @@ describe("PathGuard.check: property", () => {
     );
   });
 });
+
+describe("checkEntry (a plain file of a checked folder)", () => {
+  it("answers as check does, from the folder's resolution", () => {
+    write("entry/src/a.ts");
+    write("entry/src/.env", "TOKEN=x\n");
+    write("entry/src/server.pem");
+    const g = guard();
+    const folder = g.check(path.join(root, "entry/src"), "read");
+    for (const name of ["a.ts", ".env", "server.pem"]) {
+      const abs = path.join(root, "entry/src", name);
+      let full: unknown;
+      try {
+        full = g.check(abs, "read");
+      } catch (error) {
+        full = (error as ToolError).code;
+      }
+      let quick: unknown;
+      try {
+        quick = g.checkEntry(folder, name, "read");
+      } catch (error) {
+        quick = (error as ToolError).code;
+      }
+      if (typeof full === "string") expect(quick).toBe(full);
+      else expect(quick).toMatchObject({ abs, real: abs, rel: `entry/src/${name}` });
+    }
+    expect(thrown(() => g.checkEntry(folder, ".env", "read")).code).toBe("guard");
+  });
+});

@@ -13,6 +13,8 @@ import path from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../../change/load.js";
 import { reportCallProgress } from "../../change/progress.js";
+import { type CheckpointReport, recordCommand } from "../../checkpoint/record.js";
+import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
 import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
@@ -71,6 +73,17 @@ export interface RunResult {
   truncated: boolean;
   /** Root-relative path of the full output, when some of it was elided. */
   output_file?: string;
+  /** What the command created, changed and deleted (a local root with history only). */
+  changed_files?: CheckpointReport["changed_files"];
+  changed_files_more?: number;
+  changed_counts?: CheckpointReport["changed_counts"];
+  /** Undo it with the undo tool: `{"backup_session": …}`. */
+  backup_session?: string;
+  not_restorable?: CheckpointReport["not_restorable"];
+  not_restorable_more?: number;
+  /** Ignored and heavy folders (node_modules) the checkpoint did not look into. */
+  unwatched?: string[];
+  unwatched_more?: number;
   /** What a model reads: the command, its output, and how it ended. */
   content: string;
 }
@@ -250,6 +263,7 @@ Example: {"command": "npm test"}`,
     );
 
     const timeoutMs = args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs;
+    const checkpoint = await beforeCommand(context);
     const live = context.progress ? liveOutput(context) : undefined;
     const started = performance.now();
     let outcome: Awaited<ReturnType<typeof runInGroup>>;
@@ -316,6 +330,11 @@ Example: {"command": "npm test"}`,
       );
     }
     if (output === "" && notices.length === 0) notices.push("[no output]");
+    // What the command changed comes last, after how it ran.
+    const report =
+      checkpoint.snapshot &&
+      (await afterCommand(context, checkpoint.snapshot, args.command, notices));
+    if (checkpoint.notice) notices.push(checkpoint.notice);
     if (notices.length > 0) {
       output = `${output}${output === "" || output.endsWith("\n") ? "" : "\n"}${notices.join("\n")}`;
     }
@@ -341,9 +360,72 @@ Example: {"command": "npm test"}`,
       content: `$ ${oneLine(args.command)}\n${output}\n${statusLine(outcome, durationMs)}`,
     };
     if (spill.log) result.output_file = spill.log.rel;
+    if (report) Object.assign(result, report);
     return result;
   },
 });
+
+/**
+ * The root's state before a command, so what it changes can be undone:
+ * local roots with a working history only (a remote root's files are not walked).
+ */
+async function beforeCommand(
+  context: ToolContext,
+): Promise<{ snapshot?: Snapshot; notice?: string }> {
+  if (context.workspace instanceof RemoteWorkspace) return {};
+  if (context.history.unavailable) {
+    return {
+      notice:
+        "[no checkpoint: history is unavailable, so what the command changes cannot be undone]",
+    };
+  }
+  try {
+    return { snapshot: await takeSnapshot(context, true) };
+  } catch (error) {
+    return {
+      notice: `[no checkpoint: ${(error as Error).message}; what the command changes cannot be undone]`,
+    };
+  }
+}
+
+/** Records what the command changed as one backup session and says so in `notices`. */
+async function afterCommand(
+  context: ToolContext,
+  before: Snapshot,
+  command: string,
+  notices: string[],
+): Promise<CheckpointReport | undefined> {
+  let report: CheckpointReport | undefined;
+  try {
+    const after = await takeSnapshot(context, false);
+    report = await recordCommand(
+      context,
+      before,
+      after,
+      () => context.backup,
+      `run: ${oneLine(command)}`,
+    );
+  } catch (error) {
+    notices.push(
+      `[the command's changes could not be recorded for undo: ${(error as Error).message}]`,
+    );
+    return undefined;
+  }
+  if (!report) return undefined;
+  const n = report.changed_files.length + (report.changed_files_more ?? 0);
+  const c = report.changed_counts;
+  const undo = report.backup_session
+    ? `; to put them back, undo backup session ${report.backup_session}`
+    : "";
+  notices.push(
+    `[the command changed ${count(n)} file${n === 1 ? "" : "s"} (${c.created} created, ${c.changed} changed, ${c.deleted} deleted)${undo}]`,
+  );
+  const refused = (report.not_restorable?.length ?? 0) + (report.not_restorable_more ?? 0);
+  if (refused > 0) {
+    notices.push(`[${count(refused)} of them cannot be restored by undo: see not_restorable]`);
+  }
+  return report;
+}
 
 /** A summary is one line: a multi-line script shows its first line. */
 function oneLine(command: string): string {

@@ -1,0 +1,167 @@
+/**
+ * What a command did to the root, kept as one backup session: the before
+ * version of every file it changed or deleted (captured by the snapshot
+ * before it ran) and every file it created, so undo puts the changed back
+ * and removes the created, with its usual conflict rules.
+ */
+import { join } from "node:path";
+import { identify } from "../change/load.js";
+import type { WriteRecord } from "../history/types.js";
+import { changeHunks } from "../text/diff.js";
+import { decodeText } from "../text/document.js";
+import { SyncBarrier } from "../util/durable.js";
+import { sha256 } from "../util/hash.js";
+import {
+  CAPTURE_MAX_BYTES,
+  CAPTURE_MAX_TOTAL,
+  type ChangeKind,
+  diffSnapshots,
+  type Snapshot,
+  type SnapshotDeps,
+} from "./snapshot.js";
+
+/** Changed files listed in a result at most; the rest are counted. */
+export const LISTED_MAX = 50;
+
+export interface ChangedFile {
+  path: string;
+  kind: ChangeKind;
+  /** Lines added and removed; 0 and 0 for a binary file or one whose content was not kept. */
+  added: number;
+  removed: number;
+}
+
+export interface NotRestorable {
+  path: string;
+  reason: string;
+}
+
+export interface CheckpointReport {
+  changed_files: ChangedFile[];
+  /** Every changed file by kind, listed or not. */
+  changed_counts: Record<ChangeKind, number>;
+  /** Changed files past LISTED_MAX, not listed. */
+  changed_files_more?: number;
+  /** The backup session undo takes, when anything restorable changed. */
+  backup_session?: string;
+  not_restorable?: NotRestorable[];
+  not_restorable_more?: number;
+  /** Ignored and heavy folders the checkpoint did not look into. */
+  unwatched?: string[];
+  unwatched_more?: number;
+}
+
+function lines(bytes: Uint8Array): string[] | undefined {
+  const text = decodeText(bytes);
+  if (typeof text !== "string") return undefined;
+  // "a\nb\n" is two lines, as wc -l and a diff count them.
+  const out = text.split("\n");
+  if (out.at(-1) === "") out.pop();
+  return out;
+}
+
+function countLines(before: Uint8Array | undefined, after: Uint8Array | undefined) {
+  const a = before ? lines(before) : [];
+  const b = after ? lines(after) : [];
+  if (!a || !b) return { added: 0, removed: 0 };
+  if (!before) return { added: b.length, removed: 0 };
+  if (!after) return { added: 0, removed: a.length };
+  let added = 0;
+  let removed = 0;
+  for (const h of changeHunks(a, b)) {
+    added += h.lines.length;
+    removed += h.end - h.start;
+  }
+  return { added, removed };
+}
+
+const capped = <T>(items: T[]) =>
+  items.length > LISTED_MAX
+    ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
+    : { list: items, more: 0 };
+
+/**
+ * Diffs `before` against the root as it is now and records the before
+ * versions in backup session `backup`; undefined when nothing changed.
+ */
+export async function recordCommand(
+  deps: SnapshotDeps,
+  before: Snapshot,
+  after: Snapshot,
+  backup: () => string,
+  note: string,
+): Promise<CheckpointReport | undefined> {
+  const { history, workspace, guard } = deps;
+  const changes = diffSnapshots(before, after);
+  const unwatched = capped(after.unwatched);
+  if (changes.length === 0) return undefined;
+  const records: WriteRecord[] = [];
+  const listed: ChangedFile[] = [];
+  const refused: NotRestorable[] = [];
+  for (const [rel, kind] of changes) {
+    const was = before.files.get(rel);
+    const old = was?.sha ? history.getBlob(was.sha) : undefined;
+    let now: Uint8Array | undefined;
+    if (kind !== "deleted") {
+      const size = after.files.get(rel)!.size;
+      if (size <= CAPTURE_MAX_BYTES) {
+        try {
+          now = await workspace.readFile(join(guard.root, rel));
+        } catch {
+          // Gone again since the second pass: counted as not restorable below.
+        }
+      }
+    }
+    if (old && now && was?.sha === sha256(now)) {
+      // Same bytes: touched, or only its mode changed (which undo does not restore).
+      if (was.mode === after.files.get(rel)!.mode) continue;
+      listed.push({ path: rel, kind, added: 0, removed: 0 });
+      refused.push({
+        path: rel,
+        reason: "only its mode changed; undo restores content, not modes",
+      });
+      continue;
+    }
+    listed.push({ path: rel, kind, ...countLines(old, now) });
+    const why =
+      kind !== "created" && !old
+        ? before.uncaptured.has(rel)
+          ? `no copy was kept before the command: it was over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB, past the ${CAPTURE_MAX_TOTAL / 1024 / 1024} MiB one checkpoint copies, or unreadable`
+          : "its copy was trimmed from history while the command ran"
+        : kind !== "deleted" && !now
+          ? `it is over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable), so undo cannot check it is unchanged`
+          : undefined;
+    if (why) {
+      refused.push({ path: rel, reason: why });
+      continue;
+    }
+    const record: WriteRecord = { kind: kind === "deleted" ? "delete" : "write", path: rel, note };
+    if (old) record.before = { bytes: old, ...identify(old) };
+    if (now) record.after = { bytes: now, ...identify(now) };
+    records.push(record);
+  }
+
+  if (listed.length === 0) return undefined;
+  const counts = { created: 0, changed: 0, deleted: 0 };
+  for (const f of listed) counts[f.kind]++;
+  const report: CheckpointReport = { changed_files: [], changed_counts: counts };
+  const shown = capped(listed);
+  report.changed_files = shown.list;
+  if (shown.more > 0) report.changed_files_more = shown.more;
+  if (records.length > 0) {
+    const id = backup();
+    const barrier = new SyncBarrier();
+    history.recordWrites(
+      records.map((r) => ({ ...r, backup: id })),
+      barrier,
+    );
+    barrier.flushSync();
+    report.backup_session = id;
+  }
+  const notRestorable = capped(refused);
+  if (notRestorable.list.length > 0) report.not_restorable = notRestorable.list;
+  if (notRestorable.more > 0) report.not_restorable_more = notRestorable.more;
+  if (unwatched.list.length > 0) report.unwatched = unwatched.list;
+  if (unwatched.more > 0) report.unwatched_more = unwatched.more;
+  return report;
+}

@@ -1,0 +1,215 @@
+/**
+ * The state of a root at one moment, cheap enough to take around every
+ * command: per regular file its size, mtime (ns), inode and mode, walked as
+ * `list` walks (.gitignore, heavy folders, the guard), and the bytes of every
+ * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
+ * can change them. Two snapshots diff into what was created, changed, deleted.
+ */
+import { lstatSync } from "node:fs";
+import { posix } from "node:path";
+import { setImmediate } from "node:timers/promises";
+import type { GuardedPath, PathGuard } from "../guard/path-guard.js";
+import type { HistoryStore } from "../history/types.js";
+import { sha256 } from "../util/hash.js";
+import { mapLimit } from "../util/map-limit.js";
+import { isTempName } from "../workspace/temp.js";
+import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
+import type { DirEntry, Workspace } from "../workspace/workspace.js";
+
+/**
+ * Files up to this size are copied into history before a command runs (as
+ * the history's own read limits; a blob is stored once per content).
+ */
+export const CAPTURE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * New bytes one snapshot copies into history at most (a quarter of the
+ * store's default 512 MiB bound), so a large tree cannot push older history
+ * out; files past it are uncaptured, like those over the cap.
+ */
+export const CAPTURE_MAX_TOTAL = 128 * 1024 * 1024;
+
+/** Folders read or files statted side by side: modest, the machine is shared. */
+const PARALLEL = 16;
+/** Files statted between two yields to the event loop. */
+const STAT_SLICE = 2_000;
+
+export interface FileMeta {
+  size: number;
+  mtimeNs: bigint;
+  ino: bigint;
+  mode: number;
+  /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
+  sha?: string;
+}
+
+export interface Snapshot {
+  /** Root-relative path → its metadata, regular files only. */
+  files: Map<string, FileMeta>;
+  /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
+  unwatched: string[];
+  /** Files over CAPTURE_MAX_BYTES, past CAPTURE_MAX_TOTAL or unreadable, root-relative. */
+  uncaptured: Set<string>;
+}
+
+export interface SnapshotDeps {
+  guard: PathGuard;
+  workspace: Workspace;
+  history: HistoryStore;
+}
+
+/** Always skipped and never worth naming (splice's own store, git's). */
+const SILENT = new Set([".git", ".splice"]);
+
+/**
+ * The last snapshot taken of each root and history in this process: a file whose
+ * metadata is unchanged since keeps its captured sha without being read again.
+ */
+const lastByRoot = new Map<string, Map<string, FileMeta>>();
+
+const sameMeta = (a: FileMeta, b: FileMeta) =>
+  a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode;
+
+/** Walks the root; with `capture`, every file up to the cap is kept in history first. */
+export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promise<Snapshot> {
+  const { guard, workspace } = deps;
+  const snapshot: Snapshot = { files: new Map(), unwatched: [], uncaptured: new Set() };
+  const files: { rel: string; abs: string }[] = [];
+  let level: Folder[] = [
+    { abs: guard.root, rel: "", layers: [], checked: checkedFolder(guard, guard.root) },
+  ];
+  while (level.length > 0) {
+    const next: Folder[] = [];
+    await mapLimit(level, PARALLEL, async (folder) => {
+      let entries: DirEntry[];
+      try {
+        entries = await workspace.readDir(folder.abs);
+      } catch {
+        snapshot.unwatched.push(folder.rel || ".");
+        return;
+      }
+      let layers = folder.layers;
+      if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+        const layer = await loadLayer(workspace, folder.abs, folder.rel);
+        if (layer) layers = [...layers, layer];
+      }
+      for (const entry of entries) {
+        if (entry.kind === "file" && folder.checked) {
+          const file = plainFile(guard, folder.checked, entry.name, layers);
+          if (file === "ignored") snapshot.unwatched.push(posix.join(folder.rel, entry.name));
+          else if (file) files.push(file);
+          continue;
+        }
+        const seen = screenEntry(guard, folder, entry, layers, false);
+        if (seen.verdict === "skipped" || seen.verdict === "ignored") {
+          if (!SILENT.has(entry.name)) snapshot.unwatched.push(seen.rel);
+          continue;
+        }
+        if (seen.verdict !== "ok") continue;
+        if (seen.kind === "directory") {
+          const { abs, rel } = seen;
+          next.push({ abs, rel, layers, checked: checkedFolder(guard, abs) });
+        } else if (entry.kind === "file") files.push({ rel: seen.rel, abs: seen.abs });
+      }
+    });
+    level = next;
+  }
+
+  // Per history too: a sha known to one store says nothing of another's blobs.
+  const cacheKey = `${deps.history.dir}\0${guard.root}`;
+  const last = lastByRoot.get(cacheKey);
+  const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
+  let budget = CAPTURE_MAX_TOTAL;
+  // Stats synchronously (4× faster than the async ones here), yielding between slices.
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
+    const { rel, abs } = files[i]!;
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
+      continue;
+    }
+    if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
+    const meta: FileMeta = {
+      size: Number(st.size),
+      mtimeNs: st.mtimeNs,
+      ino: st.ino,
+      mode: Number(st.mode & 0o7777n),
+    };
+    snapshot.files.set(rel, meta);
+    if (!capture) continue;
+    if (meta.size > CAPTURE_MAX_BYTES) {
+      snapshot.uncaptured.add(rel);
+      continue;
+    }
+    const known = last?.get(rel);
+    // Unchanged since the last snapshot: its bytes are in history already (if
+    // trimmed since, the change is reported not restorable, never guessed).
+    if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
+    else if (budget < meta.size) snapshot.uncaptured.add(rel);
+    else {
+      budget -= meta.size;
+      toCapture.push({ rel, abs, meta });
+    }
+  }
+  await mapLimit(toCapture, PARALLEL, async ({ rel, abs, meta }) => {
+    try {
+      const bytes = await workspace.readFile(abs);
+      meta.sha = deps.history.keepBlob(bytes, sha256(bytes));
+    } catch {
+      snapshot.uncaptured.add(rel);
+    }
+  });
+  if (capture) lastByRoot.set(cacheKey, snapshot.files);
+  snapshot.unwatched.sort();
+  return snapshot;
+}
+
+interface Folder {
+  abs: string;
+  rel: string;
+  layers: Layer[];
+  /** The guard's answer for the folder itself, so its plain files need only the rules. */
+  checked: GuardedPath | undefined;
+}
+
+function checkedFolder(guard: PathGuard, abs: string): GuardedPath | undefined {
+  try {
+    return guard.check(abs, "read");
+  } catch {
+    return undefined; // outside a confined session's base: every entry is screened in full
+  }
+}
+
+/** screenEntry's verdict for a plain file, without resolving its folder again. */
+function plainFile(
+  guard: PathGuard,
+  folder: GuardedPath,
+  name: string,
+  layers: readonly Layer[],
+): { rel: string; abs: string } | "ignored" | undefined {
+  if (isTempName(name)) return undefined;
+  const rel = folder.rel === "" ? name : `${folder.rel}/${name}`;
+  if (ignoredBy(layers, rel, false)) return "ignored";
+  try {
+    return { rel, abs: guard.checkEntry(folder, name, "read").abs };
+  } catch {
+    return undefined; // secrets and blocked paths: not looked at, as list does not show them
+  }
+}
+
+export type ChangeKind = "created" | "changed" | "deleted";
+
+/** What differs between two snapshots, sorted by path. */
+export function diffSnapshots(before: Snapshot, after: Snapshot): [string, ChangeKind][] {
+  const out: [string, ChangeKind][] = [];
+  for (const [rel, was] of before.files) {
+    const now = after.files.get(rel);
+    if (!now) out.push([rel, "deleted"]);
+    else if (!sameMeta(was, now)) out.push([rel, "changed"]);
+  }
+  for (const rel of after.files.keys()) if (!before.files.has(rel)) out.push([rel, "created"]);
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
