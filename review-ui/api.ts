@@ -6,44 +6,14 @@
 
 export { diffCounts as counts } from "../src/text/diff-counts.js";
 
-export interface SessionFile {
-  path: string;
-  action: "created" | "modified" | "deleted";
-  diff: string;
-  undone: boolean;
-}
+import type { HistoryResult, VersionEntry } from "../src/tools/history/result.js";
+import type { SessionSummary } from "../src/tools/undo/summary.js";
 
 /** One backup session as undo's list gives it. */
-export interface Session {
-  backup_session: string;
-  at: string;
-  session: string;
-  /** The program behind the session, when it said (an MCP client's name). */
-  client?: string;
-  undone: boolean;
-  is_undo: boolean;
-  undoes?: string;
-  note?: string;
-  files: SessionFile[];
-  hidden_files?: number;
-}
-
-export interface Version {
-  file_hash: string;
-  at: string;
-  kind: string;
-  replaced: boolean;
-  session: string;
-  size: number;
-  note?: string;
-  current: boolean;
-}
-
-export interface FileHistory {
-  path: string;
-  current_hash: string | null;
-  versions: Version[];
-}
+export type Session = SessionSummary;
+export type SessionFile = SessionSummary["files"][number];
+export type Version = VersionEntry;
+export type FileHistory = HistoryResult;
 
 /** One file of an undo's result (preview or applied). */
 export interface UndoFile {

@@ -2,28 +2,13 @@ import { z } from "zod";
 import { loadReplaced } from "../../change/load.js";
 import { defineTool, manual, READS } from "../define.js";
 
+import type { HistoryResult } from "./result.js";
+
+export type { HistoryResult, VersionEntry } from "./result.js";
+
 const input = z.strictObject({
   path: z.string(),
 });
-
-export interface VersionEntry {
-  file_hash: string;
-  at: string;
-  kind: string;
-  /** The newest event replaced this version (its `at`, `kind` and `note` are of that event). */
-  replaced: boolean;
-  session: string;
-  size: number;
-  note?: string;
-  current: boolean;
-}
-
-export interface HistoryResult {
-  path: string;
-  /** Tag of the file on disk now, or null when it does not exist. */
-  current_hash: string | null;
-  versions: VersionEntry[];
-}
 
 export const historyTool = defineTool({
   name: "history",

@@ -17,6 +17,7 @@ import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import { argPath, restoreSession, type UndoFile } from "./restore.js";
+import type { SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
 
 const input = z.strictObject({
@@ -29,6 +30,7 @@ const input = z.strictObject({
 });
 
 export type { UndoFile } from "./restore.js";
+export type { SessionSummary } from "./summary.js";
 
 export interface UndoResult {
   undone: string;
@@ -37,30 +39,6 @@ export interface UndoResult {
   files: UndoFile[];
   /** What the model reads (view.ts): the session undone, how to redo it, each file's changes. */
   content: string;
-}
-
-export interface SessionSummary {
-  backup_session: string;
-  at: string;
-  session: string;
-  /** The program behind the session, when it said (an MCP client's name). */
-  client?: string;
-  /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
-  undone: boolean;
-  /** This session undoes another (undoing it redoes that); a redo is a change again. */
-  is_undo: boolean;
-  /** The session this one undid (for an undo or a redo). */
-  undoes?: string;
-  /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
-  note?: string;
-  files: {
-    path: string;
-    action: "created" | "modified" | "deleted";
-    diff: string;
-    undone: boolean;
-  }[];
-  /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
-  hidden_files?: number;
 }
 
 /**

@@ -1,0 +1,24 @@
+/** One backup session as undo's list gives it (no imports: the review page's bundle reads it too). */
+export interface SessionSummary {
+  backup_session: string;
+  at: string;
+  session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
+  /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
+  undone: boolean;
+  /** This session undoes another (undoing it redoes that); a redo is a change again. */
+  is_undo: boolean;
+  /** The session this one undid (for an undo or a redo). */
+  undoes?: string;
+  /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
+  note?: string;
+  files: {
+    path: string;
+    action: "created" | "modified" | "deleted";
+    diff: string;
+    undone: boolean;
+  }[];
+  /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
+  hidden_files?: number;
+}
