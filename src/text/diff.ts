@@ -3,7 +3,7 @@
  * prefix and suffix first, so an edit near one spot of a 10 MB file costs
  * time in proportion to the file, not to its square.
  */
-import { diffArrays } from "diff";
+import { diffLines } from "./myers.js";
 
 /** Diffs with more edits than this fall back to one whole-window hunk. */
 const MAX_EDIT_LENGTH = 4000;
@@ -24,11 +24,6 @@ export function commonSpan(a: readonly string[], b: readonly string[]): Span {
   let suffix = 0;
   while (suffix < min - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
   return { prefix, suffix };
-}
-
-/** Myers up to MAX_EDIT_LENGTH edits: its cost is bounded by that, whatever the file's size. */
-function diffWithinLimit(a: string[], b: string[]) {
-  return diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH });
 }
 
 /**
@@ -57,25 +52,21 @@ function changedRuns(
 ): void {
   let o = from;
   let n = from;
-  const changes = diffWithinLimit(oldLines.slice(from, oldEnd), newLines.slice(from, newEnd));
+  // Myers up to MAX_EDIT_LENGTH edits: its cost is bounded by that, whatever the file's size.
+  const changes = diffLines(
+    oldLines.slice(from, oldEnd),
+    newLines.slice(from, newEnd),
+    MAX_EDIT_LENGTH,
+  );
   if (!changes) {
     pushRun(runs, "-", o, n, oldEnd - from);
     pushRun(runs, "+", oldEnd, n, newEnd - from);
     return;
   }
-  for (const change of changes) {
-    const count = change.value.length;
-    if (change.removed) {
-      pushRun(runs, "-", o, n, count);
-      o += count;
-    } else if (change.added) {
-      pushRun(runs, "+", o, n, count);
-      n += count;
-    } else {
-      pushRun(runs, " ", o, n, count);
-      o += count;
-      n += count;
-    }
+  for (const { tag, count } of changes) {
+    pushRun(runs, tag, o, n, count);
+    if (tag !== "+") o += count;
+    if (tag !== "-") n += count;
   }
 }
 
@@ -209,22 +200,21 @@ export interface Hunk {
 
 /** The changes from `base` to `other` (Myers, so cost follows the number of edits). */
 export function changeHunks(base: readonly string[], other: readonly string[]): Hunk[] {
-  // Diff only what differs: jsdiff's cost per compared line is high.
+  // Diff only what differs.
   const { prefix, suffix } = commonSpan(base, other);
   const baseMid = base.slice(prefix, base.length - suffix);
   const otherMid = other.slice(prefix, other.length - suffix);
   if (baseMid.length === 0 && otherMid.length === 0) return [];
-  const changes = diffWithinLimit(baseMid, otherMid);
+  const changes = diffLines(baseMid, otherMid, MAX_EDIT_LENGTH);
   if (!changes)
     return [{ start: prefix, end: prefix + baseMid.length, lines: otherMid, at: prefix }];
   const out: Hunk[] = [];
   let b = prefix;
   let o = prefix;
-  for (const change of changes) {
-    const n = change.value.length;
-    if (!change.added && !change.removed) {
-      b += n;
-      o += n;
+  for (const { tag, count } of changes) {
+    if (tag === " ") {
+      b += count;
+      o += count;
       continue;
     }
     let last = out.at(-1);
@@ -232,12 +222,12 @@ export function changeHunks(base: readonly string[], other: readonly string[]): 
       last = { start: b, end: b, lines: [], at: o };
       out.push(last);
     }
-    if (change.removed) {
-      last.end += n;
-      b += n;
+    if (tag === "-") {
+      last.end += count;
+      b += count;
     } else {
-      for (const line of change.value) last.lines.push(line);
-      o += n;
+      for (let k = 0; k < count; k++) last.lines.push(other[o + k]!);
+      o += count;
     }
   }
   return out;
