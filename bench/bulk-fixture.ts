@@ -4,8 +4,13 @@ import { join } from "node:path";
 
 export const BULK_FILES = 120;
 
-/** One test file: a few cases, each with `expect(...).toBe(...)` lines ast_edit rewrites. */
-export function testFile(i: number): string {
+/**
+ * One test file: a few cases, each with `expect(...).toBe(...)` lines ast_edit
+ * rewrites. A `version` above 0 heads it with a comment naming it, so that each
+ * run of a benchmark changes versions history has not seen yet (as a real
+ * change does), not ones it stored in the previous run.
+ */
+export function testFile(i: number, version = 0): string {
   const cases: string[] = [];
   for (let c = 0; c < 6; c++) {
     cases.push(`test("case ${i}.${c}", () => {
@@ -16,14 +21,15 @@ export function testFile(i: number): string {
 });
 `);
   }
-  return `import { compute${i % 7}, label } from "../src/lib";
+  const head = version > 0 ? `// version ${version}\n` : "";
+  return `${head}import { compute${i % 7}, label } from "../src/lib";
 import { expect, test } from "../src/harness";
 
 ${cases.join("\n")}`;
 }
 
-/** Writes the project under `root`; returns the test paths relative to it. */
-export function plantBulkProject(root: string, files = BULK_FILES): string[] {
+/** Writes the project under `root` (its test files at `version`); returns the test paths relative to it. */
+export function plantBulkProject(root: string, files = BULK_FILES, version = 0): string[] {
   mkdirSync(join(root, "src"), { recursive: true });
   mkdirSync(join(root, "test"), { recursive: true });
   writeFileSync(
@@ -47,7 +53,7 @@ export function plantBulkProject(root: string, files = BULK_FILES): string[] {
   const paths: string[] = [];
   for (let i = 0; i < files; i++) {
     const rel = `test/case-${String(i).padStart(3, "0")}.test.ts`;
-    writeFileSync(join(root, rel), testFile(i));
+    writeFileSync(join(root, rel), testFile(i, version));
     paths.push(rel);
   }
   return paths;

@@ -3,8 +3,9 @@
  * files beside `ast-grep --update-all` on the same files, the change's one
  * validation pass (tsgo, warm), undo of a 100-file session, and patch calls over
  * a warm MCP server (`splice serve` on stdio) beside `git apply` on this
- * repository's recent commits. Every row is measured in the default durability
- * mode and with SPLICE_DURABLE=0, in the same run.
+ * repository's recent commits. Every row is measured in each durability mode
+ * (the default, SPLICE_DURABLE=full and SPLICE_DURABLE=0), in the same run.
+ * Each ast_edit run changes versions new to history, as a real change does.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createToolkit } from "../src/toolkit/index.js";
+import type { Durability } from "../src/util/durable.js";
 import { BULK_FILES, plantBulkProject } from "./bulk-fixture.js";
 import { defineBenchmark, formatTable, measure, ms, type Stats, withScratchDir } from "./lib.js";
 
@@ -37,19 +39,26 @@ const row = (what: string, mode: string, s: Stats, base?: Stats, note = ""): Row
   note,
 ];
 
-async function astRows(dir: string, durable: boolean, mode: string): Promise<Row[]> {
-  const root = join(dir, `ast-${mode}`);
-  plantBulkProject(root);
+/** The durability modes, each with the SPLICE_DURABLE value that selects it. */
+const MODES: { durable: Durability; env?: string; label: string }[] = [
+  { durable: "relaxed", label: "default" },
+  { durable: "full", env: "full", label: "SPLICE_DURABLE=full" },
+  { durable: "none", env: "0", label: "SPLICE_DURABLE=0" },
+];
+
+async function astRows(dir: string, durable: Durability, mode: string): Promise<Row[]> {
+  const root = join(dir, `ast-${durable}`);
+  let version = 0;
+  const plantNew = () => plantBulkProject(root, undefined, ++version);
+  plantNew();
   const kit = createToolkit({ root, history: { session: "bench" }, durable });
   let session = "";
-  const theirs = await measure(
-    { warmup: 1, runs: RUNS, before: () => plantBulkProject(root) },
-    () =>
-      execFileSync(AST_GREP, ["run", "-p", OPS[0]!.pat, "-r", OPS[0]!.out, "-U", "test"], {
-        cwd: root,
-      }),
+  const theirs = await measure({ warmup: 1, runs: RUNS, before: plantNew }, () =>
+    execFileSync(AST_GREP, ["run", "-p", OPS[0]!.pat, "-r", OPS[0]!.out, "-U", "test"], {
+      cwd: root,
+    }),
   );
-  const ours = await measure({ warmup: 1, runs: RUNS, before: () => plantBulkProject(root) }, () =>
+  const ours = await measure({ warmup: 1, runs: RUNS, before: plantNew }, () =>
     kit.call("ast_edit", { ops: OPS, paths: ["test"], validate: false }),
   );
   const undo = await measure(
@@ -57,7 +66,7 @@ async function astRows(dir: string, durable: boolean, mode: string): Promise<Row
       warmup: 1,
       runs: RUNS,
       before: async () => {
-        const paths = plantBulkProject(root).slice(0, 100);
+        const paths = plantNew().slice(0, 100);
         const r = (await kit.call("ast_edit", { ops: OPS, paths, validate: false })) as {
           backup_session: string;
         };
@@ -70,7 +79,7 @@ async function astRows(dir: string, durable: boolean, mode: string): Promise<Row
   const passes: number[] = [];
   let timedOut = 0;
   for (let i = 0; i < 3; i++) {
-    plantBulkProject(root);
+    plantNew();
     const r = (await kit.call("ast_edit", { ops: OPS, paths: ["test"] })) as {
       validation?: { ms: number; timed_out: boolean; files: number };
     };
@@ -133,15 +142,14 @@ function plant(root: string, files: Map<string, Buffer>): void {
 
 async function patchRows(
   dir: string,
-  durable: boolean,
-  mode: string,
+  { durable, env: durableEnv, label: mode }: (typeof MODES)[number],
   diffs: Diff[],
 ): Promise<Row[]> {
-  const root = join(dir, `patch-${mode}`);
-  const gitRoot = join(dir, `git-${mode}`);
+  const root = join(dir, `patch-${durable}`);
+  const gitRoot = join(dir, `git-${durable}`);
   mkdirSync(root, { recursive: true });
   const client = new Client({ name: "bench-bulk", version: "1.0.0" });
-  const env: Record<string, string> = durable ? {} : { SPLICE_DURABLE: "0" };
+  const env: Record<string, string> = durableEnv ? { SPLICE_DURABLE: durableEnv } : {};
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -207,12 +215,9 @@ defineBenchmark({
     const diffs = recentDiffs(resolve(HERE, ".."));
     const rows: Row[] = [];
     await withScratchDir("splice-bench-bulk-", async (dir) => {
-      for (const [durable, mode] of [
-        [true, "default"],
-        [false, "SPLICE_DURABLE=0"],
-      ] as const) {
-        rows.push(...(await astRows(dir, durable, mode)));
-        rows.push(...(await patchRows(dir, durable, mode, diffs)));
+      for (const mode of MODES) {
+        rows.push(...(await astRows(dir, mode.durable, mode.label)));
+        rows.push(...(await patchRows(dir, mode, diffs)));
       }
     });
     console.log(
