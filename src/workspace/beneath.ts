@@ -131,9 +131,11 @@ function linkText(dir: Dir, name: string): string | undefined {
  * marks it deleted), and the call walks afresh as if nothing were held. Only
  * folders reached without a link on the way are held, so a held folder is
  * always the one a walk would reach now. Process-wide and bounded: the
- * oldest is closed first.
+ * oldest is closed first. The bound holds history's 256 blob fan-out folders
+ * besides a batch's own: a batch writes a blob into a random one per file,
+ * and with fewer held each of those writes walked from the root again.
  */
-const HELD_MAX = 64;
+export const HELD_MAX = 320;
 const held = new Map<string, { fd: number; real: string }>();
 /** Held descriptors found stale while a call may still be using them: closed when the outermost call ends. */
 const retired: number[] = [];
