@@ -7,11 +7,12 @@
 export { diffCounts as counts } from "../src/text/diff-counts.js";
 
 import type { HistoryResult, VersionEntry } from "../src/tools/history/result.js";
-import type { SessionSummary } from "../src/tools/undo/summary.js";
+import type { SessionList, SessionSummary } from "../src/tools/undo/summary.js";
 
 /** One backup session as undo's list gives it. */
 export type Session = SessionSummary;
 export type SessionFile = SessionSummary["files"][number];
+export type { SessionList };
 export type Version = VersionEntry;
 export type FileHistory = HistoryResult;
 
@@ -78,7 +79,13 @@ function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
 }
 
 export const api = {
-  sessions: () => get<{ sessions: Session[] }>("sessions").then((r) => r.sessions),
+  /** One page of sessions, newest first: those older than `before`, and the `next` page's cursor. */
+  sessions: (page: { before?: string; limit?: number } = {}) => {
+    const query = new URLSearchParams();
+    if (page.before !== undefined) query.set("before", page.before);
+    if (page.limit !== undefined) query.set("limit", String(page.limit));
+    return get<SessionList>(`sessions?${query}`);
+  },
   history: (path: string) => get<FileHistory>(`history?path=${encodeURIComponent(path)}`),
   undo: (args: { backup_session: string; path?: string }, preview: boolean) =>
     post<UndoResult>("undo", { ...args, preview }),

@@ -18,7 +18,7 @@ export const REVIEW_PATH = "/review";
 export const REVIEW_SESSION = "review";
 /** How often the event stream asks history for a newer backup session (other processes write too). */
 export const POLL_MS = 500;
-/** undo's own ceiling for one list. */
+/** undo's own ceiling for one page of its list; the page asks for the next as it scrolls. */
 const LIST_LIMIT = 200;
 const MAX_BODY_BYTES = 64 * 1024;
 /** A tool's refusal as HTTP says it; any other is 422 (understood, not done). */
@@ -106,6 +106,7 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
           list: true,
           all_sessions: true,
           limit: Math.min(LIST_LIMIT, Number(url.searchParams.get("limit")) || LIST_LIMIT),
+          ...pick(Object.fromEntries(url.searchParams), ["before"]),
         }),
     },
     history: {

@@ -7,7 +7,6 @@
  * preview's conflict warning, rollback from a file's history, redo, live
  * updates while the agent edits, and the refusals a foreign page meets.
  */
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "puppeteer-core";
@@ -15,19 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReviewServer, serveReview } from "../../src/review/server.js";
 import type { Splice } from "../../src/splice.js";
 import { Project } from "../helpers/project.js";
-import { CHROMIUM, launch, screenshot, until } from "./browser.js";
+import { chromiumMissing, launch, screenshot, until } from "./browser.js";
 
 const BROWSER_MS = 60_000;
 const rows = "document.querySelectorAll('#timeline .row').length";
 
-/** Why the browser tests cannot run here, or undefined when they can (under CI they must). */
-function chromiumMissing(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const why = `${CHROMIUM} is not installed (Debian's chromium)`;
-  if (process.env.CI)
-    throw new Error(`${why}, and CI must run the browser tests (.ci/run installs it)`);
-  return why;
-}
 const noChromium = chromiumMissing();
 if (noChromium) describe.skip(`the review page in Chromium: skipped, ${noChromium}`, () => {});
 
@@ -303,7 +294,7 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
   );
 
   it(
-    "virtualizes a 10,000-line diff and a list of 10,000 sessions (figures printed)",
+    "virtualizes a 10,000-line diff (figure printed)",
     async () => {
       const lines = (p: string) =>
         `${Array.from({ length: 10_000 }, (_, i) => `const v${i} = "${p}${i}";`).join("\n")}\n`;
@@ -348,38 +339,8 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
       );
       expect(await page.$eval("#detail .diff-piece", (el) => el.childElementCount)).toBe(0);
 
-      const listMs = await page.evaluate(async () => {
-        const { showSessions } = (
-          window as never as { review: { showSessions(s: unknown[]): void } }
-        ).review;
-        const files = [
-          {
-            path: "src/x.ts",
-            action: "modified",
-            diff: "--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n",
-            undone: false,
-          },
-        ];
-        const many = Array.from({ length: 10_000 }, (_, i) => ({
-          backup_session: `20261203-000000-${String(i).padStart(6, "0")}`,
-          at: new Date(Date.UTC(2026, 11, 3, 0, 0, i)).toISOString(),
-          session: `mcp-agent-${i % 7}`,
-          undone: false,
-          is_undo: false,
-          note: i % 3 ? "edit" : "write",
-          files,
-        }));
-        const t0 = performance.now();
-        showSessions(many);
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
-        return performance.now() - t0;
-      });
-      expect(await page.$eval("#count", (el) => el.textContent)).toBe("10000 of 10000 sessions");
-      expect(await page.evaluate(rows)).toBeLessThan(100);
-      await screenshot(page, "review-10000-sessions");
       console.log(
-        `review page figures: 10,000-line diff (10,000 lines changed) opened in ${ms.toFixed(0)} ms; ` +
-          `10,000 sessions listed in ${listMs.toFixed(0)} ms (target < 1000 ms each, not asserted)`,
+        `review page figures: 10,000-line diff (10,000 lines changed) opened in ${ms.toFixed(0)} ms (target < 1000 ms, not asserted)`,
       );
     },
     BROWSER_MS,

@@ -22,3 +22,9 @@ export interface SessionSummary {
   /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
   hidden_files?: number;
 }
+
+/** One page of undo's list: sessions newest first, and `next` to pass as `before` while older ones remain. */
+export interface SessionList {
+  sessions: SessionSummary[];
+  next?: string;
+}
