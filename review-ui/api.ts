@@ -104,9 +104,13 @@ export function whoOf(s: Session): string {
   return s.client ? `${s.client} · ${s.session}` : s.session;
 }
 
-/** The tool a history note names: `rollback to 1A2B` → rollback, `file.create` → file. */
+/**
+ * The tool that made a session: as history recorded it, or for a record
+ * older than that, the one its note names (`rollback to 1A2B` → rollback).
+ */
 export function toolOf(s: Session): string {
-  const word = (s.note ?? "").split(/[ .]/)[0] ?? "";
+  if (s.tool !== undefined) return s.tool;
+  const word = (s.note ?? "").split(/[ .:]/)[0] ?? "";
   if (word === "replace" || word === "create") return "edit";
   return word || "?";
 }

@@ -50,6 +50,7 @@ function row(s: Session, selected: boolean): HTMLElement {
   const tool = document.createElement("span");
   tool.className = "tool";
   tool.textContent = toolOf(s);
+  if (s.tool === undefined) tool.title = "read from history's note: an older record names no tool";
   const who = document.createElement("span");
   who.className = "who";
   who.textContent = whoOf(s);

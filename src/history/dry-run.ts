@@ -89,6 +89,10 @@ export class DryRunHistory implements HistoryStore {
   /** A dry run journals nothing, so there is nothing to name. */
   nameClient(): void {}
 
+  forTool(): DryRunHistory {
+    return this;
+  }
+
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[] {
     return records.map((r) => {
       this.recordWrite(r, barrier);

@@ -225,11 +225,13 @@ export class EventIndex {
       const first = events[0];
       if (!first) continue;
       const client = events.find((e) => e.client !== undefined)?.client;
+      const tool = events.find((e) => e.tool !== undefined)?.tool;
       out.push({
         id,
         at: first.at,
         session: first.session,
         ...(client !== undefined ? { client } : {}),
+        ...(tool !== undefined ? { tool } : {}),
         changes: events.map((e) => ({
           path: e.path,
           kind: e.kind,

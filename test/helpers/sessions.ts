@@ -8,7 +8,10 @@ import { newBackupId } from "../../src/util/ids.js";
  * `count` one-file backup sessions by `agents` history sessions
  * (`mcp-agent-N`, in turn, a share each), journaled through the history API
  * as the tools would have (the versions stored, one journal line each), in
- * one append per agent; returns their ids, oldest first.
+ * one append per agent; returns their ids, oldest first. Even
+ * agents' changes name their tool (edit), odd agents' (edits and writes)
+ * are as splice wrote them before it recorded the tool, so only their note
+ * says it.
  */
 export function journalSessions(root: string, count: number, agents: number): string[] {
   const history = History.open({ dir: join(root, ".splice"), root, session: "seed", fsync: false });
@@ -32,11 +35,12 @@ export function journalSessions(root: string, count: number, agents: number): st
         before: { bytes: text(v), tag: `B${v}` },
         after: { bytes: text(v + 1), tag: `A${v}` },
         backup: id,
-        note: i % 3 ? "edit" : "write",
+        note: agent % 2 === 0 || i % 3 ? "edit" : "write",
       });
     }
     const barrier = new SyncBarrier();
-    history.forSession(`mcp-agent-${agent}`).recordWrites(records, barrier);
+    const own = history.forSession(`mcp-agent-${agent}`);
+    (agent % 2 ? own : own.forTool("edit")).recordWrites(records, barrier);
     barrier.flushSync();
   }
   return ids;

@@ -84,6 +84,29 @@ describe.skipIf(noChromium)("the review page with 10,000 sessions", () => {
       const share = Math.round(4 * (SESSIONS / AGENTS)) - Math.round(3 * (SESSIONS / AGENTS));
       expect(await page.$eval("#count", (el) => el.textContent)).toBe(`${share} of 10000 sessions`);
       await page.select("#f-session", "");
+      // The tool as recorded (an even agent's), and as an older record's note says it (an odd one's).
+      const tools = await page.$$eval("#timeline .row", (els) =>
+        els.slice(0, 1).map((el) => {
+          const tool = el.querySelector<HTMLElement>(".tool")!;
+          return {
+            who: el.querySelector(".who")?.textContent,
+            tool: tool.textContent,
+            title: tool.title,
+          };
+        }),
+      );
+      expect(tools).toEqual([{ who: "mcp-agent-6", tool: "edit", title: "" }]);
+      await page.select("#f-session", "mcp-agent-5");
+      const older = await page.$eval("#timeline .row .tool", (el) => ({
+        tool: el.textContent,
+        title: (el as HTMLElement).title,
+      }));
+      expect(older.tool).toMatch(/^(edit|write)$/);
+      expect(older.title).toMatch(/older record/);
+      await page.select("#f-session", "");
+      await page.select("#f-tool", "write");
+      expect(await page.$eval("#count", (el) => el.textContent)).toMatch(/^\d+ of 10000 sessions$/);
+      await page.select("#f-tool", "");
       console.log(
         `review page figures, ${SESSIONS} real sessions: list opened (first page of 200 drawn) in ${openMs.toFixed(0)} ms (the page itself ${pageMs.toFixed(0)} ms of it); ` +
           `scrolled to the oldest (49 more pages loaded) in ${scrollMs.toFixed(0)} ms (not asserted)`,
@@ -111,6 +134,15 @@ describe.skipIf(noChromium)("the review page with 10,000 sessions", () => {
           return list.querySelector(`.row[data-id="${id}"] .badge`)?.textContent;
         }, old);
         expect(badge).toBe("undone");
+        // The undo names its tool and its agent's session.
+        const top = await page.evaluate(async () => {
+          const list = document.querySelector<HTMLElement>("#timeline")!;
+          list.scrollTop = 0;
+          await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+          const row = list.querySelector(".row")!;
+          return [row.querySelector(".tool")?.textContent, row.querySelector(".who")?.textContent];
+        });
+        expect(top).toEqual(["undo", "mcp-undoer"]);
         await screenshot(page, "review-10000-sessions-old-undone");
       } finally {
         await agent.close();

@@ -195,6 +195,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     at: b.at,
     session: b.session,
     ...(b.client !== undefined ? { client: b.client } : {}),
+    ...(b.tool !== undefined ? { tool: b.tool } : {}),
     undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),

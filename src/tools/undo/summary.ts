@@ -11,6 +11,8 @@ export interface SessionSummary {
   is_undo: boolean;
   /** The session this one undid (for an undo or a redo). */
   undoes?: string;
+  /** The tool whose call made it, as history recorded it; absent in older records (see `note`). */
+  tool?: string;
   /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
   note?: string;
   files: {
