@@ -91,10 +91,17 @@ export const api = {
     post<UndoResult>("undo", { ...args, preview }),
   rollback: (args: { path: string; hash: string }, preview: boolean) =>
     post<RollbackResult>("rollback", { ...args, preview }),
-  /** Calls `onChange` whenever a backup session appears; the browser reconnects by itself. */
-  events(onChange: () => void): EventSource {
+  /**
+   * Calls `onChange` whenever a backup session appears, with who noticed it
+   * (`events`: a tool in the server's process; `watch`: the history folder,
+   * written by another process); the browser reconnects by itself.
+   */
+  events(onChange: (by: string) => void): EventSource {
     const source = new EventSource(`${base}events?token=${encodeURIComponent(token)}`);
-    source.addEventListener("sessions", onChange);
+    source.addEventListener("sessions", (event) => {
+      const { by } = JSON.parse((event as MessageEvent<string>).data) as { by: string };
+      onChange(by);
+    });
     return source;
   },
 };

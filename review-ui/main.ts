@@ -447,12 +447,17 @@ layoutPick.addEventListener("change", () => {
   if (s) drawSession(s);
 });
 
-const source = api.events(() => {
+const source = api.events((by) => {
   live.textContent = "live: new changes";
+  // Who noticed: this process's tools, or the history folder (another process).
+  live.dataset.by = by;
   void reload();
 });
+let opened = 0;
 source.addEventListener("open", () => {
   live.textContent = "live";
+  // A reconnect may have missed news while the stream was down: load again.
+  if (opened++ > 0) void reload();
 });
 source.addEventListener("error", () => {
   live.textContent = "reconnecting…";

@@ -8,6 +8,7 @@ import type { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { EventIndex } from "./event-index.js";
 import {
+  type BackupMark,
   type BackupSession,
   checkWriteRecord,
   type HistoryReader,
@@ -164,5 +165,10 @@ export class DryRunHistory implements HistoryStore {
       return { ...b, changes: [...b.changes, ...more.changes] };
     });
     return [...own.values(), ...known];
+  }
+
+  backupMark(): BackupMark {
+    const all = this.backups();
+    return { count: all.length, ...(all[0] ? { newest: all[0].id } : {}) };
   }
 }

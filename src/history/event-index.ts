@@ -5,7 +5,7 @@
  * journal's new lines before each query.
  */
 import type { StoredEvent } from "./journal.js";
-import type { BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
+import type { BackupMark, BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
 
 /** sha -> tag, in the order the session saw them (re-seeing moves a sha to the end). */
 type SeenVersions = Map<string, string>;
@@ -214,6 +214,21 @@ export class EventIndex {
       if ((e.kind === "write" || e.kind === "rollback") && e.sha === sha) return e;
     }
     return undefined;
+  }
+
+  /**
+   * How many backup sessions there are and the newest one's id: what
+   * changes when one appears, counted without building them.
+   */
+  backupMark(): BackupMark {
+    let count = 0;
+    let newest: string | undefined;
+    for (const [id, events] of this.backupEvents) {
+      if (!events.some((e) => this.landed(e))) continue;
+      count++;
+      newest = id;
+    }
+    return { count, ...(newest !== undefined ? { newest } : {}) };
   }
 
   /** Backup sessions, newest first, each with the files it changed in journal order. */

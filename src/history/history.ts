@@ -32,6 +32,7 @@ import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-pre
 import { LOCK_FILE } from "./lock.js";
 import { sweepDeadTemps } from "./temps.js";
 import {
+  type BackupMark,
   type BackupSession,
   type CollectResult,
   checkWriteRecord,
@@ -646,6 +647,11 @@ export class History implements HistoryStore {
     return this.store.fullIndex().backups();
   }
 
+  backupMark(): BackupMark {
+    this.store.catchUp();
+    return this.store.fullIndex().backupMark();
+  }
+
   /** Blob files and bytes as found on disk; events as indexed from the journal. */
   stats(): HistoryStats {
     if (this.store.unavailable) return { blobs: 0, bytes: 0, events: 0 };
@@ -664,6 +670,7 @@ export class History implements HistoryStore {
 
 export type {
   BackupChange,
+  BackupMark,
   BackupSession,
   CollectResult,
   EventKind,

@@ -146,6 +146,8 @@ export interface HistoryReader {
   versionBefore(path: string, sha: string): VersionRef | undefined;
   /** Backup sessions of every session, newest first. */
   backups(): BackupSession[];
+  /** What changes when a backup session appears (a cheap look, for a page watching history). */
+  backupMark(): BackupMark;
 }
 
 /**
@@ -279,6 +281,12 @@ export interface BackupChange {
   /** What the change wrote; absent for a delete. */
   after?: VersionRef;
   note?: string;
+}
+
+/** How many backup sessions there are, and the newest one's id. */
+export interface BackupMark {
+  count: number;
+  newest?: string;
 }
 
 /** Everything one tool call changed, so it can be undone as a unit. */
