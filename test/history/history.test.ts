@@ -332,3 +332,26 @@ describe("who made a change", () => {
     ]);
   });
 });
+
+describe("backupMark", () => {
+  it("counts landed backup sessions and names the newest, as backups() lists them", () => {
+    const history = openHistory();
+    expect(history.backupMark()).toEqual({ count: 0 });
+    const write = (path: string, backup: string, pending = false) =>
+      history.recordWrite({
+        kind: "write",
+        path,
+        after: { bytes: bytes(`${path}\n`), tag: "AAAA" },
+        backup,
+        pending,
+      });
+    write("a.txt", "b1");
+    write("b.txt", "b2");
+    // Not landed yet: not a session, as undo sees it.
+    const { id } = write("c.txt", "b3", true);
+    expect(history.backupMark()).toEqual({ count: 2, newest: "b2" });
+    history.landed(id);
+    expect(history.backupMark()).toEqual({ count: 3, newest: "b3" });
+    expect(history.backups().map((b) => b.id)).toEqual(["b3", "b2", "b1"]);
+  });
+});
