@@ -202,7 +202,12 @@ async function loadOlder(): Promise<void> {
       showSessions([...sessions, ...page.sessions]);
     }
   } catch (error) {
-    say((error as Error).message, "error");
+    if (error instanceof ApiError && error.code === "not_found" && older === before) {
+      // History dropped the session the next page starts after (bounded, collected): start over.
+      sessions = [];
+      older = undefined;
+      void reload();
+    } else say((error as Error).message, "error");
   } finally {
     loadingOlder = false;
   }
