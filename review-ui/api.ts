@@ -7,11 +7,12 @@
 export { diffCounts as counts } from "../src/text/diff-counts.js";
 
 import type { HistoryResult, VersionEntry } from "../src/tools/history/result.js";
-import type { SessionSummary } from "../src/tools/undo/summary.js";
+import type { SessionList, SessionSummary } from "../src/tools/undo/summary.js";
 
 /** One backup session as undo's list gives it. */
 export type Session = SessionSummary;
 export type SessionFile = SessionSummary["files"][number];
+export type { SessionList };
 export type Version = VersionEntry;
 export type FileHistory = HistoryResult;
 
@@ -78,16 +79,29 @@ function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
 }
 
 export const api = {
-  sessions: () => get<{ sessions: Session[] }>("sessions").then((r) => r.sessions),
+  /** One page of sessions, newest first: those older than `before`, and the `next` page's cursor. */
+  sessions: (page: { before?: string; limit?: number } = {}) => {
+    const query = new URLSearchParams();
+    if (page.before !== undefined) query.set("before", page.before);
+    if (page.limit !== undefined) query.set("limit", String(page.limit));
+    return get<SessionList>(`sessions?${query}`);
+  },
   history: (path: string) => get<FileHistory>(`history?path=${encodeURIComponent(path)}`),
   undo: (args: { backup_session: string; path?: string }, preview: boolean) =>
     post<UndoResult>("undo", { ...args, preview }),
   rollback: (args: { path: string; hash: string }, preview: boolean) =>
     post<RollbackResult>("rollback", { ...args, preview }),
-  /** Calls `onChange` whenever a backup session appears; the browser reconnects by itself. */
-  events(onChange: () => void): EventSource {
+  /**
+   * Calls `onChange` whenever a backup session appears, with who noticed it
+   * (`events`: a tool in the server's process; `watch`: the history folder,
+   * written by another process); the browser reconnects by itself.
+   */
+  events(onChange: (by: string) => void): EventSource {
     const source = new EventSource(`${base}events?token=${encodeURIComponent(token)}`);
-    source.addEventListener("sessions", onChange);
+    source.addEventListener("sessions", (event) => {
+      const { by } = JSON.parse((event as MessageEvent<string>).data) as { by: string };
+      onChange(by);
+    });
     return source;
   },
 };
@@ -97,9 +111,13 @@ export function whoOf(s: Session): string {
   return s.client ? `${s.client} · ${s.session}` : s.session;
 }
 
-/** The tool a history note names: `rollback to 1A2B` → rollback, `file.create` → file. */
+/**
+ * The tool that made a session: as history recorded it, or for a record
+ * older than that, the one its note names (`rollback to 1A2B` → rollback).
+ */
 export function toolOf(s: Session): string {
-  const word = (s.note ?? "").split(/[ .]/)[0] ?? "";
+  if (s.tool !== undefined) return s.tool;
+  const word = (s.note ?? "").split(/[ .:]/)[0] ?? "";
   if (word === "replace" || word === "create") return "edit";
   return word || "?";
 }

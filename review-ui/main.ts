@@ -69,7 +69,10 @@ app.replaceChildren(
   dialog,
 );
 
+/** The sessions loaded so far, newest first; `older` lists on past the last (undefined: none left). */
 let sessions: Session[] = [];
+let older: string | undefined;
+let loadingOlder = false;
 let shown: Session[] = [];
 let picked: string | undefined;
 /** What the right side shows: a session (with what was undone of it when drawn) or a file's history. */
@@ -77,7 +80,14 @@ let view: { session: string; state: string } | { history: string } | undefined;
 let layout: Layout = "side-by-side";
 let stopDiffs: (() => void)[] = [];
 
-const timeline = new Timeline(list, (id) => pick(id));
+/** undo's ceiling for one page of its list. */
+const PAGE = 200;
+
+const timeline = new Timeline(
+  list,
+  (id) => pick(id),
+  () => void loadOlder(),
+);
 
 function say(text: string, kind: "ok" | "error" = "ok"): void {
   notice.className = `notice ${kind}`;
@@ -103,11 +113,12 @@ function filter(): void {
       (!session || s.session === session) &&
       (!tool || toolOf(s) === tool),
   );
-  countLine.textContent = `${shown.length} of ${sessions.length} sessions`;
+  const more = older === undefined ? "" : " loaded so far (more as you scroll)";
+  countLine.textContent = `${shown.length} of ${sessions.length} sessions${more}`;
   timeline.show(shown, picked);
 }
 
-/** Puts a list of sessions on the page (the API's, or a test's 10,000). */
+/** Puts the loaded sessions on the page. */
 function showSessions(list: Session[]): void {
   sessions = list;
   options(sessionFilter, "every session", [...new Set(list.map((s) => s.session))].sort());
@@ -126,12 +137,79 @@ function stateOf(s: Session): string {
   return JSON.stringify([s.undone, s.files.map((f) => f.undone), undoer(s)?.backup_session]);
 }
 
+/**
+ * Loads the newest page again (on start, after an action, on news) and
+ * keeps the older pages loaded so far: they are the same sessions, except
+ * those a new undo or redo changed, which are fetched again one by one
+ * (the session just newer one is their `before`).
+ */
 async function reload(): Promise<void> {
   try {
-    showSessions(await api.sessions());
+    const fresh = await api.sessions({ limit: PAGE });
+    const last = fresh.sessions.at(-1)?.backup_session;
+    const at = sessions.findIndex((s) => s.backup_session === last);
+    let list = fresh.sessions;
+    if (at < 0 || fresh.next === undefined) {
+      older = fresh.next; // The first load, or more new sessions than a page: start again.
+    } else {
+      const known = new Set(sessions.map((s) => s.backup_session));
+      list = [...fresh.sessions, ...sessions.slice(at + 1)];
+      await refreshTargets(
+        list,
+        fresh.sessions.length,
+        fresh.sessions.filter((s) => !known.has(s.backup_session)),
+      );
+    }
+    showSessions(list);
     document.body.dataset.loaded = String(Number(document.body.dataset.loaded ?? 0) + 1);
   } catch (error) {
     say((error as Error).message, "error");
+  }
+}
+
+/** Fetches again the older sessions (past `fresh` rows of `list`) that the new ones undid or redid. */
+async function refreshTargets(list: Session[], fresh: number, added: Session[]): Promise<void> {
+  const index = new Map(list.map((s, i) => [s.backup_session, i]));
+  const stale = new Set<number>();
+  for (const s of added) {
+    // A redo undoes an undo, which undid a change: each of them changed state.
+    for (let id = s.undoes; id !== undefined; ) {
+      const i = index.get(id);
+      if (i === undefined || stale.has(i)) break;
+      if (i >= fresh) stale.add(i);
+      id = list[i]!.undoes;
+    }
+  }
+  await Promise.all(
+    [...stale].map(async (i) => {
+      const page = await api.sessions({ before: list[i - 1]!.backup_session, limit: 1 });
+      const again = page.sessions[0];
+      if (again?.backup_session === list[i]!.backup_session) list[i] = again;
+    }),
+  );
+}
+
+/** Loads the next page of older sessions, when there is one and none is loading. */
+async function loadOlder(): Promise<void> {
+  const before = older;
+  if (before === undefined || loadingOlder) return;
+  loadingOlder = true;
+  try {
+    const page = await api.sessions({ before, limit: PAGE });
+    // A reload may have started over meanwhile: only a page that still follows is added.
+    if (older === before) {
+      older = page.next;
+      showSessions([...sessions, ...page.sessions]);
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not_found" && older === before) {
+      // History dropped the session the next page starts after (bounded, collected): start over.
+      sessions = [];
+      older = undefined;
+      void reload();
+    } else say((error as Error).message, "error");
+  } finally {
+    loadingOlder = false;
   }
 }
 
@@ -374,17 +452,20 @@ layoutPick.addEventListener("change", () => {
   if (s) drawSession(s);
 });
 
-const source = api.events(() => {
+const source = api.events((by) => {
   live.textContent = "live: new changes";
+  // Who noticed: this process's tools, or the history folder (another process).
+  live.dataset.by = by;
   void reload();
 });
+let opened = 0;
 source.addEventListener("open", () => {
   live.textContent = "live";
+  // A reconnect may have missed news while the stream was down: load again.
+  if (opened++ > 0) void reload();
 });
 source.addEventListener("error", () => {
   live.textContent = "reconnecting…";
 });
 
-/** For the browser tests: put sessions on the page without the API (the 10,000-session figure). */
-(window as unknown as { review: unknown }).review = { showSessions, pick };
 void reload();

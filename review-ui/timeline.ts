@@ -1,7 +1,7 @@
 /**
  * The list of backup sessions, virtualized: rows have one fixed height and
  * only those in (and just around) the visible window exist in the DOM, so
- * 10,000 sessions cost what 30 do.
+ * 10,000 sessions cost what 30 do. It asks for more as its end comes into view.
  */
 import { counts, type Session, toolOf, whoOf } from "./api";
 
@@ -50,6 +50,7 @@ function row(s: Session, selected: boolean): HTMLElement {
   const tool = document.createElement("span");
   tool.className = "tool";
   tool.textContent = toolOf(s);
+  if (s.tool === undefined) tool.title = "read from history's note: an older record names no tool";
   const who = document.createElement("span");
   who.className = "who";
   who.textContent = whoOf(s);
@@ -80,9 +81,14 @@ export class Timeline {
   readonly #spacer = document.createElement("div");
   readonly #rows = document.createElement("div");
 
+  /**
+   * `onNearEnd` is told whenever the drawn window reaches the last rows (or
+   * they do not fill it): the page loads the next page of sessions then.
+   */
   constructor(
     readonly scroller: HTMLElement,
     onPick: (id: string) => void,
+    readonly onNearEnd: () => void,
   ) {
     this.#spacer.className = "spacer";
     this.#rows.className = "rows";
@@ -109,5 +115,6 @@ export class Timeline {
     const shown = this.#items.slice(first, first + count);
     this.#rows.style.transform = `translateY(${first * ROW_PX}px)`;
     this.#rows.replaceChildren(...shown.map((s) => row(s, s.backup_session === this.#selected)));
+    if (first + count >= this.#items.length - SPARE_ROWS) this.onNearEnd();
   }
 }

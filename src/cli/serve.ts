@@ -113,7 +113,16 @@ export async function serveCommand(
     const pageToken = token ?? newReviewToken();
     const review = reviewToolkit(root);
     const routes = reviewRoutes(review, pageToken);
-    const server = await serveHttp({ ...options, port, host, token, routes, ...sessionIdleMs });
+    // Every MCP connection's changes reach the page through its toolkit's events, at once.
+    const server = await serveHttp({
+      ...options,
+      listeners: [routes.hear],
+      port,
+      host,
+      token,
+      routes,
+      ...sessionIdleMs,
+    });
     log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
     await new Promise((resolve) => controller.signal.addEventListener("abort", resolve));
     await server.close();

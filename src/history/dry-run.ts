@@ -8,6 +8,7 @@ import type { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { EventIndex } from "./event-index.js";
 import {
+  type BackupMark,
   type BackupSession,
   checkWriteRecord,
   type HistoryReader,
@@ -89,6 +90,10 @@ export class DryRunHistory implements HistoryStore {
   /** A dry run journals nothing, so there is nothing to name. */
   nameClient(): void {}
 
+  forTool(): DryRunHistory {
+    return this;
+  }
+
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[] {
     return records.map((r) => {
       this.recordWrite(r, barrier);
@@ -160,5 +165,10 @@ export class DryRunHistory implements HistoryStore {
       return { ...b, changes: [...b.changes, ...more.changes] };
     });
     return [...own.values(), ...known];
+  }
+
+  backupMark(): BackupMark {
+    const all = this.backups();
+    return { count: all.length, ...(all[0] ? { newest: all[0].id } : {}) };
   }
 }

@@ -5,7 +5,7 @@
  * journal's new lines before each query.
  */
 import type { StoredEvent } from "./journal.js";
-import type { BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
+import type { BackupMark, BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
 
 /** sha -> tag, in the order the session saw them (re-seeing moves a sha to the end). */
 type SeenVersions = Map<string, string>;
@@ -216,6 +216,21 @@ export class EventIndex {
     return undefined;
   }
 
+  /**
+   * How many backup sessions there are and the newest one's id: what
+   * changes when one appears, counted without building them.
+   */
+  backupMark(): BackupMark {
+    let count = 0;
+    let newest: string | undefined;
+    for (const [id, events] of this.backupEvents) {
+      if (!events.some((e) => this.landed(e))) continue;
+      count++;
+      newest = id;
+    }
+    return { count, ...(newest !== undefined ? { newest } : {}) };
+  }
+
   /** Backup sessions, newest first, each with the files it changed in journal order. */
   backups(): BackupSession[] {
     const out: BackupSession[] = [];
@@ -225,11 +240,13 @@ export class EventIndex {
       const first = events[0];
       if (!first) continue;
       const client = events.find((e) => e.client !== undefined)?.client;
+      const tool = events.find((e) => e.tool !== undefined)?.tool;
       out.push({
         id,
         at: first.at,
         session: first.session,
         ...(client !== undefined ? { client } : {}),
+        ...(tool !== undefined ? { tool } : {}),
         changes: events.map((e) => ({
           path: e.path,
           kind: e.kind,

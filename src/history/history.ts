@@ -32,6 +32,7 @@ import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-pre
 import { LOCK_FILE } from "./lock.js";
 import { sweepDeadTemps } from "./temps.js";
 import {
+  type BackupMark,
   type BackupSession,
   type CollectResult,
   checkWriteRecord,
@@ -427,7 +428,9 @@ export class History implements HistoryStore {
   readonly dir: string;
   readonly session: string;
   private readonly store: Store;
-  #client: string | undefined;
+  /** The program's name, shared with this handle's tool views (named after they were made, too). */
+  #named: { client?: string } = {};
+  #tool: string | undefined;
 
   private constructor(store: Store, session: string) {
     if (typeof session !== "string" || session === "") {
@@ -533,7 +536,7 @@ export class History implements HistoryStore {
       const sha = this.putBlob(e.after.bytes, ahead !== undefined, e.after.sha, ahead);
       out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
     }
-    const id = this.store.append(writeEvent(e, this.session, out, this.#client), !named, sync);
+    const id = this.store.append(writeEvent(e, this.session, out, this.#maker()), !named, sync);
     if (this.store.fsync) {
       syncStats.writes++;
       if (!sync.empty) syncStats.waited++;
@@ -571,7 +574,7 @@ export class History implements HistoryStore {
         const sha = this.putBlob(e.after.bytes, false, e.after.sha);
         out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
       }
-      return writeEvent(e, this.session, out, this.#client);
+      return writeEvent(e, this.session, out, this.#maker());
     });
     return this.store.appendAll(events, barrier).map((id) => ({ id }));
   }
@@ -622,13 +625,31 @@ export class History implements HistoryStore {
   }
 
   nameClient(name: string): void {
-    this.#client = name.trim() || undefined;
+    const client = name.trim();
+    if (client) this.#named.client = client;
+    else delete this.#named.client;
+  }
+
+  forTool(tool: string): History {
+    const view = new History(this.store, this.session);
+    view.#named = this.#named;
+    view.#tool = tool;
+    return view;
+  }
+
+  #maker(): { client?: string; tool?: string } {
+    return { ...this.#named, ...(this.#tool !== undefined ? { tool: this.#tool } : {}) };
   }
 
   /** Backup sessions of every session, newest first. */
   backups(): BackupSession[] {
     this.store.catchUp();
     return this.store.fullIndex().backups();
+  }
+
+  backupMark(): BackupMark {
+    this.store.catchUp();
+    return this.store.fullIndex().backupMark();
   }
 
   /** Blob files and bytes as found on disk; events as indexed from the journal. */
@@ -649,6 +670,7 @@ export class History implements HistoryStore {
 
 export type {
   BackupChange,
+  BackupMark,
   BackupSession,
   CollectResult,
   EventKind,

@@ -84,6 +84,7 @@ export function parseEvent(line: string): StoredEvent | undefined {
   if (typeof o.backup === "string") event.backup = o.backup;
   if (typeof o.note === "string") event.note = o.note;
   if (typeof o.client === "string") event.client = o.client;
+  if (typeof o.tool === "string") event.tool = o.tool;
   if (o.pending === true) event.pending = true;
   return event;
 }

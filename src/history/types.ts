@@ -74,6 +74,8 @@ export interface JournalEvent {
   pending?: boolean;
   /** The program behind the session, when it said (an MCP client's `clientInfo.name`). */
   client?: string;
+  /** The tool whose call made the change (`edit`, `undo`, …); absent in records older than it. */
+  tool?: string;
 }
 
 export interface VersionInfo {
@@ -144,6 +146,8 @@ export interface HistoryReader {
   versionBefore(path: string, sha: string): VersionRef | undefined;
   /** Backup sessions of every session, newest first. */
   backups(): BackupSession[];
+  /** What changes when a backup session appears (a cheap look, for a page watching history). */
+  backupMark(): BackupMark;
 }
 
 /**
@@ -180,6 +184,11 @@ export interface HistoryStore extends HistoryReader {
    * the session's changes from now on carry it, so people see who made them.
    */
   nameClient(name: string): void;
+  /**
+   * This session's history as one tool's calls record it: every change
+   * journaled through the view names `tool` (the toolkit gives each call one).
+   */
+  forTool(tool: string): HistoryStore;
   /** landed for every id of a batch, in one journal append. */
   landedAll(ids: readonly string[]): void;
   /**
@@ -239,15 +248,22 @@ export function checkWriteRecord(e: WriteRecord): void {
   if (e.kind !== "delete" && !e.after) throw new TypeError(`a ${e.kind} needs an after version`);
 }
 
+/** Who made a change beside its session: the program and the tool, when known. */
+export interface Maker {
+  client?: string | undefined;
+  tool?: string | undefined;
+}
+
 /** The event of a write record whose versions were stored as `refs`. */
 export function writeEvent(
   e: WriteRecord,
   session: string,
   refs: { before?: VersionRef; after?: VersionRef },
-  client?: string,
+  by: Maker = {},
 ): JournalEvent {
   const event = newEvent(e.kind, e.path, session);
-  if (client !== undefined) event.client = client;
+  if (by.client !== undefined) event.client = by.client;
+  if (by.tool !== undefined) event.tool = by.tool;
   if (refs.after) Object.assign(event, refs.after);
   if (refs.before) event.before = { ...refs.before };
   if (e.backup !== undefined) event.backup = e.backup;
@@ -267,6 +283,12 @@ export interface BackupChange {
   note?: string;
 }
 
+/** How many backup sessions there are, and the newest one's id. */
+export interface BackupMark {
+  count: number;
+  newest?: string;
+}
+
 /** Everything one tool call changed, so it can be undone as a unit. */
 export interface BackupSession {
   id: string;
@@ -274,5 +296,7 @@ export interface BackupSession {
   session: string;
   /** The program behind the session, when it said (see `HistoryStore.nameClient`). */
   client?: string;
+  /** The tool whose call made it (see `HistoryStore.forTool`); absent in older records. */
+  tool?: string;
   changes: BackupChange[];
 }

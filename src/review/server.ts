@@ -6,8 +6,10 @@
  * review` runs it alone (`serveReview`); `splice serve --http` mounts
  * `reviewRoutes` beside /mcp.
  */
+import { type FSWatcher, watch } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isToolError } from "../errors.js";
+import type { Listener } from "../events.js";
 import { createToolkit, type Toolkit } from "../toolkit/index.js";
 import { listen } from "../util/listen.js";
 import { allowedHosts, newReviewToken, type Refusal, refusal } from "./guard.js";
@@ -16,9 +18,12 @@ import { reviewPage } from "./html.js";
 export const REVIEW_PATH = "/review";
 /** The history session of what a person does on the page: the timeline names it so. */
 export const REVIEW_SESSION = "review";
-/** How often the event stream asks history for a newer backup session (other processes write too). */
-export const POLL_MS = 500;
-/** undo's own ceiling for one list. */
+/**
+ * How long the history folder's events are gathered before history is
+ * asked whether a backup session appeared: one change is several appends.
+ */
+const SETTLE_MS = 30;
+/** undo's own ceiling for one page of its list; the page asks for the next as it scrolls. */
 const LIST_LIMIT = 200;
 const MAX_BODY_BYTES = 64 * 1024;
 /** A tool's refusal as HTTP says it; any other is 422 (understood, not done). */
@@ -34,6 +39,11 @@ export interface ReviewRoutes {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Sets the Host values the server answers to, once its port is known. */
   listening(host: string, port: number): void;
+  /**
+   * Told of another toolkit's events in this process (an MCP connection's,
+   * through `ToolkitOptions.listeners`): its changes reach the page at once.
+   */
+  readonly hear: Listener;
   /** Ends the event streams. */
   close(): void;
 }
@@ -84,19 +94,24 @@ function pick(body: Record<string, unknown>, names: string[]): Record<string, un
 
 /**
  * What changes whenever anyone (this server, an agent in another process)
- * opens or finishes a backup session: a peek at the journal's index, not a
- * list with diffs, since it runs twice a second.
+ * opens or finishes a backup session: a count of the journal's index, not
+ * a list with diffs, since every append in the history folder asks it.
  */
 function stamp(toolkit: Toolkit): string {
-  const backups = toolkit.context.history.backups();
-  return `${backups.length} ${backups[0]?.id ?? ""}`;
+  const { count, newest } = toolkit.context.history.backupMark();
+  return `${count} ${newest ?? ""}`;
 }
+
+/** Who noticed a change: this process's tools (their event bus) or the history folder's watch. */
+type Noticed = "events" | "watch";
 
 export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
   let hosts: ReadonlySet<string> = new Set();
   const streams = new Set<ServerResponse>();
   let last: string | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  let settling: NodeJS.Timeout | undefined;
+  let telling: NodeJS.Immediate | undefined;
 
   const api: Record<string, Route> = {
     sessions: {
@@ -106,6 +121,7 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
           list: true,
           all_sessions: true,
           limit: Math.min(LIST_LIMIT, Number(url.searchParams.get("limit")) || LIST_LIMIT),
+          ...pick(Object.fromEntries(url.searchParams), ["before"]),
         }),
     },
     history: {
@@ -128,21 +144,63 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
     },
   };
 
-  /** Tells every open page when a backup session appeared (by this server or any other process). */
-  const poll = () => {
+  /** Tells every open page when a backup session appeared (by this process or any other). */
+  const tell = (by: Noticed) => {
     let now: string | undefined;
     try {
       now = stamp(toolkit);
     } catch {
-      return; // History unreadable for a moment (gc rewriting it): the next poll sees it.
+      return; // History unreadable for a moment (gc rewriting it): the next change sees it.
     }
     if (now === last) return;
     last = now;
-    for (const res of streams) res.write(`event: sessions\ndata: ${JSON.stringify(now)}\n\n`);
+    const data = JSON.stringify({ stamp: now, by });
+    for (const res of streams) res.write(`event: sessions\ndata: ${data}\n\n`);
   };
-  const off = toolkit.events.on((event) => {
-    if (event.type === "files_changed") poll();
-  });
+  /**
+   * Looks once the change is done: right after a tool's call said so, or
+   * once the folder settles. A tool's word comes after its own appends were
+   * seen in the folder, and makes waiting for them needless.
+   */
+  const soon = (by: Noticed) => {
+    if (streams.size === 0) return;
+    if (by === "events") {
+      clearTimeout(settling);
+      settling = undefined;
+      telling ??= setImmediate(() => {
+        telling = undefined;
+        tell("events");
+      });
+    } else {
+      settling ??= setTimeout(() => {
+        settling = undefined;
+        tell("watch");
+      }, SETTLE_MS);
+    }
+  };
+  const hear: Listener = (event) => {
+    if (event.type === "files_changed") soon("events");
+  };
+  const off = toolkit.events.on(hear);
+
+  /**
+   * Other processes (an agent, a `splice` command) append to the same
+   * journal: the history folder's events say when, instead of a timer. Any
+   * event there may be one (the journal, its lock, a compaction's rename);
+   * the stamp tells which made a backup session.
+   */
+  const watchHistory = () => {
+    try {
+      watcher = watch(toolkit.context.history.dir, { persistent: false }, () => soon("watch"));
+      watcher.on("error", unwatch);
+    } catch {
+      // No folder to watch (history unavailable): only this process's changes are heard.
+    }
+  };
+  const unwatch = () => {
+    watcher?.close();
+    watcher = undefined;
+  };
 
   const events = (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(200, {
@@ -151,18 +209,16 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
       connection: "keep-alive",
     });
     try {
-      // What the page just loaded is the baseline; only what comes after is news.
-      last ??= stamp(toolkit);
+      // What the page just loaded is the baseline; only what comes after is news. With no
+      // page listening nobody was told, so the stamp is taken again.
+      if (streams.size === 0) last = stamp(toolkit);
     } catch {}
     res.write("retry: 1000\nevent: hello\ndata: {}\n\n");
     streams.add(res);
-    timer ??= setInterval(() => poll(), POLL_MS);
+    if (!watcher) watchHistory();
     req.once("close", () => {
       streams.delete(res);
-      if (streams.size === 0 && timer) {
-        clearInterval(timer);
-        timer = undefined;
-      }
+      if (streams.size === 0) unwatch();
     });
   };
 
@@ -234,9 +290,12 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
     listening(host, port) {
       hosts = allowedHosts(host, port);
     },
+    hear,
     close() {
       off();
-      if (timer) clearInterval(timer);
+      unwatch();
+      clearTimeout(settling);
+      if (telling) clearImmediate(telling);
       for (const res of streams) res.end();
       streams.clear();
     },
@@ -264,6 +323,8 @@ export interface ReviewServer {
   readonly url: string;
   readonly port: number;
   readonly token: string;
+  /** Told of another toolkit's events in this process, so its changes reach the page at once. */
+  readonly hear: Listener;
   close(): Promise<void>;
 }
 
@@ -289,6 +350,7 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
     url: reviewUrl(host, port, token),
     port,
     token,
+    hear: routes.hear,
     close: async () => {
       routes.close();
       await new Promise<void>((resolve) => {

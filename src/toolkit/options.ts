@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import { DEFAULT_LIMITS } from "../change/context.js";
-import { EventBus } from "../events.js";
+import { EventBus, type Listener } from "../events.js";
 import { PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
@@ -87,6 +87,12 @@ export interface ToolkitOptions {
   /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
   hiddenEnv?: string[];
   /**
+   * Also told of every event this toolkit publishes (a review page's server
+   * in the same process). Each toolkit keeps its own bus: a plan hears only
+   * its own toolkit's changes.
+   */
+  listeners?: Listener[];
+  /**
    * Which tools: "full" (default, every tool), "coding" (read, outline,
    * search, list, edit, patch, write, run, undo) or "minimal" (read, list,
    * search, a simple edit, run: for small models). Each has help.
@@ -157,7 +163,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
       remote?.workspace ??
       new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
     history,
-    events: new EventBus(),
+    events: busWith(o.listeners ?? []),
     ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),
     resultDiff: o.resultDiff ?? (process.env.SPLICE_RESULT_DIFF === "full" ? "full" : "changes"),
     limits: {
@@ -185,4 +191,11 @@ function remoteRoot(o: ToolkitOptions): { workspace: RemoteWorkspace; root: stri
   const probe = new RemoteWorkspace(transport, { confineTo: at.path });
   const root = probe.realRootSync();
   return { workspace: new RemoteWorkspace(transport, { confineTo: root, realRoot: root }), root };
+}
+
+/** A toolkit's own bus, with its host's listeners on it from the start. */
+function busWith(listeners: readonly Listener[]): EventBus {
+  const bus = new EventBus();
+  for (const listener of listeners) bus.on(listener);
+  return bus;
 }

@@ -79,10 +79,16 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
    */
-  const callContext = (signal?: AbortSignal, progress?: ProgressListener): ToolContext => {
+  const callContext = (
+    tool: string,
+    signal?: AbortSignal,
+    progress?: ProgressListener,
+  ): ToolContext => {
     let backup: string | undefined;
     return {
       ...base,
+      // Its changes name the tool, so a person sees what made them (undo's list, the review page).
+      history: base.history.forTool(tool),
       registry,
       get backup() {
         backup ??= newBackupId();
@@ -119,7 +125,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const parsed = parseArgs(tool, args);
       try {
         const result = await tool.call(
-          callContext(callOptions?.signal, callOptions?.onProgress),
+          callContext(name, callOptions?.signal, callOptions?.onProgress),
           parsed,
         );
         const warned = withHistoryWarning(result, unavailableWarning(base.history));
@@ -139,7 +145,9 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     preview: async (name, args) => {
       const tool = find(name);
       const parsed = parseArgs(tool, args);
-      return tool.preview ? tool.preview(callContext(), parsed) : tool.summarize(parsed).summary;
+      return tool.preview
+        ? tool.preview(callContext(name), parsed)
+        : tool.summarize(parsed).summary;
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
     flush: () => flushBackground(),

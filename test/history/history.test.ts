@@ -299,3 +299,59 @@ describe("versions", () => {
     expect(existsSync(join(history.dir, "lock"))).toBe(false);
   });
 });
+
+describe("who made a change", () => {
+  it("records the tool of a view and the client named on its handle, even after the view was made", () => {
+    const history = openHistory();
+    const edit = history.forTool("edit");
+    history.nameClient("demo-agent");
+    edit.recordWrite({
+      kind: "write",
+      path: "a.txt",
+      after: { bytes: bytes("a\n"), tag: "AAAA" },
+      backup: "b2",
+    });
+    // A record as splice wrote them before tools were named: no tool, still listed.
+    history.recordWrite({
+      kind: "write",
+      path: "b.txt",
+      after: { bytes: bytes("b\n"), tag: "BBBB" },
+      backup: "b3",
+    });
+    const [old, made] = history.backups();
+    expect(made).toMatchObject({ id: "b2", client: "demo-agent", tool: "edit" });
+    expect(old).toMatchObject({ id: "b3", client: "demo-agent" });
+    expect(old).not.toHaveProperty("tool");
+    const line = journalLines(history.dir).find((l) => l.includes('"b2"'))!;
+    expect(JSON.parse(line)).toMatchObject({ tool: "edit", client: "demo-agent" });
+    // Another process reads it back from the journal.
+    const again = History.open({ dir: history.dir, session: "other" });
+    expect(again.backups().map((b) => [b.id, b.tool])).toEqual([
+      ["b3", undefined],
+      ["b2", "edit"],
+    ]);
+  });
+});
+
+describe("backupMark", () => {
+  it("counts landed backup sessions and names the newest, as backups() lists them", () => {
+    const history = openHistory();
+    expect(history.backupMark()).toEqual({ count: 0 });
+    const write = (path: string, backup: string, pending = false) =>
+      history.recordWrite({
+        kind: "write",
+        path,
+        after: { bytes: bytes(`${path}\n`), tag: "AAAA" },
+        backup,
+        pending,
+      });
+    write("a.txt", "b1");
+    write("b.txt", "b2");
+    // Not landed yet: not a session, as undo sees it.
+    const { id } = write("c.txt", "b3", true);
+    expect(history.backupMark()).toEqual({ count: 2, newest: "b2" });
+    history.landed(id);
+    expect(history.backupMark()).toEqual({ count: 3, newest: "b3" });
+    expect(history.backups().map((b) => b.id)).toEqual(["b3", "b2", "b1"]);
+  });
+});

@@ -4,12 +4,21 @@
  * artifacts/ at the repository root (ignored by git), and their paths are
  * printed so a run's log says where to find them.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dirname, "../../artifacts");
+
+/** Why the browser tests cannot run here, or undefined when they can (under CI they must). */
+export function chromiumMissing(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  const why = `${CHROMIUM} is not installed (Debian's chromium)`;
+  if (process.env.CI)
+    throw new Error(`${why}, and CI must run the browser tests (.ci/run installs it)`);
+  return why;
+}
 
 export function launch(): Promise<Browser> {
   return puppeteer.launch({

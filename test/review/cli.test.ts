@@ -8,6 +8,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { Project } from "../helpers/project.js";
 
@@ -107,6 +109,44 @@ describe("splice serve --http", () => {
     // /mcp keeps its own checks.
     const mcp = url.replace(/\/review.*$/, "/mcp");
     expect((await fetch(mcp, { method: "POST", body: "{}" })).status).toBe(401);
+    r.child.kill("SIGTERM");
+    expect(await exited(r.child)).toBe(0);
+  }, 60_000);
+
+  it("tells the page of an MCP connection's change through its toolkit's events", async () => {
+    const project = new Project();
+    const r = start(["serve", "--http", "0", "--token", "s3cret", "--root", project.root]);
+    await until(() => /review page at \S+/.test(r.err()), "the page's address");
+    const url = /review page at (\S+)/.exec(r.err())![1]!;
+    const stream = await fetch(url.replace("/review?", "/review/events?"));
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let heard = "";
+    const hear = async (event: string) => {
+      while (!heard.includes(`event: ${event}\n`)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${event}`);
+        heard += value;
+      }
+    };
+    await hear("hello");
+    const client = new Client({ name: "demo-editor", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url.replace(/\/review.*$/, "/mcp")), {
+        requestInit: { headers: { authorization: "Bearer s3cret" } },
+      }),
+    );
+    try {
+      await client.callTool({
+        name: "write",
+        arguments: { targets: [{ path: "a.txt", text: "hello\n" }] },
+      });
+      await hear("sessions");
+      const data = /event: sessions\ndata: (.*)\n/.exec(heard)![1]!;
+      expect(JSON.parse(data)).toEqual({ stamp: expect.stringMatching(/^1 \d{8}-/), by: "events" });
+    } finally {
+      await reader.cancel();
+      await client.close();
+    }
     r.child.kill("SIGTERM");
     expect(await exited(r.child)).toBe(0);
   }, 60_000);

@@ -34,10 +34,12 @@ describe("the client's name in history", () => {
       headers: { "x-splice-token": review.token },
     });
     const { sessions } = (await r.json()) as {
-      sessions: { client?: string; session: string; files: { path: string }[] }[];
+      sessions: { client?: string; tool?: string; session: string; files: { path: string }[] }[];
     };
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.client).toBe("demo-editor");
+    // Recorded with the change, not read from its note.
+    expect(sessions[0]!.tool).toBe("write");
     expect(sessions[0]!.session).toMatch(/^mcp-[0-9a-f-]{36}$/);
     expect(sessions[0]!.files.map((f) => f.path)).toEqual(["a.txt"]);
   });

@@ -6,6 +6,20 @@ import { renderResult } from "../../src/toolkit/render-result.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 describe("createToolkit", () => {
+  it("tells its listeners of its events, and each toolkit keeps its own bus", async () => {
+    const p = new Project();
+    const heard: string[] = [];
+    const listener = (e: { type: string }) => heard.push(e.type);
+    const one = createToolkit({ root: p.root, listeners: [listener] });
+    const two = createToolkit({ root: p.root, listeners: [listener] });
+    const own: string[] = [];
+    two.events.on((e) => own.push(e.type));
+    await one.call("write", { targets: [{ path: "a.txt", text: "a\n" }] });
+    expect(heard).toEqual(["files_changed"]);
+    expect(own).toEqual([]);
+    await Promise.all([one.close(), two.close()]);
+  });
+
   it("describes a call for approval prompts, validating its arguments", () => {
     const p = new Project();
     const kit = createToolkit({ root: p.root });

@@ -183,6 +183,27 @@ describe("undo (backup sessions)", () => {
     expect(error.code).toBe("not_found");
   });
 
+  it("lists page by page: next is the before of the following page, until none is older", async () => {
+    const p = new Project();
+    const s = p.splice();
+    for (let i = 0; i < 5; i++) await s.write({ targets: [{ path: `f${i}.txt`, text: `${i}\n` }] });
+    const pages: string[][] = [];
+    let before: string | undefined;
+    do {
+      const page = (await s.undo({ list: true, limit: 2, ...(before ? { before } : {}) })) as {
+        sessions: { files: { path: string }[]; backup_session: string }[];
+        next?: string;
+      };
+      pages.push(page.sessions.map((x) => x.files[0]!.path));
+      if (page.next) expect(page.next).toBe(page.sessions.at(-1)!.backup_session);
+      before = page.next;
+    } while (before);
+    expect(pages).toEqual([["f4.txt", "f3.txt"], ["f2.txt", "f1.txt"], ["f0.txt"]]);
+    const gone = await rejection(s.undo({ list: true, before: "20990101-000000-000000" }));
+    expect(gone.code).toBe("not_found");
+    expect(gone.message).toContain("to list from the newest again");
+  });
+
   it("undoing one file leaves the session's other files to undo, and list shows it", async () => {
     const p = new Project();
     p.write("a.txt", "a0\n");

@@ -17,7 +17,7 @@ import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
 import { argPath, restoreSession, type UndoFile } from "./restore.js";
-import type { SessionSummary } from "./summary.js";
+import type { SessionList, SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
 
 const input = z.strictObject({
@@ -25,12 +25,13 @@ const input = z.strictObject({
   path: z.string().optional().describe("Only this file."),
   list: z.boolean().optional().describe("List sessions instead."),
   limit: z.number().int().min(1).max(200).optional().describe("Default 10."),
+  before: z.string().optional().describe("List sessions older than this (a list's next)."),
   all_sessions: z.boolean().optional().describe("Also other agents' changes."),
   mode: modeSchema,
 });
 
 export type { UndoFile } from "./restore.js";
-export type { SessionSummary } from "./summary.js";
+export type { SessionList, SessionSummary } from "./summary.js";
 
 export interface UndoResult {
   undone: string;
@@ -194,12 +195,40 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     at: b.at,
     session: b.session,
     ...(b.client !== undefined ? { client: b.client } : {}),
+    ...(b.tool !== undefined ? { tool: b.tool } : {}),
     undone: changes.every(([path]) => closed?.has(path)),
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
     ...(note !== undefined ? { note } : {}),
     files,
     ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
+  };
+}
+
+function list(context: ToolContext, args: z.output<typeof input>): SessionList {
+  const st = state(context, args.all_sessions);
+  let from = 0;
+  if (args.before !== undefined) {
+    from = st.sessions.findIndex((b) => b.id === args.before) + 1;
+    if (from === 0) {
+      throw new ToolError(
+        "not_found",
+        `There is no backup session "${args.before}" to list on from (history may have dropped it).`,
+        { before: args.before },
+        {
+          tool: "undo",
+          args: { list: true },
+          say: (v) => `${v.call("undo", { list: true })} to list from the newest again.`,
+        },
+      );
+    }
+  }
+  const page = st.sessions.slice(from, from + (args.limit ?? 10));
+  const last = page.at(-1);
+  const more = last !== undefined && from + page.length < st.sessions.length;
+  return {
+    sessions: page.map((b) => summarize(context, b, st)),
+    ...(more ? { next: last.id } : {}),
   };
 }
 
@@ -260,13 +289,8 @@ function alreadyUndone(session: BackupSession, st: State): ToolError {
 async function undo(
   context: ToolContext,
   args: z.output<typeof input>,
-): Promise<UndoResult | { sessions: SessionSummary[] }> {
-  if (args.list) {
-    const st = state(context, args.all_sessions);
-    return {
-      sessions: st.sessions.slice(0, args.limit ?? 10).map((b) => summarize(context, b, st)),
-    };
-  }
+): Promise<UndoResult | SessionList> {
+  if (args.list) return list(context, args);
   await witness(context, pickSession(state(context, args.all_sessions), args));
   const st = state(context, args.all_sessions);
   const session = pickSession(st, args);

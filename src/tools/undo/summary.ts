@@ -11,6 +11,8 @@ export interface SessionSummary {
   is_undo: boolean;
   /** The session this one undid (for an undo or a redo). */
   undoes?: string;
+  /** The tool whose call made it, as history recorded it; absent in older records (see `note`). */
+  tool?: string;
   /** What wrote its first change, as history noted it (`edit`, `write`, `rollback to 1A2B`, …). */
   note?: string;
   files: {
@@ -21,4 +23,10 @@ export interface SessionSummary {
   }[];
   /** Files this call may not read (outside a confined folder, blocked): counted, not shown. */
   hidden_files?: number;
+}
+
+/** One page of undo's list: sessions newest first, and `next` to pass as `before` while older ones remain. */
+export interface SessionList {
+  sessions: SessionSummary[];
+  next?: string;
 }
