@@ -6,6 +6,7 @@
 import {
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -16,6 +17,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSplice, type Splice } from "../../src/splice.js";
 import { RootSet } from "../../src/toolkit/roots.js";
+import type { RemoteWorkspace } from "../../src/workspace/remote/remote-workspace.js";
 import { rejection } from "../helpers/project.js";
 import { sshdForFile } from "../helpers/sshd.js";
 
@@ -66,6 +68,41 @@ describe.each(transports)("tools on a remote root over %s", (_name, transport) =
     // History is on this machine, keyed by host; nothing of it is written there.
     expect(() => statSync(join(p.root, ".splice/journal.jsonl"))).toThrow();
     expect(statSync(join(p.historyDir, "journal.jsonl")).size).toBeGreaterThan(0);
+  });
+
+  it("reads in one round trip and edits in two", async () => {
+    const p = remoteProject(transport);
+    p.plant("src/a.ts", "const a = 1;\nconst b = 2;\n");
+    const s = p.open();
+    const { transport: there } = s.context.workspace as RemoteWorkspace;
+    const trips = async (call: () => Promise<unknown>) => {
+      const before = there.trips;
+      await call();
+      return there.trips - before;
+    };
+    let tag = "";
+    const read = () =>
+      s.read({ targets: [{ path: "src/a.ts" }] }).then((r) => {
+        tag = r.results[0]!.file_hash!;
+      });
+    expect(await trips(read)).toBe(1);
+    const edit = (text: string) => () =>
+      s.edit({ targets: [{ path: "src/a.ts", file_hash: tag, ops: `replace 2:\n+${text}` }] });
+    expect(await trips(edit("const b = 3;"))).toBe(2);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\n");
+    // The edit let its lock go in its write's trip: the next edit takes it at once.
+    expect(readdirSync(join(p.root, ".splice/locks"))).toEqual([]);
+    expect(await trips(read)).toBe(1);
+    expect(await trips(edit("const b = 4;"))).toBe(2);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 4;\n");
+    // A change made there between the read and the edit is still refused, in those two trips.
+    p.plant("src/a.ts", "const a = 1;\nconst b = 2;\n// theirs\n");
+    const stale = await rejection(edit("const b = 5;")());
+    expect(stale.code).toMatch(/stale|conflict/);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 2;\n// theirs\n");
+    expect(readdirSync(join(p.root, ".splice/locks"))).toEqual([]);
+    await s.undo({});
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\n");
   });
 
   it("takes paths written HOST:PATH, writes new files keeping modes, and lists the folder", async () => {
