@@ -211,21 +211,97 @@ describe("a root set with a local and a remote root", () => {
   });
 });
 
+/** A folder of links to this machine's programs without `without`: a far side lacking them. */
+function pathWithout(...without: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "splice-remote-bin-"));
+  for (const from of ["/bin", "/usr/bin"]) {
+    for (const name of readdirSync(from)) {
+      if (without.includes(name)) continue;
+      try {
+        symlinkSync(join(from, name), join(dir, name));
+      } catch {
+        // the name is linked already (/bin and /usr/bin are often one folder)
+      }
+    }
+  }
+  return dir;
+}
+
 describe("search on a remote root", () => {
-  it("runs rg there and shows its matches, and says so when rg is not there", async () => {
-    const { rgPath } = await import("@vscode/ripgrep");
-    const withRg = ["env", `PATH=${dirname(rgPath)}:${process.env.PATH}`, "sh", "-c"];
-    const p = remoteProject(() => withRg);
-    p.plant("src/a.ts", "const needle = 1;\n");
+  const plantAll = (p: ReturnType<typeof remoteProject>) => {
+    p.plant("src/a.ts", "const needle = 1;\nconst other = 2;\nneedle(needle);\n");
     p.plant("src/b.ts", "nothing here\n");
+    p.plant("docs/notes: 3: x.md", "a Needle in a name with colons\n");
+    p.plant("node_modules/dep/index.js", "needle in a skipped folder\n");
     p.plant(".env", "needle=secret\n");
-    const found = JSON.stringify(await p.open().search({ pattern: "needle" }));
-    expect(found).toContain("src/a.ts");
-    expect(found).not.toContain("secret");
-    const bare = remoteProject(() => ["env", "PATH=/usr/bin:/bin", "sh", "-c"]);
+    p.plant("bin.dat", "needle\0binary\n");
+  };
+  const searches = [
+    { pattern: "needle" },
+    { pattern: "needle", ignore_case: true, context: 1 },
+    { pattern: "need(le)?\\(", regex: true },
+    { pattern: "needle", glob: "*.md", ignore_case: true },
+    { pattern: "needle", path: "src/a.ts" },
+  ];
+
+  it("finds the same with grep where rg is missing as with rg", async () => {
+    const { rgPath } = await import("@vscode/ripgrep");
+    const withRg = remoteProject(() => [
+      "env",
+      `PATH=${dirname(rgPath)}:/usr/bin:/bin`,
+      "sh",
+      "-c",
+    ]);
+    const noRg = remoteProject(() => ["env", `PATH=${pathWithout("rg")}`, "sh", "-c"]);
+    // A grep without --null (busybox's): one file at a time, each after its name.
+    const plainBin = pathWithout("rg", "grep");
+    writeFileSync(
+      join(plainBin, "grep"),
+      '#!/bin/sh\nfor a; do [ "$a" = --null ] && exit 2; done\nexec /usr/bin/grep "$@"\n',
+      { mode: 0o755 },
+    );
+    const plainGrep = remoteProject(() => ["env", `PATH=${plainBin}`, "sh", "-c"]);
+    for (const p of [withRg, noRg, plainGrep]) plantAll(p);
+    const [a, b, c] = [withRg.open(), noRg.open(), plainGrep.open()];
+    for (const args of searches) {
+      const byRg = await a.search(args);
+      expect(await b.search(args), JSON.stringify(args)).toEqual(byRg);
+      expect(await c.search(args), JSON.stringify(args)).toEqual(byRg);
+    }
+    const plain = await b.search({ pattern: "needle" });
+    expect(plain.hits).toEqual([
+      { path: "src/a.ts", line: 1, text: "const needle = 1;" },
+      { path: "src/a.ts", line: 3, text: "needle(needle);" },
+    ]);
+    expect(JSON.stringify(plain)).not.toContain("secret");
+    const named = await b.search({ pattern: "Needle" });
+    expect(named.hits).toEqual([
+      { path: "docs/notes: 3: x.md", line: 1, text: "a Needle in a name with colons" },
+    ]);
+    // The shown lines' tags come from the file as read, the same way: an edit against them lands.
+    const read = await b.read({ targets: [{ path: "src/a.ts" }] });
+    const tag = read.results[0]!.file_hash!;
+    await b.edit({
+      targets: [{ path: "src/a.ts", file_hash: tag, ops: "replace 2:\n+const x = 3;" }],
+    });
+    expect(noRg.text("src/a.ts")).toBe("const needle = 1;\nconst x = 3;\nneedle(needle);\n");
+  });
+
+  it("says an invalid pattern is invalid, and what to do when neither rg nor grep is there", async () => {
+    const noRg = remoteProject(() => ["env", `PATH=${pathWithout("rg")}`, "sh", "-c"]);
+    noRg.plant("a.txt", "needle\n");
+    const invalid = await rejection(noRg.open().search({ pattern: "(unclosed", regex: true }));
+    expect(invalid).toMatchObject({ code: "invalid_input" });
+    expect(invalid.message).toMatch(/The pattern "\(unclosed" is not valid/);
+    const bare = remoteProject(() => [
+      "env",
+      `PATH=${pathWithout("rg", "grep", "egrep", "fgrep")}`,
+      "sh",
+      "-c",
+    ]);
     bare.plant("a.txt", "needle\n");
     const error = await rejection(bare.open().search({ pattern: "needle" }));
-    expect(error.message).toMatch(/rg \(ripgrep\) is not installed on box/);
+    expect(error.message).toMatch(/neither rg \(ripgrep\) nor grep is installed on box/);
   });
 });
 
