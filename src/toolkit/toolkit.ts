@@ -14,6 +14,7 @@ import {
   type CallSummary,
   EVERYTHING,
   parseArgs,
+  type RootRouter,
   type Tool,
   type ToolContext,
 } from "../tools/define.js";
@@ -36,6 +37,10 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told how far a long call has got (files searched, a command's output as it comes). */
   onProgress?: ProgressListener;
+  /** Joins this backup session instead of a new one (one session across a RootSet's roots). */
+  backup?: string;
+  /** The other roots, when the toolkit is one of a RootSet's (ToolContext.roots). */
+  roots?: RootRouter;
 }
 
 export interface ToolCall {
@@ -79,8 +84,12 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
    */
-  const callContext = (signal?: AbortSignal, progress?: ProgressListener): ToolContext => {
-    let backup: string | undefined;
+  const callContext = (
+    signal?: AbortSignal,
+    progress?: ProgressListener,
+    options: Pick<CallOptions, "backup" | "roots"> = {},
+  ): ToolContext => {
+    let backup = options.backup;
     return {
       ...base,
       registry,
@@ -90,6 +99,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       },
       ...(signal ? { signal } : {}),
       ...(progress ? { progress } : {}),
+      ...(options.roots ? { roots: options.roots } : {}),
     };
   };
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
@@ -119,7 +129,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const parsed = parseArgs(tool, args);
       try {
         const result = await tool.call(
-          callContext(callOptions?.signal, callOptions?.onProgress),
+          callContext(callOptions?.signal, callOptions?.onProgress, callOptions),
           parsed,
         );
         const warned = withHistoryWarning(result, unavailableWarning(base.history));

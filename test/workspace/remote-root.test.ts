@@ -211,6 +211,90 @@ describe("a root set with a local and a remote root", () => {
   });
 });
 
+describe("a plan spanning a local and a remote file", () => {
+  /** A local root and a remote one (sh -c), each with its own history: the remote one's here, by host. */
+  function twoRoots() {
+    const local = mkdtempSync(join(tmpdir(), "splice-plan-local-"));
+    const p = remoteProject(() => ["sh", "-c"]);
+    const state = mkdtempSync(join(tmpdir(), "splice-plan-state-"));
+    const saved = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = state;
+    const set = new RootSet([local, `box:${p.root}`], { remotes: { box: ["sh", "-c"] } });
+    if (saved === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = saved;
+    writeFileSync(join(local, "here.ts"), "export const here = 1;\n");
+    p.plant("there.ts", "export const there = 1;\n");
+    const histories = set.toolkits.map((t) => t.context.history);
+    return { local, p, set, state, histories };
+  }
+  const edit = (path: string, from: string, to: string) => ({
+    tool: "edit",
+    args: { targets: [{ path, edits: [{ old_text: from, new_text: to }] }] },
+  });
+
+  it("applies both, records one session id in both histories, and one undo takes both back", async () => {
+    const { local, p, set, state, histories } = twoRoots();
+    const before = [readFileSync(join(local, "here.ts")), readFileSync(join(p.root, "there.ts"))];
+    const plan = (await set.call("plan", {
+      steps: [
+        edit(join(local, "here.ts"), "here = 1", "here = 2"),
+        edit(`box:${p.root}/there.ts`, "there = 1", "there = 2"),
+      ],
+    })) as { backup_session: string; files: string[]; diff: string };
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 2;\n");
+    expect(p.text("there.ts")).toBe("export const there = 2;\n");
+    expect(plan.files).toHaveLength(2);
+    expect(plan.diff).toContain("+export const there = 2;");
+    // Two stores: the local root's under it, the remote root's on this machine, keyed by host.
+    expect(statSync(join(local, ".splice")).isDirectory()).toBe(true);
+    expect(readdirSync(join(state, "splice/remotes"))).toEqual(["box"]);
+    for (const history of histories) {
+      expect(history.backups().map((b) => b.id)).toContain(plan.backup_session);
+    }
+    const undone = (await set.call("undo", {})) as { undone: string; backup_session: string };
+    expect(undone.undone).toBe(plan.backup_session);
+    expect(readFileSync(join(local, "here.ts"))).toEqual(before[0]);
+    expect(readFileSync(join(p.root, "there.ts"))).toEqual(before[1]);
+    // The undo is one session id in both too: undoing it redoes the whole plan.
+    await set.call("undo", { backup_session: undone.backup_session });
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 2;\n");
+    expect(p.text("there.ts")).toBe("export const there = 2;\n");
+  });
+
+  it("puts the local file back when the remote step fails", async () => {
+    const { local, p, set } = twoRoots();
+    const before = readFileSync(join(local, "here.ts"));
+    const error = await rejection(
+      set.call("plan", {
+        steps: [
+          edit(join(local, "here.ts"), "here = 1", "here = 2"),
+          edit(`box:${p.root}/there.ts`, "not in the file", "x"),
+        ],
+      }),
+    );
+    expect(error).toMatchObject({ code: "batch_failed", details: { failed_step: 2 } });
+    expect(error.message).toMatch(/rolled back/);
+    expect(readFileSync(join(local, "here.ts"))).toEqual(before);
+    expect(p.text("there.ts")).toBe("export const there = 1;\n");
+  });
+
+  it("previews both without writing either", async () => {
+    const { local, p, set } = twoRoots();
+    const preview = (await set.call("plan", {
+      mode: "preview",
+      steps: [
+        edit(join(local, "here.ts"), "here = 1", "here = 2"),
+        edit(`box:${p.root}/there.ts`, "there = 1", "there = 2"),
+      ],
+    })) as { diff: string; applied: boolean };
+    expect(preview.applied).toBe(false);
+    expect(preview.diff).toContain("+export const here = 2;");
+    expect(preview.diff).toContain("+export const there = 2;");
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 1;\n");
+    expect(p.text("there.ts")).toBe("export const there = 1;\n");
+  });
+});
+
 /** A folder of links to this machine's programs without `without`: a far side lacking them. */
 function pathWithout(...without: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), "splice-remote-bin-"));
