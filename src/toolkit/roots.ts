@@ -8,7 +8,6 @@ import { randomUUID } from "node:crypto";
 import { isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../errors.js";
 import { EVERYTHING, parseArgs, type RootRouter } from "../tools/define.js";
-import type { SessionSummary } from "../tools/undo/summary.js";
 import { newBackupId } from "../util/ids.js";
 import { isInside } from "../util/paths.js";
 import { remotePath } from "../workspace/remote/hosts.js";
@@ -174,13 +173,22 @@ export class RootSet {
         list: true,
         limit: 50,
         ...(allSessions ? { all_sessions: true } : {}),
-      })) as { sessions: SessionSummary[] };
+      })) as { sessions: Listed[] };
       const open = listed.sessions.find((s) => !s.undone && !s.is_undo && s.files.length > 0);
       if (open && (!newest || open.at > newest.at))
         newest = { id: open.backup_session, at: open.at };
     }
     return newest?.id;
   }
+}
+
+/** What undo's list says of a session, as far as picking the newest undoable one needs. */
+interface Listed {
+  backup_session: string;
+  at: string;
+  undone: boolean;
+  is_undo: boolean;
+  files: unknown[];
 }
 
 /** What an undo answers (the fields merged across roots). */
