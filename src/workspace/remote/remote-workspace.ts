@@ -245,31 +245,32 @@ export class RemoteWorkspace implements Workspace {
     const w = writeArgs(path, bytes, options);
     const want = expected ?? "null";
     const held = this.#held.get(path);
-    const unlock = held && !held.released && options.lastUnderLock ? held.lock : "";
+    const releasing = held && !held.released && options.lastUnderLock ? held : undefined;
+    // The lock is the script's to let go from the moment it is sent (answered or cut off:
+    // a lock left by a lost connection is broken after a minute).
+    const unlock = () => {
+      if (!releasing) return "";
+      releasing.released = true;
+      return releasing.lock;
+    };
     const known = held?.sha !== undefined;
     if (known && held.sha !== expected) return false;
     let answer: Answer;
-    try {
-      if (known || !options.beforeReplace) {
-        await options.beforeReplace?.();
-        answer = await this.#run(path, (root) => writeIfScript(root, w, want, true, unlock), bytes);
-      } else {
-        const first = await this.#run(path, (root) => writeIfScript(root, w, want, false), bytes);
-        if (first.status[0] === "R") return false;
-        try {
-          await options.beforeReplace();
-        } catch (error) {
-          await this.#run(path, (root) => discardScript(root, w.dir, w.temp, unlock)).catch(
-            () => {},
-          );
-          throw error;
-        }
-        answer = await this.#run(path, (root) => swapScript(root, w, want, unlock));
+    if (known || !options.beforeReplace) {
+      await options.beforeReplace?.();
+      answer = await this.#run(path, (root) => writeIfScript(root, w, want, true, unlock()), bytes);
+    } else {
+      const first = await this.#run(path, (root) => writeIfScript(root, w, want, false), bytes);
+      if (first.status[0] === "R") return false;
+      try {
+        await options.beforeReplace();
+      } catch (error) {
+        await this.#run(path, (root) => discardScript(root, w.dir, w.temp, unlock())).catch(
+          () => {},
+        );
+        throw error;
       }
-    } finally {
-      // Answered or cut off, the script that carried the lock's release has run or is gone:
-      // the lock is its (a lock left by a lost connection is broken after a minute).
-      if (unlock && held) held.released = true;
+      answer = await this.#run(path, (root) => swapScript(root, w, want, unlock()));
     }
     if (answer.status[0] === "R") {
       this.#wrote(path, undefined);
