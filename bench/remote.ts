@@ -46,6 +46,8 @@ interface Row {
   where: string;
   stats: Stats;
   baseline?: Stats;
+  /** Scripts run through the transport per call ("-": no transport). */
+  trips: string;
 }
 
 defineBenchmark({
@@ -98,9 +100,27 @@ defineBenchmark({
         const rows: Row[] = [];
         const time = (fn: (i: number) => Promise<unknown>) =>
           measure({ warmup: 2, runs: RUNS }, fn);
+        const { transport } = remote.context.workspace as unknown as { transport: Transport };
+        // The round trips of the timed calls only (a `before` hook's read is not counted).
+        let counted = { trips: 0, calls: 0 };
+        const counting =
+          (kit: Toolkit, fn: (i: number) => Promise<unknown>) => async (i: number) => {
+            const before = transport.trips;
+            await fn(i);
+            if (kit === remote)
+              counted = {
+                trips: counted.trips + transport.trips - before,
+                calls: counted.calls + 1,
+              };
+          };
+        const tripsPerCall = (kit: Toolkit) => {
+          const figure = kit === remote ? (counted.trips / counted.calls).toFixed(1) : "-";
+          counted = { trips: 0, calls: 0 };
+          return figure;
+        };
 
         const catStats = await time(() => ssh(`cat ${shQuote(remoteFile)}`));
-        rows.push({ what: "read", where: "bare ssh cat", stats: catStats });
+        rows.push({ what: "read", where: "bare ssh cat", stats: catStats, trips: "1" });
         for (const [where, kit] of [
           ["local disk", local],
           ["remote (sshd)", remote],
@@ -108,15 +128,16 @@ defineBenchmark({
           rows.push({
             what: "read",
             where,
-            stats: await time(() => kit.call("read", { targets: [{ path: file }] })),
+            stats: await time(counting(kit, () => kit.call("read", { targets: [{ path: file }] }))),
             baseline: catStats,
+            trips: tripsPerCall(kit),
           });
         }
 
         const bytes = Buffer.from(`${"x".repeat(9000)}\n`);
         const mvLine = `cat > ${shQuote(`${remoteFile}.t`)} && mv ${shQuote(`${remoteFile}.t`)} ${shQuote(remoteFile)}`;
         const mvStats = await time(() => ssh(`sh -c ${shQuote(mvLine)}`, bytes));
-        rows.push({ what: "edit", where: "bare ssh cat > t && mv", stats: mvStats });
+        rows.push({ what: "edit", where: "bare ssh cat > t && mv", stats: mvStats, trips: "1" });
         plant(remoteRoot);
         let tag = "";
         for (const [where, kit] of [
@@ -128,20 +149,22 @@ defineBenchmark({
             where,
             stats: await measure(
               { warmup: 2, runs: RUNS, before: async () => (tag = await tagOf(kit, file)) },
-              (i) =>
+              counting(kit, (i) =>
                 kit.call("edit", {
                   targets: [
                     { path: file, file_hash: tag, ops: `replace 1:\n+export const value0 = ${i};` },
                   ],
                 }),
+              ),
             ),
             baseline: mvStats,
+            trips: tripsPerCall(kit),
           });
         }
 
         const rgLine = `PATH=${shQuote(rgDir)}:$PATH rg --json needle ${shQuote(remoteRoot)}`;
         const rgStats = await time(() => ssh(`sh -c ${shQuote(rgLine)}`));
-        rows.push({ what: "search", where: "bare ssh rg", stats: rgStats });
+        rows.push({ what: "search", where: "bare ssh rg", stats: rgStats, trips: "1" });
         for (const [where, kit] of [
           ["local disk", local],
           ["remote (sshd)", remote],
@@ -149,12 +172,12 @@ defineBenchmark({
           rows.push({
             what: "search",
             where,
-            stats: await time(() => kit.call("search", { pattern: "needle" })),
+            stats: await time(counting(kit, () => kit.call("search", { pattern: "needle" }))),
             baseline: rgStats,
+            trips: tripsPerCall(kit),
           });
         }
-        const remoteRg = remote.context.workspace as { transport?: Transport };
-        await remoteRg.transport?.close();
+        await transport.close();
         console.log(
           formatTable(
             [
@@ -163,6 +186,7 @@ defineBenchmark({
               { header: "median ms", right: true },
               { header: "p95 ms", right: true },
               { header: "vs bare ssh", right: true },
+              { header: "trips/call", right: true },
             ],
             rows.map((r) => [
               r.what,
@@ -170,11 +194,12 @@ defineBenchmark({
               ms(r.stats.median),
               ms(r.stats.p95),
               r.baseline ? `${(r.stats.median / r.baseline.median).toFixed(2)}x` : "baseline",
+              r.trips,
             ]),
           ),
         );
         console.log(
-          `\nper call, ${RUNS} runs after 2 warm-up; a remote read is one round trip, an edit four (lock with the file's snapshot, stage and compare, swap, unlock), a search a stat, rg, then its shown files read side by side.`,
+          `\nper call, ${RUNS} runs after 2 warm-up; trips/call counts the scripts run through the transport: a read is one, an edit two (the lock with the file's snapshot; then stage, compare, swap and unlock, history recording here in between), a search a stat, the search there, then its shown files read side by side.`,
         );
       });
     } finally {

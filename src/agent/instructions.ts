@@ -2,8 +2,8 @@
  * The system prompt: a few lines on how to work with splice's tools, then the
  * folder's own instructions (AGENTS.md, and CLAUDE.md when present) verbatim.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Toolkit } from "../toolkit/index.js";
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** A runaway instruction file must not eat the context window. */
@@ -15,7 +15,15 @@ export interface Instructions {
   files: string[];
 }
 
-export function buildInstructions(root: string, toolNames: readonly string[]): Instructions {
+/**
+ * The system prompt for a toolkit: its root (`HOST:PATH` for a remote one)
+ * and tools, and the instruction files read through its workspace, so a
+ * remote root's AGENTS.md is read there.
+ */
+export async function buildInstructions(toolkit: Toolkit): Promise<Instructions> {
+  const { guard, workspace } = toolkit.context;
+  const root = guard.host ? `${guard.host}:${toolkit.root}` : toolkit.root;
+  const toolNames = toolkit.tools.map((t) => t.name);
   const parts = [
     `You are splice agent, a coding agent working in the folder ${root} with these tools: ${toolNames.join(", ")}.`,
     "Paths are relative to that folder. Read files before you change them, and keep each change small and checked.",
@@ -26,7 +34,7 @@ export function buildInstructions(root: string, toolNames: readonly string[]): I
   for (const name of INSTRUCTION_FILES) {
     let text: string;
     try {
-      text = readFileSync(join(root, name), "utf8");
+      text = Buffer.from(await workspace.readFile(join(toolkit.root, name))).toString("utf8");
     } catch {
       continue;
     }

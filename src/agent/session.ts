@@ -6,7 +6,13 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
-import { createToolkit, type Toolkit } from "../toolkit/index.js";
+import {
+  createToolkit,
+  type Remotes,
+  remoteHistoryDir,
+  remotePath,
+  type Toolkit,
+} from "../toolkit/index.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -22,7 +28,10 @@ import { printable, type Terminal } from "./terminal.js";
 import { Conversation } from "./transcript.js";
 
 export interface SessionOptions {
+  /** A folder here, or `HOST:PATH` on a host of `remotes`. */
   root: string;
+  /** The remote hosts by name (--remote and `.splice/config.json`). */
+  remotes?: Remotes;
   config: AgentConfig;
   /** The first message, from the command line. */
   prompt?: string;
@@ -91,17 +100,28 @@ async function readMessage(terminal: Terminal, signal: AbortSignal) {
   }
 }
 
+/**
+ * Where a root's conversations are kept: under the root; for a remote root,
+ * on this machine beside its history (keyed by host), as history is.
+ */
+export function conversationsHome(root: string, remotes: Remotes = {}): string {
+  const remote = remotePath(root, remotes);
+  return remote ? remoteHistoryDir(remote.host, remote.path) : root;
+}
+
 /** Everything a turn needs: the toolkit, the model client and the request's fixed parts. */
-function connect(
+async function connect(
   root: string,
+  remotes: Remotes,
   config: AgentConfig,
   conversation: Conversation,
   terminal: Terminal,
-): { deps: AgentDeps; instructionFiles: string[]; local: () => Toolkit } {
+): Promise<{ deps: AgentDeps; instructionFiles: string[]; local: () => Toolkit }> {
   // One history session per conversation: its reads vouch for its edits, across --continue.
   const history = { session: `agent-${conversation.id}` };
   const toolkit = createToolkit({
     root,
+    remotes,
     tools: config.tools,
     history,
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
@@ -113,14 +133,11 @@ function connect(
   // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
   let local: Toolkit | undefined;
   const localToolkit = () => {
-    local ??= createToolkit({ root, tools: "full", history, validate: false });
+    local ??= createToolkit({ root, remotes, tools: "full", history, validate: false });
     local.context.history.nameClient(agentName);
     return local;
   };
-  const instructions = buildInstructions(
-    toolkit.root,
-    toolkit.tools.map((t) => t.name),
-  );
+  const instructions = await buildInstructions(toolkit);
   const client = new Anthropic({
     // Read afresh for every request; the SDK never holds the key itself.
     apiKey: async () => readKey(config.key),
@@ -235,7 +252,8 @@ async function chooseConversation(
 }
 
 export async function runSession(options: SessionOptions): Promise<number> {
-  const { root, config, terminal } = options;
+  const { root, config, terminal, remotes = {} } = options;
+  const home = conversationsHome(root, remotes);
   const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
   const picking = new AbortController();
   let stopped = EXIT_INTERRUPTED;
@@ -244,12 +262,18 @@ export async function runSession(options: SessionOptions): Promise<number> {
     stopped = EXIT_TERMINATED;
     picking.abort();
   });
-  const chosen = await chooseConversation(root, config, terminal, picking.signal);
+  const chosen = await chooseConversation(home, config, terminal, picking.signal);
   if (chosen.kind === "none") return chosen.code === EXIT_INTERRUPTED ? stopped : chosen.code;
   const conversation =
-    (chosen.kind === "id" ? Conversation.resume(root, info, chosen.id) : undefined) ??
-    Conversation.start(root, info);
-  const { deps, instructionFiles, local } = connect(root, config, conversation, terminal);
+    (chosen.kind === "id" ? Conversation.resume(home, info, chosen.id) : undefined) ??
+    Conversation.start(home, info);
+  const { deps, instructionFiles, local } = await connect(
+    root,
+    remotes,
+    config,
+    conversation,
+    terminal,
+  );
   /** What the model is told with the next message (what /undo changed). */
   const notes: string[] = [];
   const slashDeps: SlashDeps = {

@@ -30,7 +30,7 @@ import type { Change, CommitOptions, Outcome } from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
 import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
-import { doneWithDisk } from "./lock-scope.js";
+import { doneWithDisk, releasedWithWrite } from "./lock-scope.js";
 import { reportCallProgress } from "./progress.js";
 
 type WriteChange = Extract<Change, { kind: "write" }>;
@@ -166,6 +166,7 @@ async function writeDurably(
     // known to still be the version the change was computed from.
     written = await context.workspace.writeIf(file.real, bytes, before?.sha ?? null, {
       mode: change.fileMode ?? before?.mode,
+      lastUnderLock: releasedWithWrite(),
       beforeReplace: async () => {
         // Syncing the backup and the journal line shares one wait with the new file's fsync.
         const barrier = new SyncBarrier();

@@ -21,6 +21,16 @@ export function doneWithDisk(): void {
 }
 
 /**
+ * Whether the step running now drops its lock once its write has landed
+ * (releasedEarly, not a batch): a workspace may then let the lock go in the
+ * same trip as the write.
+ */
+export function releasedWithWrite(): boolean {
+  const current = scope.getStore();
+  return current !== undefined && current !== KEEP;
+}
+
+/**
  * Runs `step` under a lock that `hold(fn)` takes for as long as `fn` runs,
  * letting the lock go early when the step calls `doneWithDisk`.
  */

@@ -6,6 +6,7 @@
 import { CONVERSATION_ID, ConfigError, readKey, resolveConfig } from "../agent/config.js";
 import { runSession } from "../agent/session.js";
 import { Terminal } from "../agent/terminal.js";
+import type { Remotes } from "../workspace/remote/hosts.js";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -13,6 +14,7 @@ export async function agentCommand(
   root: string,
   flags: Flags,
   positionals: string[],
+  remotes: Remotes = {},
 ): Promise<number> {
   let config: ReturnType<typeof resolveConfig>;
   try {
@@ -38,7 +40,7 @@ export async function agentCommand(
   });
   const restore = warnOnce();
   try {
-    return await runSession({ root, config, terminal, ...(prompt ? { prompt } : {}) });
+    return await runSession({ root, remotes, config, terminal, ...(prompt ? { prompt } : {}) });
   } finally {
     restore();
     terminal.close();

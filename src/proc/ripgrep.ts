@@ -48,10 +48,24 @@ const MAX_STDERR = 64 * 1024;
  * Runs rg and hands each JSON message to `onMessage`; returning false stops
  * rg. Rejects with the signal's reason when aborted.
  */
-/** Starts rg somewhere else (a remote root's machine) with these arguments. */
-export type RgStarter = (
-  args: string[],
-) => Promise<ChildProcessByStdio<Writable | null, Readable, Readable>>;
+/**
+ * Turns a search's stdout, line by line, into rg's messages: for a search
+ * that is not rg's `--json` (grep on a machine without rg).
+ */
+export interface LineDecoder {
+  line(text: string): RgMessage[];
+  /** The messages still owed once the output has ended (the last file's `end`). */
+  end(): RgMessage[];
+}
+
+export interface RgStarted {
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  /** Default: each line is one of rg's JSON messages. */
+  decoder?: LineDecoder;
+}
+
+/** Starts rg (or a search that speaks for it) somewhere else, a remote root's machine. */
+export type RgStarter = (args: string[]) => Promise<RgStarted>;
 
 export async function runRipgrep(
   args: string[],
@@ -61,9 +75,16 @@ export async function runRipgrep(
   start?: RgStarter,
 ): Promise<RgOutcome> {
   if (signal?.aborted) throw signal.reason;
-  const child = start
+  const { child, decoder } = start
     ? await start(args)
-    : spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    : {
+        child: spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] }),
+        decoder: undefined,
+      };
+  const decode = (line: string): RgMessage[] =>
+    decoder ? decoder.line(line) : line.length > 0 ? [JSON.parse(line) as RgMessage] : [];
+  /** Hands messages on; false once the caller has seen enough. */
+  const deliver = (messages: RgMessage[]) => messages.every((m) => onMessage(m));
   return new Promise((resolve, reject) => {
     let stopped = false;
     let stderr = "";
@@ -89,7 +110,7 @@ export async function runRipgrep(
         while (newline !== -1) {
           const line = text.slice(from, newline);
           from = newline + 1;
-          if (line.length > 0 && !onMessage(JSON.parse(line) as RgMessage)) {
+          if (!deliver(decode(line))) {
             stop();
             return;
           }
@@ -126,6 +147,14 @@ export async function runRipgrep(
       if (signal?.aborted) {
         reject(signal.reason);
         return;
+      }
+      if (decoder && !stopped && failure === undefined) {
+        try {
+          if (!deliver([...(partial ? decoder.line(partial) : []), ...decoder.end()]))
+            stopped = true;
+        } catch (error) {
+          failure = error;
+        }
       }
       if (failure !== undefined) {
         reject(failure);

@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../errors.js";
-import { EVERYTHING, parseArgs } from "../tools/define.js";
+import { EVERYTHING, parseArgs, type RootRouter } from "../tools/define.js";
+import { newBackupId } from "../util/ids.js";
 import { isInside } from "../util/paths.js";
 import { remotePath } from "../workspace/remote/hosts.js";
 import type { ToolkitOptions } from "./options.js";
@@ -98,10 +99,105 @@ export class RootSet {
     return (owners.keys().next().value ?? first).toolkit;
   }
 
-  /** Routes, validates and runs a call; throws ToolError like Toolkit.call. */
+  /**
+   * Routes, validates and runs a call; throws ToolError like Toolkit.call.
+   * With several roots a plan's steps reach every root (ToolContext.roots),
+   * and an undo of a session that wrote in several roots undoes it in each.
+   */
   async call(name: string, args: unknown, options?: CallOptions): Promise<unknown> {
-    return this.route(name, args).call(name, args, options);
+    const toolkit = this.route(name, args);
+    if (this.#entries.length === 1) return toolkit.call(name, args, options);
+    if (name === "undo") return this.#undo(toolkit, args, options);
+    return toolkit.call(name, args, { ...options, roots: this.#router });
   }
+
+  /** A call's context in the root its paths are in, joining backup session `backup`. */
+  readonly #router: RootRouter = (name, args, backup) => {
+    const toolkit = this.route(name, args);
+    const registry = { tools: toolkit.tools, find: toolkit.find };
+    return { ...toolkit.context, registry, backup, roots: this.#router };
+  };
+
+  /**
+   * Undo across roots: the session named (else the newest undoable one of
+   * any root) is undone in every root whose history holds it — a plan that
+   * wrote in two roots recorded one session id in both — and that undo is
+   * itself one session id in each, so undoing it redoes all.
+   */
+  async #undo(routed: Toolkit, args: unknown, options?: CallOptions): Promise<unknown> {
+    const parsed = parseArgs(routed.find("undo"), args) as {
+      backup_session?: string;
+      path?: string;
+      list?: boolean;
+      all_sessions?: boolean;
+    };
+    if (parsed.list || parsed.path !== undefined) return routed.call("undo", args, options);
+    const id = parsed.backup_session ?? (await this.#newestUndoable(parsed.all_sessions));
+    const holders = this.#entries.filter((e) =>
+      e.toolkit.context.history.backups().some((b) => b.id === id),
+    );
+    if (id === undefined || holders.length < 2) {
+      const one = holders[0]?.toolkit ?? routed;
+      return one.call("undo", id === undefined ? args : { ...parsed, backup_session: id }, options);
+    }
+    const backup = newBackupId();
+    const done: UndoResult[] = [];
+    const failed: string[] = [];
+    for (const entry of holders) {
+      try {
+        const call = { ...parsed, backup_session: id };
+        done.push((await entry.toolkit.call("undo", call, { ...options, backup })) as UndoResult);
+      } catch (error) {
+        // Part of the session undone already (its file undone alone): the other roots still go.
+        if (!(error instanceof ToolError) || error.code !== "not_found") throw error;
+        failed.push(`${entry.toolkit.root}: ${error.message}`);
+      }
+    }
+    if (done.length === 0) throw new ToolError("not_found", failed.join("\n"));
+    const wrote = done.some((r) => r.backup_session !== undefined);
+    return {
+      undone: id,
+      ...(wrote ? { backup_session: backup } : {}),
+      applied: done.every((r) => r.applied),
+      files: done.flatMap((r) => r.files),
+      content: done.map((r) => r.content).join("\n"),
+      ...(failed.length > 0 ? { warnings: failed } : {}),
+    };
+  }
+
+  /** The newest backup session any root could undo (the undo tool's default, across roots). */
+  async #newestUndoable(allSessions: boolean | undefined): Promise<string | undefined> {
+    let newest: { id: string; at: string } | undefined;
+    for (const entry of this.#entries) {
+      const listed = (await entry.toolkit.call("undo", {
+        list: true,
+        limit: 50,
+        ...(allSessions ? { all_sessions: true } : {}),
+      })) as { sessions: Listed[] };
+      const open = listed.sessions.find((s) => !s.undone && !s.is_undo && s.files.length > 0);
+      if (open && (!newest || open.at > newest.at))
+        newest = { id: open.backup_session, at: open.at };
+    }
+    return newest?.id;
+  }
+}
+
+/** What undo's list says of a session, as far as picking the newest undoable one needs. */
+interface Listed {
+  backup_session: string;
+  at: string;
+  undone: boolean;
+  is_undo: boolean;
+  files: unknown[];
+}
+
+/** What an undo answers (the fields merged across roots). */
+interface UndoResult {
+  undone: string;
+  backup_session?: string;
+  applied: boolean;
+  files: unknown[];
+  content: string;
 }
 
 function crossRoot(owners: Map<Entry, string>, first: string): ToolError {

@@ -14,6 +14,7 @@ import {
   type CallSummary,
   EVERYTHING,
   parseArgs,
+  type RootRouter,
   type Tool,
   type ToolContext,
 } from "../tools/define.js";
@@ -36,6 +37,10 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told how far a long call has got (files searched, a command's output as it comes). */
   onProgress?: ProgressListener;
+  /** Joins this backup session instead of a new one (one session across a RootSet's roots). */
+  backup?: string;
+  /** The other roots, when the toolkit is one of a RootSet's (ToolContext.roots). */
+  roots?: RootRouter;
 }
 
 export interface ToolCall {
@@ -83,8 +88,9 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     tool: string,
     signal?: AbortSignal,
     progress?: ProgressListener,
+    options: Pick<CallOptions, "backup" | "roots"> = {},
   ): ToolContext => {
-    let backup: string | undefined;
+    let backup = options.backup;
     return {
       ...base,
       // Its changes name the tool, so a person sees what made them (undo's list, the review page).
@@ -96,6 +102,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       },
       ...(signal ? { signal } : {}),
       ...(progress ? { progress } : {}),
+      ...(options.roots ? { roots: options.roots } : {}),
     };
   };
   const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
@@ -125,7 +132,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const parsed = parseArgs(tool, args);
       try {
         const result = await tool.call(
-          callContext(name, callOptions?.signal, callOptions?.onProgress),
+          callContext(name, callOptions?.signal, callOptions?.onProgress, callOptions),
           parsed,
         );
         const warned = withHistoryWarning(result, unavailableWarning(base.history));

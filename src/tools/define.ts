@@ -13,7 +13,16 @@ export interface ToolContext extends ChangeContext {
   registry?: ToolRegistry;
   /** How a tool that writes its own `content` shows a diff to the model (default "changes"). */
   resultDiff?: "changes" | "full";
+  /**
+   * In a set of roots (RootSet): the context a call runs in, in the root its
+   * paths are in, joining backup session `backup` — so a plan's steps reach
+   * every root and its writes share one session id in each root's history.
+   */
+  roots?: RootRouter;
 }
+
+/** See ToolContext.roots; throws ToolError for a call whose paths are in two roots. */
+export type RootRouter = (name: string, args: unknown, backup: string) => ToolContext;
 
 /** The tools of a toolkit, by name. */
 export interface ToolRegistry {

@@ -44,6 +44,12 @@ export interface WriteIfOptions extends WriteOptions {
    * rename took off the disk; the caller keeps it (history) and says so.
    */
   onDisplaced?: (bytes: Uint8Array) => void | Promise<void>;
+  /**
+   * The caller is done with the path's writer lock once this write lands
+   * (it would release it next): a workspace whose lock costs a round trip
+   * to release lets it go in the write's own trip.
+   */
+  lastUnderLock?: boolean;
 }
 
 export interface Workspace {

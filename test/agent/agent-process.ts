@@ -14,6 +14,8 @@ export const KEY = "sk-test-SECRET-5f1c9a7e0b2d4c68";
 
 export interface AgentOptions {
   root: string;
+  /** Where the agent starts (default: the root, which a remote root is not here). */
+  cwd?: string;
   baseURL: string;
   args?: string[];
   env?: Record<string, string>;
@@ -38,7 +40,7 @@ export class AgentProcess {
   constructor(options: AgentOptions) {
     const home = mkdtempSync(join(tmpdir(), "splice-agent-home-"));
     this.child = spawn(BIN, ["agent", ...(options.args ?? []), "--root", options.root], {
-      cwd: options.root,
+      cwd: options.cwd ?? options.root,
       env: {
         ...cleanEnv(),
         HOME: home,

@@ -6,6 +6,7 @@
 import {
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -16,6 +17,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSplice, type Splice } from "../../src/splice.js";
 import { RootSet } from "../../src/toolkit/roots.js";
+import type { RemoteWorkspace } from "../../src/workspace/remote/remote-workspace.js";
 import { rejection } from "../helpers/project.js";
 import { sshdForFile } from "../helpers/sshd.js";
 
@@ -66,6 +68,41 @@ describe.each(transports)("tools on a remote root over %s", (_name, transport) =
     // History is on this machine, keyed by host; nothing of it is written there.
     expect(() => statSync(join(p.root, ".splice/journal.jsonl"))).toThrow();
     expect(statSync(join(p.historyDir, "journal.jsonl")).size).toBeGreaterThan(0);
+  });
+
+  it("reads in one round trip and edits in two", async () => {
+    const p = remoteProject(transport);
+    p.plant("src/a.ts", "const a = 1;\nconst b = 2;\n");
+    const s = p.open();
+    const { transport: there } = s.context.workspace as RemoteWorkspace;
+    const trips = async (call: () => Promise<unknown>) => {
+      const before = there.trips;
+      await call();
+      return there.trips - before;
+    };
+    let tag = "";
+    const read = () =>
+      s.read({ targets: [{ path: "src/a.ts" }] }).then((r) => {
+        tag = r.results[0]!.file_hash!;
+      });
+    expect(await trips(read)).toBe(1);
+    const edit = (text: string) => () =>
+      s.edit({ targets: [{ path: "src/a.ts", file_hash: tag, ops: `replace 2:\n+${text}` }] });
+    expect(await trips(edit("const b = 3;"))).toBe(2);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\n");
+    // The edit let its lock go in its write's trip: the next edit takes it at once.
+    expect(readdirSync(join(p.root, ".splice/locks"))).toEqual([]);
+    expect(await trips(read)).toBe(1);
+    expect(await trips(edit("const b = 4;"))).toBe(2);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 4;\n");
+    // A change made there between the read and the edit is still refused, in those two trips.
+    p.plant("src/a.ts", "const a = 1;\nconst b = 2;\n// theirs\n");
+    const stale = await rejection(edit("const b = 5;")());
+    expect(stale.code).toMatch(/stale|conflict/);
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 2;\n// theirs\n");
+    expect(readdirSync(join(p.root, ".splice/locks"))).toEqual([]);
+    await s.undo({});
+    expect(p.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\n");
   });
 
   it("takes paths written HOST:PATH, writes new files keeping modes, and lists the folder", async () => {
@@ -174,21 +211,181 @@ describe("a root set with a local and a remote root", () => {
   });
 });
 
+describe("a plan spanning a local and a remote file", () => {
+  /** A local root and a remote one (sh -c), each with its own history: the remote one's here, by host. */
+  function twoRoots() {
+    const local = mkdtempSync(join(tmpdir(), "splice-plan-local-"));
+    const p = remoteProject(() => ["sh", "-c"]);
+    const state = mkdtempSync(join(tmpdir(), "splice-plan-state-"));
+    const saved = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = state;
+    const set = new RootSet([local, `box:${p.root}`], { remotes: { box: ["sh", "-c"] } });
+    if (saved === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = saved;
+    writeFileSync(join(local, "here.ts"), "export const here = 1;\n");
+    p.plant("there.ts", "export const there = 1;\n");
+    const histories = set.toolkits.map((t) => t.context.history);
+    return { local, p, set, state, histories };
+  }
+  const edit = (path: string, from: string, to: string) => ({
+    tool: "edit",
+    args: { targets: [{ path, edits: [{ old_text: from, new_text: to }] }] },
+  });
+
+  it("applies both, records one session id in both histories, and one undo takes both back", async () => {
+    const { local, p, set, state, histories } = twoRoots();
+    const before = [readFileSync(join(local, "here.ts")), readFileSync(join(p.root, "there.ts"))];
+    const plan = (await set.call("plan", {
+      steps: [
+        edit(join(local, "here.ts"), "here = 1", "here = 2"),
+        edit(`box:${p.root}/there.ts`, "there = 1", "there = 2"),
+      ],
+    })) as { backup_session: string; files: string[]; diff: string };
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 2;\n");
+    expect(p.text("there.ts")).toBe("export const there = 2;\n");
+    expect(plan.files).toHaveLength(2);
+    expect(plan.diff).toContain("+export const there = 2;");
+    // Two stores: the local root's under it, the remote root's on this machine, keyed by host.
+    expect(statSync(join(local, ".splice")).isDirectory()).toBe(true);
+    expect(readdirSync(join(state, "splice/remotes"))).toEqual(["box"]);
+    for (const history of histories) {
+      expect(history.backups().map((b) => b.id)).toContain(plan.backup_session);
+    }
+    const undone = (await set.call("undo", {})) as { undone: string; backup_session: string };
+    expect(undone.undone).toBe(plan.backup_session);
+    expect(readFileSync(join(local, "here.ts"))).toEqual(before[0]);
+    expect(readFileSync(join(p.root, "there.ts"))).toEqual(before[1]);
+    // The undo is one session id in both too: undoing it redoes the whole plan.
+    await set.call("undo", { backup_session: undone.backup_session });
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 2;\n");
+    expect(p.text("there.ts")).toBe("export const there = 2;\n");
+  });
+
+  it("puts the local file back when the remote step fails", async () => {
+    const { local, p, set } = twoRoots();
+    const before = readFileSync(join(local, "here.ts"));
+    const error = await rejection(
+      set.call("plan", {
+        steps: [
+          edit(join(local, "here.ts"), "here = 1", "here = 2"),
+          edit(`box:${p.root}/there.ts`, "not in the file", "x"),
+        ],
+      }),
+    );
+    expect(error).toMatchObject({ code: "batch_failed", details: { failed_step: 2 } });
+    expect(error.message).toMatch(/rolled back/);
+    expect(readFileSync(join(local, "here.ts"))).toEqual(before);
+    expect(p.text("there.ts")).toBe("export const there = 1;\n");
+  });
+
+  it("previews both without writing either", async () => {
+    const { local, p, set } = twoRoots();
+    const preview = (await set.call("plan", {
+      mode: "preview",
+      steps: [
+        edit(join(local, "here.ts"), "here = 1", "here = 2"),
+        edit(`box:${p.root}/there.ts`, "there = 1", "there = 2"),
+      ],
+    })) as { diff: string; applied: boolean };
+    expect(preview.applied).toBe(false);
+    expect(preview.diff).toContain("+export const here = 2;");
+    expect(preview.diff).toContain("+export const there = 2;");
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 1;\n");
+    expect(p.text("there.ts")).toBe("export const there = 1;\n");
+  });
+});
+
+/** A folder of links to this machine's programs without `without`: a far side lacking them. */
+function pathWithout(...without: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "splice-remote-bin-"));
+  for (const from of ["/bin", "/usr/bin"]) {
+    for (const name of readdirSync(from)) {
+      if (without.includes(name)) continue;
+      try {
+        symlinkSync(join(from, name), join(dir, name));
+      } catch {
+        // the name is linked already (/bin and /usr/bin are often one folder)
+      }
+    }
+  }
+  return dir;
+}
+
 describe("search on a remote root", () => {
-  it("runs rg there and shows its matches, and says so when rg is not there", async () => {
-    const { rgPath } = await import("@vscode/ripgrep");
-    const withRg = ["env", `PATH=${dirname(rgPath)}:${process.env.PATH}`, "sh", "-c"];
-    const p = remoteProject(() => withRg);
-    p.plant("src/a.ts", "const needle = 1;\n");
+  const plantAll = (p: ReturnType<typeof remoteProject>) => {
+    p.plant("src/a.ts", "const needle = 1;\nconst other = 2;\nneedle(needle);\n");
     p.plant("src/b.ts", "nothing here\n");
+    p.plant("docs/notes: 3: x.md", "a Needle in a name with colons\n");
+    p.plant("node_modules/dep/index.js", "needle in a skipped folder\n");
     p.plant(".env", "needle=secret\n");
-    const found = JSON.stringify(await p.open().search({ pattern: "needle" }));
-    expect(found).toContain("src/a.ts");
-    expect(found).not.toContain("secret");
-    const bare = remoteProject(() => ["env", "PATH=/usr/bin:/bin", "sh", "-c"]);
+    p.plant("bin.dat", "needle\0binary\n");
+  };
+  const searches = [
+    { pattern: "needle" },
+    { pattern: "needle", ignore_case: true, context: 1 },
+    { pattern: "need(le)?\\(", regex: true },
+    { pattern: "needle", glob: "*.md", ignore_case: true },
+    { pattern: "needle", path: "src/a.ts" },
+  ];
+
+  it("finds the same with grep where rg is missing as with rg", async () => {
+    const { rgPath } = await import("@vscode/ripgrep");
+    const withRg = remoteProject(() => [
+      "env",
+      `PATH=${dirname(rgPath)}:/usr/bin:/bin`,
+      "sh",
+      "-c",
+    ]);
+    const noRg = remoteProject(() => ["env", `PATH=${pathWithout("rg")}`, "sh", "-c"]);
+    // A grep without --null (busybox's): one file at a time, each after its name.
+    const plainBin = pathWithout("rg", "grep");
+    writeFileSync(
+      join(plainBin, "grep"),
+      '#!/bin/sh\nfor a; do [ "$a" = --null ] && exit 2; done\nexec /usr/bin/grep "$@"\n',
+      { mode: 0o755 },
+    );
+    const plainGrep = remoteProject(() => ["env", `PATH=${plainBin}`, "sh", "-c"]);
+    for (const p of [withRg, noRg, plainGrep]) plantAll(p);
+    const [a, b, c] = [withRg.open(), noRg.open(), plainGrep.open()];
+    for (const args of searches) {
+      const byRg = await a.search(args);
+      expect(await b.search(args), JSON.stringify(args)).toEqual(byRg);
+      expect(await c.search(args), JSON.stringify(args)).toEqual(byRg);
+    }
+    const plain = await b.search({ pattern: "needle" });
+    expect(plain.hits).toEqual([
+      { path: "src/a.ts", line: 1, text: "const needle = 1;" },
+      { path: "src/a.ts", line: 3, text: "needle(needle);" },
+    ]);
+    expect(JSON.stringify(plain)).not.toContain("secret");
+    const named = await b.search({ pattern: "Needle" });
+    expect(named.hits).toEqual([
+      { path: "docs/notes: 3: x.md", line: 1, text: "a Needle in a name with colons" },
+    ]);
+    // The shown lines' tags come from the file as read, the same way: an edit against them lands.
+    const read = await b.read({ targets: [{ path: "src/a.ts" }] });
+    const tag = read.results[0]!.file_hash!;
+    await b.edit({
+      targets: [{ path: "src/a.ts", file_hash: tag, ops: "replace 2:\n+const x = 3;" }],
+    });
+    expect(noRg.text("src/a.ts")).toBe("const needle = 1;\nconst x = 3;\nneedle(needle);\n");
+  });
+
+  it("says an invalid pattern is invalid, and what to do when neither rg nor grep is there", async () => {
+    const noRg = remoteProject(() => ["env", `PATH=${pathWithout("rg")}`, "sh", "-c"]);
+    noRg.plant("a.txt", "needle\n");
+    const invalid = await rejection(noRg.open().search({ pattern: "(unclosed", regex: true }));
+    expect(invalid).toMatchObject({ code: "invalid_input" });
+    expect(invalid.message).toMatch(/The pattern "\(unclosed" is not valid/);
+    const bare = remoteProject(() => [
+      "env",
+      `PATH=${pathWithout("rg", "grep", "egrep", "fgrep")}`,
+      "sh",
+      "-c",
+    ]);
     bare.plant("a.txt", "needle\n");
     const error = await rejection(bare.open().search({ pattern: "needle" }));
-    expect(error.message).toMatch(/rg \(ripgrep\) is not installed on box/);
+    expect(error.message).toMatch(/neither rg \(ripgrep\) nor grep is installed on box/);
   });
 });
 

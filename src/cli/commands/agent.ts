@@ -5,7 +5,8 @@ export const agent = defineCommand({
   summary: "a terminal coding agent on any Anthropic-compatible model",
   usage:
     "[PROMPT] [--model M] [--base-url URL] [--key-file FILE] [--tools minimal|coding|full] [--yes] [--allow PREFIXES] [--continue | --resume [ID]]",
-  description: `A line-oriented coding agent in this folder (or --root DIR), on any model that
+  description: `A line-oriented coding agent in this folder (or --root DIR, or a folder of
+another machine: --remote box='ssh dev@box' --root box:/srv/app), on any model that
 speaks the Anthropic Messages API. The model's text streams as it arrives.
 With PROMPT it runs that turn first. It then reads further messages from stdin
 until stdin ends (Ctrl-D), so "splice agent PROMPT < /dev/null" runs one turn
@@ -21,7 +22,8 @@ stdin answers the questions in order; at end of input a question is declined.
 Ctrl-C stops the current turn (a running command and everything it started
 are killed); a second Ctrl-C exits. AGENTS.md and CLAUDE.md in the folder are
 sent as instructions. Each conversation is kept in .splice/agents/ (<id>.jsonl
-to resume, <id>.txt to read). --continue resumes the one used last;
+to resume, <id>.txt to read; for a remote root, on this machine beside its
+history, docs/remote.md). --continue resumes the one used last;
 --resume lists them and asks which (--resume ID takes that one; the last
 six characters of the id are enough).
 
@@ -97,9 +99,9 @@ The key is never printed, logged or written to the conversation files.`,
     "splice agent --continue",
     'splice agent --resume 3f9a1c "and now the docs"',
   ],
-  async run({ root, flags, positionals }) {
+  async run({ root, remotes, flags, positionals }) {
     // Loaded on demand: the other commands never pay for the model SDK.
     const { agentCommand } = await import("../agent.js");
-    return agentCommand(root, flags, positionals);
+    return agentCommand(root, flags, positionals, remotes);
   },
 });

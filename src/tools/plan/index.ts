@@ -11,9 +11,10 @@ import { ToolError } from "../../errors.js";
 import type { BackupSession } from "../../history/history.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 import { modeSchema } from "../schemas.js";
-import { dryRunContext } from "./preview.js";
+import { type DryRun, dryRunContext } from "./preview.js";
 import {
   combinedDiff,
+  keyOf,
   type PlanView,
   type Prepared,
   prepareSteps,
@@ -83,54 +84,100 @@ interface Run {
   touches(): Touch[];
 }
 
-/** Steps on the disk: every write joins the plan's backup session; changed files are noted from events. */
+/**
+ * Steps on the disk: every write joins the plan's backup session — in a set
+ * of roots, the same session id in each root's history, so one undo takes
+ * the plan back everywhere; changed files are noted from each root's events.
+ */
 function onDisk(context: ToolContext, planId: string): Run {
+  const own: ToolContext = { ...context, backup: planId };
   const touched = new Map<string, Touch>();
-  // The plan's backup session, read once until the next write changes it.
-  let session: BackupSession | undefined;
-  const planSession = () => {
-    session ??= context.history.backups().find((b) => b.id === planId);
-    return session;
-  };
-  const stop = context.events.on((e) => {
-    if (e.type !== "files_changed") return;
-    session = undefined;
-    for (const c of e.changes) {
-      if (touched.has(c.resolved)) continue;
-      touched.set(c.resolved, {
-        real: c.resolved,
-        rel: context.guard.relative(c.resolved),
-        display: c.path,
-      });
+  // Each root's plan session, read once until the next write there changes it.
+  const sessions = new Map<ToolContext["history"], BackupSession | undefined>();
+  const planSession = (root: ToolContext) => {
+    if (!sessions.has(root.history)) {
+      sessions.set(
+        root.history,
+        root.history.backups().find((b) => b.id === planId),
+      );
     }
-  });
-  const view: PlanView = {
-    context: { ...context, backup: planId },
-    touched: () => [...touched.values()],
-    before: async (real) => {
-      const t = touched.get(real);
-      if (!t) return read(context, real);
-      const before = planSession()?.changes.find((c) => c.path === t.rel)?.before;
-      return before ? context.history.getBlob(before.sha) : undefined;
-    },
-    after: (real) => read(context, real),
+    return sessions.get(root.history);
   };
-  return { view, stop, touches: () => [...touched.values()] };
-}
-
-function read(context: ToolContext, real: string): Promise<Uint8Array | undefined> {
-  return context.workspace.readFile(real).catch(() => undefined);
-}
-
-/** Steps on an overlay: nothing reaches the disk or the journal. */
-function dryRun(context: ToolContext): Run {
-  const { context: dry, overlay } = dryRunContext(context);
+  const roots = new Map<ToolContext["events"], ToolContext>();
+  const stops: (() => void)[] = [];
+  const join = (root: ToolContext): ToolContext => {
+    const known = roots.get(root.events);
+    if (known) return known;
+    roots.set(root.events, root);
+    const stop = root.events.on((e) => {
+      if (e.type !== "files_changed") return;
+      sessions.delete(root.history);
+      for (const c of e.changes) {
+        const key = keyOf(root, c.resolved);
+        if (touched.has(key)) continue;
+        const rel = root.guard.relative(c.resolved);
+        touched.set(key, { key, real: c.resolved, rel, display: c.path, context: root });
+      }
+    });
+    stops.push(stop);
+    return root;
+  };
+  join(own);
   const view: PlanView = {
-    context: dry,
-    touched: () =>
-      overlay.changes().map(([real]) => ({ real, display: context.guard.relative(real) })),
-    before: (real) => read(context, real),
-    after: (real) => overlay.readFile(real).catch(() => undefined),
+    context: own,
+    contextFor: (name, args) => {
+      if (!context.roots) return own;
+      const routed = context.roots(name, args, planId);
+      return join(context.signal ? { ...routed, signal: context.signal } : routed);
+    },
+    touched: () => [...touched.values()],
+    before: async (t) => {
+      if (!touched.has(t.key)) return read(t);
+      const before = planSession(t.context)?.changes.find((c) => c.path === t.rel)?.before;
+      return before ? t.context.history.getBlob(before.sha) : undefined;
+    },
+    after: read,
+  };
+  return {
+    view,
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+    },
+    touches: () => [...touched.values()],
+  };
+}
+
+function read(file: Pick<Touch, "context" | "real">): Promise<Uint8Array | undefined> {
+  return file.context.workspace.readFile(file.real).catch(() => undefined);
+}
+
+/** Steps on overlays, one per root they reach: nothing reaches a disk or a journal. */
+function dryRun(context: ToolContext): Run {
+  const dry = new Map<ToolContext["events"], { root: ToolContext; run: DryRun }>();
+  const of = (root: ToolContext) => {
+    let found = dry.get(root.events);
+    if (!found) {
+      found = { root, run: dryRunContext(root) };
+      dry.set(root.events, found);
+    }
+    return found.run.context;
+  };
+  const first = of(context);
+  const touched = (): Touch[] =>
+    [...dry.values()].flatMap(({ root, run }) =>
+      run.overlay.changes().map(([real]) => {
+        const rel = root.guard.relative(real);
+        return { key: keyOf(root, real), real, rel, display: rel, context: run.context };
+      }),
+    );
+  const origin = (t: Touch) =>
+    [...dry.values()].find(({ run }) => run.context === t.context)?.root ?? context;
+  const view: PlanView = {
+    context: first,
+    contextFor: (name, args) => (context.roots ? of(context.roots(name, args, "dry-run")) : first),
+    touched,
+    before: (t) => read({ context: origin(t), real: t.real }),
+    after: (t) => t.context.workspace.readFile(t.real).catch(() => undefined),
   };
   return { view, stop() {}, touches: () => [] };
 }
@@ -156,7 +203,6 @@ function commandNote(commands: StepReport[]): string {
 }
 
 async function failure(
-  context: ToolContext,
   args: Args,
   run: Run,
   reports: StepReport[],
@@ -183,7 +229,7 @@ async function failure(
     );
   } else if (policy === "strict") {
     const commands = commandsRan(args, reports);
-    const back = await rollback(context, planId, touches, commands.length > 0 ? "replace" : "keep");
+    const back = await rollback(planId, touches, commands.length > 0 ? "replace" : "keep");
     details.rolled_back = true;
     details.restored = back.restored;
     if (commands.length > 0) details.commands_ran = commands.map((r) => r.step);
@@ -271,7 +317,7 @@ async function runPlan(context: ToolContext, args: Args): Promise<PlanResult> {
               };
         reports[i] = report;
         run.stop();
-        throw await failure(context, args, run, reports, report, planId, preview);
+        throw await failure(args, run, reports, report, planId, preview);
       }
     }
   } finally {

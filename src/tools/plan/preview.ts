@@ -8,11 +8,13 @@ import { DryRunHistory } from "../../history/dry-run.js";
 import { OverlayWorkspace } from "../../workspace/overlay.js";
 import type { ToolContext } from "../define.js";
 
-/** A context whose writes land in an overlay; no events, no language servers. */
-export function dryRunContext(context: ToolContext): {
+export interface DryRun {
   context: ToolContext;
   overlay: OverlayWorkspace;
-} {
+}
+
+/** A context whose writes land in an overlay; no events, no language servers. */
+export function dryRunContext(context: ToolContext): DryRun {
   const overlay = new OverlayWorkspace(context.workspace);
   const { validator: _validator, ...rest } = context;
   return {

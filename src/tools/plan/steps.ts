@@ -123,12 +123,29 @@ export function prepareSteps(context: ToolContext, steps: StepInput[]): Prepared
 
 /** The files a plan works on, and what they were before it. */
 export interface PlanView {
-  /** Where steps run. */
+  /** Where commands and checks run: the plan's own root. */
   context: ToolContext;
+  /** Where a tool step runs: the root its paths are in (one of a RootSet's), else the plan's. */
+  contextFor(name: string, args: unknown): ToolContext;
   /** Files changed so far, in the order first changed. */
-  touched(): { real: string; display: string }[];
-  before(real: string): Promise<Uint8Array | undefined>;
-  after(real: string): Promise<Uint8Array | undefined>;
+  touched(): Touch[];
+  before(file: Touch): Promise<Uint8Array | undefined>;
+  after(file: Touch): Promise<Uint8Array | undefined>;
+}
+
+/** A file a plan changed, and the root (its context) it is in. */
+export interface Touch {
+  /** The real path, with the host before it for a remote root: unique across roots. */
+  key: string;
+  real: string;
+  rel: string;
+  display: string;
+  context: ToolContext;
+}
+
+/** A Touch's key: two roots may hold the same real path on two machines. */
+export function keyOf(context: ToolContext, real: string): string {
+  return context.guard.host ? `${context.guard.host}:${real}` : real;
 }
 
 /** A thrown step failure carries its report. */
@@ -191,17 +208,17 @@ export async function runStep(
     if (problems.length > 0) fail("validation_failed", problems.join("\n"));
     return report;
   }
-  const before = new Set(view.touched().map((t) => t.real));
+  const before = new Set(view.touched().map((t) => t.key));
   let result: unknown;
   try {
-    result = await step.tool.call(view.context, step.args);
+    result = await step.tool.call(view.contextFor(step.tool.name, step.args), step.args);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     return fail(error.code, error.message);
   }
   const files = view
     .touched()
-    .filter((t) => !before.has(t.real))
+    .filter((t) => !before.has(t.key))
     .map((t) => t.display);
   const warnings = warningsOf(result);
   return {
@@ -230,16 +247,23 @@ const docOf = (bytes: Uint8Array | undefined): Document | undefined => {
 
 async function syntaxProblemsOf(view: PlanView, paths: string[] | undefined): Promise<string[]> {
   const files = paths
-    ? paths.map((p) => {
+    ? paths.map((p): Touch => {
         const g = view.context.guard.check(p, "read");
-        return { real: g.real, display: g.display };
+        const { context } = view;
+        return {
+          key: keyOf(context, g.real),
+          real: g.real,
+          rel: g.rel,
+          display: g.display,
+          context,
+        };
       })
     : view.touched();
   const out: string[] = [];
   for (const f of files) {
-    const after = docOf(await view.after(f.real));
+    const after = docOf(await view.after(f));
     if (!after) continue;
-    const warning = checkEdit(f.display, docOf(await view.before(f.real)), after);
+    const warning = checkEdit(f.display, docOf(await view.before(f)), after);
     if (warning) out.push(`${f.display}: ${warning}`);
   }
   return out;
@@ -249,8 +273,8 @@ async function syntaxProblemsOf(view: PlanView, paths: string[] | undefined): Pr
 export async function combinedDiff(view: PlanView): Promise<string> {
   const parts: string[] = [];
   for (const t of view.touched()) {
-    const before = docOf(await view.before(t.real));
-    const after = docOf(await view.after(t.real));
+    const before = docOf(await view.before(t));
+    const after = docOf(await view.after(t));
     if (!after) {
       if (before) {
         parts.push(
@@ -267,12 +291,6 @@ export async function combinedDiff(view: PlanView): Promise<string> {
   return parts.join("");
 }
 
-export interface Touch {
-  real: string;
-  rel: string;
-  display: string;
-}
-
 /**
  * Puts every touched file back as it was before the plan, from the plan's
  * backup session (a file the plan created is deleted), through the one
@@ -280,23 +298,32 @@ export interface Touch {
  * ("keep"), unless a command of the plan ran: then the change is likely the
  * plan's own, and it is replaced after being backed up ("replace"). The
  * restore is itself a backup session marked as undoing the plan's, so undo
- * skips both.
+ * skips both. Each file is put back in its own root (its context), from that
+ * root's history.
  */
 export async function rollback(
-  context: ToolContext,
   planId: string,
   touched: Touch[],
   ifChanged: "keep" | "replace",
 ): Promise<{ restored: string[]; kept: string[]; failed: string[]; session: string }> {
-  const plan = context.history.backups().find((s) => s.id === planId);
-  const net = plan ? netChanges(plan) : new Map<string, NetChange>();
+  // One restore session, its id the same in every root's history, like the plan's.
   const session = newBackupId();
-  const own = { ...context, backup: session };
+  const nets = new Map<ToolContext["history"], Map<string, NetChange>>();
+  const netOf = (context: ToolContext) => {
+    let net = nets.get(context.history);
+    if (!net) {
+      const plan = context.history.backups().find((s) => s.id === planId);
+      net = plan ? netChanges(plan) : new Map<string, NetChange>();
+      nets.set(context.history, net);
+    }
+    return net;
+  };
   const out = { restored: [] as string[], kept: [] as string[], failed: [] as string[] };
   for (const t of [...touched].reverse()) {
-    const change = net.get(t.rel);
+    const own = { ...t.context, backup: session };
+    const change = netOf(t.context).get(t.rel);
     const original = change?.first.before;
-    const stored = original && context.history.getBlob(original.sha);
+    const stored = original && own.history.getBlob(original.sha);
     if (!change || (original && !stored)) {
       out.failed.push(t.display);
       continue;

@@ -3,10 +3,8 @@ import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
-import type { RgStarter } from "../../proc/ripgrep.js";
 import { escapeControls } from "../../text/names.js";
 import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
-import { shQuote } from "../../workspace/remote/transport.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
@@ -20,6 +18,7 @@ import {
 } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
+import { remoteSearch } from "./remote.js";
 import { withoutVanished } from "./vanished.js";
 
 export type { SearchHit };
@@ -292,7 +291,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
         argv: [...extra, ...argv],
         cwd: guard.root,
         ...(context.workspace instanceof RemoteWorkspace
-          ? { start: remoteRg(context.workspace, guard.root) }
+          ? { start: remoteSearch(context.workspace, guard.root) }
           : {}),
         limit: most,
         accept: (path) => {
@@ -376,16 +375,3 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     };
   },
 });
-
-/**
- * rg on a remote root's machine, run in its root there; it is stopped there
- * when the search stops. Without rg there the search fails saying so.
- */
-function remoteRg(workspace: RemoteWorkspace, root: string): RgStarter {
-  return (args) =>
-    workspace.spawn(
-      root,
-      `command -v rg >/dev/null 2>&1 || { echo 'rg (ripgrep) is not installed on ${workspace.host}; install it there to search' >&2; exit 2; }
-exec rg ${args.map(shQuote).join(" ")}`,
-    );
-}

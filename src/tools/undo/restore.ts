@@ -17,7 +17,6 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { type NetChange, UNDO_NOTE } from "../../history/undo-state.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import type { Document } from "../../text/document.js";
-import { newBackupId } from "../../util/ids.js";
 import type { ToolContext } from "../define.js";
 
 export interface UndoFile {
@@ -205,9 +204,10 @@ export async function restoreSession(
   mode: Mode,
 ): Promise<{ files: UndoFile[]; backup: string }> {
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
-  // Undo opens its own backup session for what it restores, so it can be undone in turn.
+  // What it restores is the call's own backup session, so it can be undone in turn (a
+  // RootSet gives the undo of one session in several roots one id, so it redoes as one).
   // exclusiveAll runs it again after a race, when nothing was written yet.
-  const backup = newBackupId();
+  const backup = context.backup;
   const own = { ...context, backup };
   const done = await exclusiveAll(own, paths, async () => {
     const steps = await planSteps(own, sessionId, entries);

@@ -182,27 +182,59 @@ export class RemoteWorkspace implements Workspace {
 
   async writeFile(path: string, bytes: Uint8Array, options: WriteOptions = {}): Promise<void> {
     this.#snapshots.delete(path);
+    this.#wrote(path, undefined);
     const w = writeArgs(path, bytes, options);
     await this.#run(path, (root) => writeScript(root, w), bytes);
+    this.#wrote(path, sha256(bytes));
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
     return this.#queue.run(path, async () => {
-      const lock = `${sha256(path).slice(0, 32)}.lock`;
-      const held = await this.#run(this.#lockDir, (root) =>
-        lockScript(root, this.#lockDir, lock, path),
+      const name = `${sha256(path).slice(0, 32)}.lock`;
+      const answer = await this.#run(this.#lockDir, (root) =>
+        lockScript(root, this.#lockDir, name, path),
       );
       // After the lock's `OK`, the file as it is now (a refusal there is the step's to say).
-      const snapshot = splitAnswer(held.body);
-      if (snapshot.status[0] === "OK") this.#remember(path, snapshot, false);
+      const snapshot = splitAnswer(answer.body);
+      const held: Held = { lock: posix.join(this.#lockDir, name), released: false };
+      if (snapshot.status[0] === "OK") {
+        this.#remember(path, snapshot, false);
+        if (snapshot.status[1] === "file" && snapshot.status[5] === "B") {
+          held.sha = sha256(snapshot.body);
+        }
+      } else if (snapshot.status[0] === "M") held.sha = null;
+      this.#held.set(path, held);
       try {
         return await fn();
       } finally {
-        await this.transport.run(unlockScript(this.#lockDir, lock)).catch(() => {});
+        this.#held.delete(path);
+        if (!held.released) {
+          await this.transport.run(unlockScript(this.#lockDir, name)).catch(() => {});
+        }
       }
     });
   }
 
+  /**
+   * The writer locks this workspace holds, by path, with the hash of the
+   * file as it was when the lock was taken (null: no file; undefined: not
+   * known, too big to come along), kept up to date by its own writes.
+   */
+  readonly #held = new Map<string, Held>();
+
+  #wrote(path: string, sha: string | null | undefined): void {
+    const held = this.#held.get(path);
+    if (held) held.sha = sha;
+  }
+
+  /**
+   * A compare-and-swap in one trip when the path's lock is held and the
+   * file's hash at the lock is known: that hash is compared here, history
+   * records (beforeReplace, on this machine), and one script stages,
+   * compares again there (a program outside splice may have written since),
+   * swaps, and lets the lock go when this is the last write under it.
+   * Otherwise two: stage and compare, then (after beforeReplace) swap.
+   */
   async writeIf(
     path: string,
     bytes: Uint8Array,
@@ -212,21 +244,40 @@ export class RemoteWorkspace implements Workspace {
     this.#snapshots.delete(path);
     const w = writeArgs(path, bytes, options);
     const want = expected ?? "null";
-    const commit = !options.beforeReplace;
-    const first = await this.#run(path, (root) => writeIfScript(root, w, want, commit), bytes);
-    if (first.status[0] === "R") return false;
-    if (!commit) {
+    const held = this.#held.get(path);
+    const releasing = held && !held.released && options.lastUnderLock ? held : undefined;
+    // The lock is the script's to let go from the moment it is sent (answered or cut off:
+    // a lock left by a lost connection is broken after a minute).
+    const unlock = () => {
+      if (!releasing) return "";
+      releasing.released = true;
+      return releasing.lock;
+    };
+    const known = held?.sha !== undefined;
+    if (known && held.sha !== expected) return false;
+    let answer: Answer;
+    if (known || !options.beforeReplace) {
+      await options.beforeReplace?.();
+      answer = await this.#run(path, (root) => writeIfScript(root, w, want, true, unlock()), bytes);
+    } else {
+      const first = await this.#run(path, (root) => writeIfScript(root, w, want, false), bytes);
+      if (first.status[0] === "R") return false;
       try {
-        await options.beforeReplace?.();
+        await options.beforeReplace();
       } catch (error) {
-        await this.#run(path, (root) => discardScript(root, w.dir, w.temp)).catch(() => {});
+        await this.#run(path, (root) => discardScript(root, w.dir, w.temp, unlock())).catch(
+          () => {},
+        );
         throw error;
       }
-      const second = await this.#run(path, (root) => swapScript(root, w, want));
-      if (second.status[0] === "R") return false;
-      return this.#displaced(second, options);
+      answer = await this.#run(path, (root) => swapScript(root, w, want, unlock()));
     }
-    return this.#displaced(first, options);
+    if (answer.status[0] === "R") {
+      this.#wrote(path, undefined);
+      return false;
+    }
+    this.#wrote(path, sha256(bytes));
+    return this.#displaced(answer, options);
   }
 
   async #displaced(answer: Answer, options: WriteIfOptions): Promise<boolean> {
@@ -236,17 +287,21 @@ export class RemoteWorkspace implements Workspace {
 
   async remove(path: string): Promise<void> {
     this.#snapshots.delete(path);
+    this.#wrote(path, undefined);
     const dir = posix.dirname(path);
     await this.#run(path, (root) => removeScript(root, dir, posix.basename(path)));
+    this.#wrote(path, null);
   }
 
   async removeIf(path: string, expected: string): Promise<boolean> {
     this.#snapshots.delete(path);
     const dir = posix.dirname(path);
     const name = posix.basename(path);
+    this.#wrote(path, undefined);
     const { status } = await this.#run(path, (root) =>
       removeIfScript(root, dir, name, expected, tempName(name)),
     );
+    if (status[0] === "OK") this.#wrote(path, null);
     return status[0] === "OK";
   }
 
@@ -405,6 +460,14 @@ function writeArgs(path: string, bytes: Uint8Array, options: WriteOptions): Writ
 
 /** A snapshot's lifetime: long enough for the read after a stat in one call, no longer. */
 const SNAPSHOT_MS = 2000;
+
+interface Held {
+  /** The lock folder's path there. */
+  lock: string;
+  sha?: string | null;
+  /** A write's script let it go already. */
+  released: boolean;
+}
 
 interface Snapshot {
   stat: FileStat;

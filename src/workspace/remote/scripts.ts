@@ -12,11 +12,16 @@ import { shQuote } from "./transport.js";
 /**
  * The lines every script starts with. `R` is the real root the paths must
  * stay in ("" when unconfined); `inside` resolves a path there (links
- * followed, missing names kept) and refuses one that leads out.
+ * followed, missing names kept) and refuses one that leads out. `U`, when
+ * given, is a writer lock the script lets go as it ends, whatever its answer:
+ * the write that was the last thing done under it needs no trip of its own.
  */
-function prelude(root: string, args: readonly (string | number)[]): string {
+function prelude(root: string, args: readonly (string | number)[], unlock = ""): string {
   return `set -- ${args.map((a) => shQuote(String(a))).join(" ")}
 R=${shQuote(root)}
+U=${shQuote(unlock)}
+unlock() { [ -z "$U" ] || rmdir -- "$U" 2>/dev/null; }
+[ -z "$U" ] || trap unlock EXIT
 fail() { printf 'E %s %s\\n' "$1" "$2"; exit 0; }
 real() { realpath -m -- "$1" 2>/dev/null || readlink -f -- "$1" 2>/dev/null; }
 inside() {
@@ -79,7 +84,7 @@ mkdir -p -- "$1" 2>/dev/null || fail io "cannot create the folder"
 F="$1/$2"; T="$1/$3"
 if [ -d "$F" ] && [ ! -L "$F" ]; then fail is_directory -; fi
 find "$1" -maxdepth 1 -name '.*splice-*.tmp' -mmin +60 -exec rm -f {} + 2>/dev/null
-trap 'rm -f -- "$T"' EXIT HUP INT TERM PIPE
+trap 'rm -f -- "$T"; unlock' EXIT HUP INT TERM PIPE
 (umask 077; cat > "$T") || fail io "cannot write in the folder"
 [ "$(($(wc -c < "$T")))" -eq "$4" ] || fail io "the bytes arrived cut short"
 M=$5
@@ -99,7 +104,7 @@ if [ -n "$6" ]; then
   O="$T.old"; [ -f "$F" ] && [ ! -L "$F" ] && ln -- "$F" "$O" 2>/dev/null || O=
 fi
 mv -f -- "$T" "$F" || fail io "cannot rename into place"
-trap - EXIT
+trap unlock EXIT
 if [ -n "$O" ]; then
   if [ "$(held "$O")" = "$6" ]; then rm -f -- "$O"; echo OK; else echo 'OK D'; cat -- "$O"; rm -f -- "$O"; fi
 else echo OK; fi`;
@@ -128,30 +133,31 @@ export function writeScript(root: string, w: WriteArgs): string {
 /**
  * The compare-and-swap. `commit` false stops after the compare with the
  * temp file kept (`OK staged`), for history to record before the swap, done
- * by swapScript.
+ * by swapScript; `unlock` (with `commit`) is the lock to let go at the end.
  */
 export function writeIfScript(
   root: string,
   w: WriteArgs,
   expected: string,
   commit: boolean,
+  unlock = "",
 ): string {
-  const stop = `[ "$(held "$F")" = "$6" ] || { echo R; exit 0; }\ntrap - EXIT; echo 'OK staged'`;
-  return `${prelude(root, [...writeWords(w), expected])}${HASH}${STAGE}${commit ? SWAP : stop}`;
+  const stop = `[ "$(held "$F")" = "$6" ] || { echo R; exit 0; }\ntrap unlock EXIT; echo 'OK staged'`;
+  return `${prelude(root, [...writeWords(w), expected], commit ? unlock : "")}${HASH}${STAGE}${commit ? SWAP : stop}`;
 }
 
 /** The second half of a compare-and-swap whose first half staged the temp file. */
-export function swapScript(root: string, w: WriteArgs, expected: string): string {
-  return `${prelude(root, [...writeWords(w), expected])}${HASH}inside "$1"
+export function swapScript(root: string, w: WriteArgs, expected: string, unlock = ""): string {
+  return `${prelude(root, [...writeWords(w), expected], unlock)}${HASH}inside "$1"
 F="$1/$2"; T="$1/$3"
 [ -f "$T" ] || fail io "the staged file is gone"
-trap 'rm -f -- "$T"' EXIT HUP INT TERM PIPE
+trap 'rm -f -- "$T"; unlock' EXIT HUP INT TERM PIPE
 ${SWAP}`;
 }
 
 /** Drops a staged temp file (history failed, or the call was cancelled). */
-export function discardScript(root: string, dir: string, temp: string): string {
-  return `${prelude(root, [dir, temp])}inside "$1"; rm -f -- "$1/$2"; echo OK`;
+export function discardScript(root: string, dir: string, temp: string, unlock = ""): string {
+  return `${prelude(root, [dir, temp], unlock)}inside "$1"; rm -f -- "$1/$2"; echo OK`;
 }
 
 export function removeScript(root: string, dir: string, name: string): string {

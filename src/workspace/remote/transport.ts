@@ -109,6 +109,8 @@ export class Transport {
   readonly argv: readonly string[];
   readonly #ssh: boolean;
   readonly #slots: Semaphore;
+  /** How many scripts this transport has run (started): the round trips, for tests and the bench. */
+  trips = 0;
 
   /**
    * `name` is the host's name in paths (`box:` in `box:/srv/app`); `command`
@@ -166,6 +168,7 @@ export class Transport {
 
   /** Starts `script` there with its stdio as pipes, for a command that streams (spawn). */
   start(script: string) {
+    this.trips++;
     return spawn(this.argv[0]!, [...this.argv.slice(1), this.line(script)], {
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -173,6 +176,7 @@ export class Transport {
 
   /** run(), waiting: for the one trip a toolkit makes while it is built (its root's real path). */
   runSync(script: string): RunResult {
+    this.trips++;
     const r = spawnSync(this.argv[0]!, [...this.argv.slice(1), this.line(script)], {
       input: "",
       maxBuffer: 1 << 20,
@@ -184,6 +188,7 @@ export class Transport {
   }
 
   #spawn(script: string, options: RunOptions): Promise<RunResult> {
+    this.trips++;
     return new Promise((resolve, reject) => {
       const child = spawn(this.argv[0]!, [...this.argv.slice(1), this.line(script)], {
         stdio: ["pipe", "pipe", "pipe"],
