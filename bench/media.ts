@@ -1,18 +1,21 @@
 /**
  * The media benchmark: `read` of a 4000×3000 JPEG (downscaled to the
- * 1568 px long edge) and of a 200-page PDF, each beside the bare library
- * call doing the same work in the same run — sharp's resize and encode plus
- * the base64, pdf.js's load and text of the same pages. Target: read ≤ 1.2×
- * its baseline.
+ * 1568 px long edge), of a 200-page PDF, and of a scanned PDF's pages drawn
+ * as images, each beside the bare library calls doing the same work in the
+ * same run — sharp's resize and encode plus the base64; pdf.js's load and
+ * text of the same pages; pdf.js's load, text and render of the same pages
+ * on @napi-rs/canvas at the same size, then sharp's JPEG and the base64.
+ * Target: read ≤ 1.2× its baseline.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { MAX_LONG_EDGE } from "../src/media/image.js";
 import { PDF_OPTIONS } from "../src/media/pdf.js";
 import { createSplice } from "../src/splice.js";
-import { PDF_PAGE_CAP } from "../src/tools/read/media.js";
+import { PDF_IMAGE_CAP, PDF_PAGE_CAP } from "../src/tools/read/media.js";
 import {
   defineBenchmark,
   environment,
@@ -29,6 +32,11 @@ const TARGET = 1.2;
 const IMAGE_RUNS = { warmup: 3, runs: 15 };
 const PDF_RUNS = { warmup: 1, runs: 8 };
 const PDF_PAGES = 200;
+/** Runs per scan row: one page is quick and noisy, ten pages slow and steady. */
+const SCAN_RUNS: Record<number, { warmup: number; runs: number }> = {
+  1: { warmup: 1, runs: 10 },
+  [PDF_IMAGE_CAP]: { warmup: 1, runs: 4 },
+};
 
 /** A photo-like JPEG: a gradient under gaussian noise, so it compresses like a photo. */
 async function photo(): Promise<Buffer> {
@@ -58,6 +66,65 @@ async function spec(): Promise<Uint8Array> {
     }
   }
   return doc.save();
+}
+
+/**
+ * A scanner's PDF: each page a US Letter sheet holding one 200 dpi grey
+ * JPEG (1700×2200, noise under a blur, so it compresses like paper) and no
+ * text.
+ */
+async function scan(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let n = 0; n < pages; n++) {
+    const sheet = await sharp({
+      create: {
+        width: 1700,
+        height: 2200,
+        channels: 3,
+        background: "#f0f0f0",
+        noise: { type: "gaussian", mean: 200 + n, sigma: 30 },
+      },
+    })
+      .blur(1.5)
+      .greyscale()
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const picture = await doc.embedJpg(sheet);
+    doc.addPage([612, 792]).drawImage(picture, { x: 0, y: 0, width: 612, height: 792 });
+  }
+  return doc.save();
+}
+
+/**
+ * pdf.js and the canvas themselves: load the document, then per page its
+ * text (how read knows it holds none), a render at the long edge, and
+ * sharp's JPEG of the pixels as base64.
+ */
+async function bareRender(bytes: Uint8Array, first: number, last: number): Promise<number> {
+  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), ...PDF_OPTIONS }).promise;
+  let sent = 0;
+  for (let n = first; n <= last; n++) {
+    const page = await doc.getPage(n);
+    await page.getTextContent();
+    const natural = page.getViewport({ scale: 1 });
+    const viewport = page.getViewport({
+      scale: MAX_LONG_EDGE / Math.max(natural.width, natural.height),
+    });
+    const [width, height] = [Math.round(viewport.width), Math.round(viewport.height)];
+    const canvas = createCanvas(width, height);
+    const context = canvas.getContext("2d");
+    await page.render({ canvasContext: context as never, viewport }).promise;
+    const { data } = context.getImageData(0, 0, width, height);
+    const jpeg = await sharp(data, { raw: { width, height, channels: 4 } })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    sent += jpeg.toString("base64").length;
+    page.cleanup();
+  }
+  await doc.destroy();
+  return sent;
 }
 
 /** pdf.js itself: load the document, then each page's text content. */
@@ -144,6 +211,30 @@ defineBenchmark({
         });
       }
 
+      writeFileSync(join(dir, "scan.pdf"), await scan(PDF_IMAGE_CAP));
+      const scanned = readFileSync(join(dir, "scan.pdf"));
+      for (const last of [1, PDF_IMAGE_CAP]) {
+        const times = { read: [] as number[], bare: [] as number[] };
+        const runs = SCAN_RUNS[last]!;
+        await measure(runs, async (i) => {
+          const t0 = performance.now();
+          await bareRender(scanned, 1, last);
+          const t1 = performance.now();
+          const r = await splice.read({ targets: [{ path: "scan.pdf", pages: `1..${last}` }] });
+          const t2 = performance.now();
+          if (r.results[0]!.images?.length !== last) throw new Error("read drew no page images");
+          if (i >= runs.warmup) {
+            times.bare.push(t1 - t0);
+            times.read.push(t2 - t1);
+          }
+        });
+        rows.push({
+          what: `scan.pdf ${PDF_IMAGE_CAP} scanned pages, page${last === 1 ? " 1" : `s 1..${last}`} drawn`,
+          read: summarize(times.read),
+          bare: summarize(times.bare),
+        });
+      }
+
       console.log(
         formatTable(
           [
@@ -168,7 +259,7 @@ defineBenchmark({
         ),
       );
       console.log(
-        "\nbare: sharp resize + JPEG encode + base64 of the same file; pdf.js load (with read's options) + text of the same pages.",
+        "\nbare: sharp resize + JPEG encode + base64 of the same file; pdf.js load (with read's options) + text of the same pages; for scans, pdf.js load + text + render on @napi-rs/canvas at 1568 px + sharp JPEG + base64 of the same pages.",
       );
     });
   },
