@@ -34,7 +34,7 @@ const PDF_RUNS = { warmup: 1, runs: 8 };
 const PDF_PAGES = 200;
 /** Runs per scan row: one page is quick and noisy, ten pages slow and steady. */
 const SCAN_RUNS: Record<number, { warmup: number; runs: number }> = {
-  1: { warmup: 1, runs: 10 },
+  1: { warmup: 2, runs: 16 },
   [PDF_IMAGE_CAP]: { warmup: 1, runs: 4 },
 };
 
@@ -149,7 +149,8 @@ interface Row {
 
 defineBenchmark({
   name: "media",
-  description: "read of a 4000×3000 JPEG and a 200-page PDF vs the bare sharp / pdf.js calls",
+  description:
+    "read of a 4000×3000 JPEG, a 200-page PDF and a scanned PDF drawn as images vs the bare sharp / pdf.js / canvas calls",
   async run() {
     await withScratchDir("splice-bench-media-", async (dir) => {
       console.log(environment(dir));
@@ -158,81 +159,72 @@ defineBenchmark({
       const splice = createSplice({ root: dir, history: { session: "bench" } });
       const rows: Row[] = [];
 
-      const jpeg = readFileSync(join(dir, "photo.jpg"));
-      const bareImage = async () => {
-        const out = await sharp(jpeg)
-          .rotate()
-          .resize({ width: MAX_LONG_EDGE, height: MAX_LONG_EDGE, fit: "inside" })
-          .jpeg({ quality: 85 })
-          .toBuffer();
-        return out.toString("base64");
+      /**
+       * `read` and `bare` in turns, so both meet the same machine load, and
+       * each goes first every other run, so neither always meets the caches
+       * (and the CPU clock) the other left.
+       */
+      const sideBySide = async (
+        what: string,
+        runs: { warmup: number; runs: number },
+        bare: () => Promise<unknown>,
+        read: () => Promise<unknown>,
+      ) => {
+        const times = { read: [] as number[], bare: [] as number[] };
+        const timed = async (run: () => Promise<unknown>, into: number[], keep: boolean) => {
+          const t0 = performance.now();
+          await run();
+          if (keep) into.push(performance.now() - t0);
+        };
+        await measure(runs, async (i) => {
+          const keep = i >= runs.warmup;
+          const pair = [() => timed(bare, times.bare, keep), () => timed(read, times.read, keep)];
+          if (i % 2 === 1) pair.reverse();
+          for (const run of pair) await run();
+        });
+        rows.push({ what, read: summarize(times.read), bare: summarize(times.bare) });
       };
-      const readImage = () => splice.read({ targets: [{ path: "photo.jpg" }] });
-      // Interleaved, so both meet the same machine load.
-      const image = { read: [] as number[], bare: [] as number[] };
-      await measure(IMAGE_RUNS, async (i) => {
-        const t0 = performance.now();
-        await bareImage();
-        const t1 = performance.now();
-        await readImage();
-        const t2 = performance.now();
-        if (i >= IMAGE_RUNS.warmup) {
-          image.bare.push(t1 - t0);
-          image.read.push(t2 - t1);
-        }
-      });
-      rows.push({
-        what: `photo.jpg ${(jpeg.length / 1e6).toFixed(1)} MB → ${MAX_LONG_EDGE} px`,
-        read: summarize(image.read),
-        bare: summarize(image.bare),
-      });
+
+      const jpeg = readFileSync(join(dir, "photo.jpg"));
+      await sideBySide(
+        `photo.jpg ${(jpeg.length / 1e6).toFixed(1)} MB → ${MAX_LONG_EDGE} px`,
+        IMAGE_RUNS,
+        async () => {
+          const out = await sharp(jpeg)
+            .rotate()
+            .resize({ width: MAX_LONG_EDGE, height: MAX_LONG_EDGE, fit: "inside" })
+            .jpeg({ quality: 85 })
+            .toBuffer();
+          return out.toString("base64");
+        },
+        () => splice.read({ targets: [{ path: "photo.jpg" }] }),
+      );
 
       const pdf = readFileSync(join(dir, "spec.pdf"));
       for (const [first, last] of [
         [1, PDF_PAGE_CAP],
         [PDF_PAGES - PDF_PAGE_CAP + 1, PDF_PAGES],
       ] as const) {
-        const times = { read: [] as number[], bare: [] as number[] };
-        await measure(PDF_RUNS, async (i) => {
-          const t0 = performance.now();
-          await barePdf(pdf, first, last);
-          const t1 = performance.now();
-          await splice.read({ targets: [{ path: "spec.pdf", pages: `${first}..${last}` }] });
-          const t2 = performance.now();
-          if (i >= PDF_RUNS.warmup) {
-            times.bare.push(t1 - t0);
-            times.read.push(t2 - t1);
-          }
-        });
-        rows.push({
-          what: `spec.pdf ${PDF_PAGES} pages, pages ${first}..${last}`,
-          read: summarize(times.read),
-          bare: summarize(times.bare),
-        });
+        await sideBySide(
+          `spec.pdf ${PDF_PAGES} pages, pages ${first}..${last}`,
+          PDF_RUNS,
+          () => barePdf(pdf, first, last),
+          () => splice.read({ targets: [{ path: "spec.pdf", pages: `${first}..${last}` }] }),
+        );
       }
 
       writeFileSync(join(dir, "scan.pdf"), await scan(PDF_IMAGE_CAP));
       const scanned = readFileSync(join(dir, "scan.pdf"));
       for (const last of [1, PDF_IMAGE_CAP]) {
-        const times = { read: [] as number[], bare: [] as number[] };
-        const runs = SCAN_RUNS[last]!;
-        await measure(runs, async (i) => {
-          const t0 = performance.now();
-          await bareRender(scanned, 1, last);
-          const t1 = performance.now();
-          const r = await splice.read({ targets: [{ path: "scan.pdf", pages: `1..${last}` }] });
-          const t2 = performance.now();
-          if (r.results[0]!.images?.length !== last) throw new Error("read drew no page images");
-          if (i >= runs.warmup) {
-            times.bare.push(t1 - t0);
-            times.read.push(t2 - t1);
-          }
-        });
-        rows.push({
-          what: `scan.pdf ${PDF_IMAGE_CAP} scanned pages, page${last === 1 ? " 1" : `s 1..${last}`} drawn`,
-          read: summarize(times.read),
-          bare: summarize(times.bare),
-        });
+        await sideBySide(
+          `scan.pdf ${PDF_IMAGE_CAP} scanned pages, page${last === 1 ? " 1" : `s 1..${last}`} drawn`,
+          SCAN_RUNS[last]!,
+          () => bareRender(scanned, 1, last),
+          async () => {
+            const r = await splice.read({ targets: [{ path: "scan.pdf", pages: `1..${last}` }] });
+            if (r.results[0]!.images?.length !== last) throw new Error("read drew no page images");
+          },
+        );
       }
 
       console.log(
