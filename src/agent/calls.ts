@@ -7,11 +7,12 @@
  * it have run and shows what will really change.
  */
 import { isToolError, ToolError } from "../errors.js";
+import { anthropicToolResult } from "../hosts/anthropic.js";
 import { dispatch, type ModelCall, type ModelReply } from "../hosts/dispatch.js";
 import { type CallInfo, renderError, type Toolkit } from "../toolkit/index.js";
 import { type Approvals, declineMessage } from "./approvals.js";
 import { OutputWindow } from "./output-window.js";
-import { changesOf, showChanges, showFailure, validationStatus } from "./show.js";
+import { changesOf, showChanges, showFailure, showImages, validationStatus } from "./show.js";
 import type { ToolUse } from "./stream.js";
 import { printable, type Terminal } from "./terminal.js";
 import { type Conversation, callLine, type ToolResultBlock } from "./transcript.js";
@@ -179,14 +180,14 @@ export async function runCalls(
         showFailure(terminal, reply.error, deps.redact);
       } else if (!reply.isError) {
         showChanges(terminal, changesOf(reply.result), previews[i]);
+        showImages(terminal, reply.result);
       }
       conversation.call(uses[i]!.id, summary, status);
     }
   }
-  return uses.map((use, i) => ({
-    type: "tool_result",
-    tool_use_id: use.id,
-    content: deps.redact(outcomes[i]!.reply.text),
-    ...(outcomes[i]!.reply.isError ? { is_error: true } : {}),
-  }));
+  // Images go as the Messages API's image blocks, as every Anthropic host sends them.
+  return uses.map((use, i) => {
+    const { reply } = outcomes[i]!;
+    return anthropicToolResult(use.id, { ...reply, text: deps.redact(reply.text) });
+  });
 }

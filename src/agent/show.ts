@@ -1,9 +1,10 @@
 /**
  * What a finished call did, for the person at the terminal: the diff each
  * change wrote (also when nobody was asked), the errors validation found in
- * it, the warnings the tool gave, and why a call failed. Read from the
- * result's shape, not the tool's name (like the model's view), so a new tool
- * that writes files is shown without a change here.
+ * it, the warnings the tool gave, the images a read sent, and why a call
+ * failed. Read from the result's shape, not the tool's name (like the
+ * model's view), so a new tool that writes files is shown without a change
+ * here.
  */
 import { isToolError } from "../errors.js";
 import { printable, type Terminal } from "./terminal.js";
@@ -132,6 +133,23 @@ export function showChanges(
       terminal.line(terminal.paint("yellow", printable(`  ! not validated: ${change.unchecked}`)));
     }
     for (const w of change.warnings) terminal.line(terminal.paint("yellow", printable(`  ! ${w}`)));
+  }
+}
+
+/**
+ * Under a read's line, for each file it sent images of (an image, a PDF's
+ * drawn pages, a notebook's image outputs): its summary line and how many
+ * went to the model, since the terminal cannot show them.
+ */
+export function showImages(terminal: Terminal, result: unknown): void {
+  if (!isObject(result)) return;
+  const items = Array.isArray(result.results) ? result.results : [result];
+  for (const item of items.filter(isObject)) {
+    const n = Array.isArray(item.images) ? item.images.length : 0;
+    if (n === 0 || typeof item.content !== "string") continue;
+    const summary = item.content.split("\n", 1)[0]!;
+    const sent = `[${n} image${n === 1 ? "" : "s"} sent to the model]`;
+    terminal.line(terminal.paint("dim", printable(`  ${summary} ${sent}`)));
   }
 }
 

@@ -38,7 +38,8 @@ function resultContent(reply: ModelReply): AnthropicToolResult["content"] {
   ];
 }
 
-function toolResult(id: string, reply: ModelReply): AnthropicToolResult {
+/** A reply as the `tool_result` block answering `tool_use` `id`: text, then its images. */
+export function anthropicToolResult(id: string, reply: ModelReply): AnthropicToolResult {
   return {
     type: "tool_result",
     tool_use_id: id,
@@ -54,7 +55,7 @@ export async function dispatchAnthropic(
   toolkit: Toolkit,
   toolUse: AnthropicToolUse,
 ): Promise<AnthropicToolResult> {
-  return toolResult(toolUse.id, await dispatch(toolkit, callOf(toolUse)));
+  return anthropicToolResult(toolUse.id, await dispatch(toolkit, callOf(toolUse)));
 }
 
 /**
@@ -70,5 +71,5 @@ export async function dispatchAnthropicAll(
     (block): block is AnthropicToolUse & { type: "tool_use" } => block.type === "tool_use",
   );
   const replies = await dispatchAll(toolkit, uses.map(callOf));
-  return uses.map((block, i) => toolResult(block.id, replies[i]!));
+  return uses.map((block, i) => anthropicToolResult(block.id, replies[i]!));
 }

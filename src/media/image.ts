@@ -93,10 +93,42 @@ const encoders: Record<ImageMime, (s: Sharp) => Sharp> = {
   "image/gif": (s) => s.png(),
 };
 
+/** An image as encoded for sending, before its file's own facts are added. */
+type Encoded = Omit<PreparedImage, "original" | "frames">;
+
+/**
+ * `source()` (a fresh pipeline each try) resized to MAX_LONG_EDGE and
+ * encoded as `mime`; past MAX_IMAGE_BYTES, as JPEG, halving the edge until
+ * it fits.
+ */
+async function fitted(source: () => Sharp, mime: ImageMime): Promise<Encoded> {
+  let edge = MAX_LONG_EDGE;
+  let outMime = mime;
+  for (;;) {
+    const pipeline = source().resize({
+      width: edge,
+      height: edge,
+      fit: "inside",
+      withoutEnlargement: true,
+    });
+    const out = await encoders[outMime](pipeline).toBuffer({ resolveWithObject: true });
+    if (out.data.length <= MAX_IMAGE_BYTES || edge < 64) {
+      return {
+        mime: outMime,
+        data: out.data.toString("base64"),
+        bytes: out.data.length,
+        width: out.info.width,
+        height: out.info.height,
+      };
+    }
+    if (outMime !== "image/jpeg") outMime = "image/jpeg";
+    else edge = Math.floor(edge / 2);
+  }
+}
+
 /**
  * The image as sent: the file's own bytes when they already fit (decoded
- * once to prove they are whole), else resized to MAX_LONG_EDGE and
- * re-encoded; past MAX_IMAGE_BYTES, as JPEG, halving until it fits.
+ * once to prove they are whole), else resized and re-encoded by `fitted`.
  */
 export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
   const sharp = await sharpOf();
@@ -115,31 +147,30 @@ export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<
         height: info.height,
       };
     }
-    let edge = MAX_LONG_EDGE;
-    let outMime: ImageMime = mime === "image/gif" ? "image/png" : mime;
-    for (;;) {
-      const pipeline = sharp(bytes).rotate().resize({
-        width: edge,
-        height: edge,
-        fit: "inside",
-        withoutEnlargement: true,
-      });
-      const out = await encoders[outMime](pipeline).toBuffer({ resolveWithObject: true });
-      if (out.data.length <= MAX_IMAGE_BYTES || edge < 64) {
-        return {
-          mime: outMime,
-          data: out.data.toString("base64"),
-          bytes: out.data.length,
-          width: out.info.width,
-          height: out.info.height,
-          original: { width: info.width, height: info.height },
-          ...(info.frames ? { frames: info.frames } : {}),
-        };
-      }
-      if (outMime !== "image/jpeg") outMime = "image/jpeg";
-      else edge = Math.floor(edge / 2);
-    }
+    const outMime: ImageMime = mime === "image/gif" ? "image/png" : mime;
+    const image = await fitted(() => sharp(bytes).rotate(), outMime);
+    return {
+      ...image,
+      original: { width: info.width, height: info.height },
+      ...(info.frames ? { frames: info.frames } : {}),
+    };
   } catch (error) {
     throw corrupt(error);
   }
+}
+
+/**
+ * Rendered RGBA pixels (a PDF page) as sent, through the same limits as an
+ * image file: flattened onto white and encoded as JPEG, since a scanned page
+ * is a photograph and a read of several pages as PNG could pass a request's
+ * size limit.
+ */
+export async function preparePixels(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+): Promise<PreparedImage> {
+  const sharp = await sharpOf();
+  const raw = { width, height, channels: 4 } as const;
+  return fitted(() => sharp(pixels, { raw }).flatten({ background: "#ffffff" }), "image/jpeg");
 }

@@ -42,6 +42,7 @@ import {
   type ToolkitOptions,
 } from "../../src/index.js";
 import { Project } from "../helpers/project.js";
+import { scannedPdf } from "../helpers/scanned-pdf.js";
 
 type Schema = Record<string, unknown>;
 
@@ -851,6 +852,31 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     }
     expect(reply.text).toBe(summary);
     expect(reply.images).toEqual([{ mime: "image/png", data: png.toString("base64") }]);
+  });
+
+  it("shows a PDF page with no text layer as the host's own image content", async () => {
+    const { p, call } = await open();
+    p.write("scan.pdf", await scannedPdf(["#3366cc"]));
+    const reply = await call("read", { targets: [{ path: "scan.pdf" }] });
+    expect(reply.isError === true).toBe(false);
+    const lines = reply.text.split("\n");
+    expect(lines.slice(1, 3)).toEqual([
+      "[page 1 of 1]",
+      "[no text layer: drawn as image 1 of this read, 1212×1568]",
+    ]);
+    expect(reply.text).toContain(
+      "no text layer: page 1 holds no text (a scanned or image-only PDF); page 1 shown as image 1 of this read",
+    );
+    if (adapter.name === "openai chat strict") {
+      expect(lines.at(-1)).toBe(
+        "[1 image(s) not shown: a Chat Completions tool message carries text only; the Responses API shows them]",
+      );
+      expect(reply.images).toEqual([]);
+      return;
+    }
+    expect(reply.images.map((i) => i.mime)).toEqual(["image/jpeg"]);
+    const meta = await sharp(Buffer.from(reply.images[0]!.data, "base64")).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1212, 1568]);
   });
 
   it("reads a notebook's cells and changes one cell's source", async () => {

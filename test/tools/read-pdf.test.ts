@@ -1,13 +1,16 @@
 /**
  * `read` of PDFs written here by pdf-lib: the text page by page under page
- * markers, `pages` ranges, the page cap with how to read on, a PDF with no
- * text layer, and a truncated one.
+ * markers, `pages` ranges, the page cap with how to read on, pages with no
+ * text layer drawn as images (with their own cap), and a truncated PDF.
  */
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { identify } from "../../src/change/load.js";
-import { PDF_PAGE_CAP } from "../../src/tools/read/media.js";
+import { MAX_LONG_EDGE } from "../../src/media/image.js";
+import { PDF_IMAGE_CAP, PDF_PAGE_CAP } from "../../src/tools/read/media.js";
 import { Project } from "../helpers/project.js";
+import { scannedPdf } from "../helpers/scanned-pdf.js";
 
 async function pdf(pages: string[][]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -75,13 +78,87 @@ describe("read of a PDF", () => {
     });
   });
 
-  it("says so when the pages have no text layer", async () => {
+  it("draws pages with no text layer as images and says which", async () => {
     const p = new Project();
-    p.write("scan.pdf", await pdf([[], []]));
+    p.write("scan.pdf", await scannedPdf(["#3366cc", "#cc3333"]));
     const r = await read(p, { path: "scan.pdf" });
-    expect(r.warnings).toEqual([
-      "no text layer: pages 1..2 hold no text (a scanned or image-only PDF); splice reads a PDF's text, not its pictures",
+    expect(r.error).toBeUndefined();
+    // A US Letter page (612×792 pt) drawn at the long-edge limit.
+    const size = `${Math.round((612 * MAX_LONG_EDGE) / 792)}×${MAX_LONG_EDGE}`;
+    expect(r.content.split("\n").slice(1)).toEqual([
+      "[page 1 of 2]",
+      `[no text layer: drawn as image 1 of this read, ${size}]`,
+      "[page 2 of 2]",
+      `[no text layer: drawn as image 2 of this read, ${size}]`,
     ]);
+    expect(r.warnings).toEqual([
+      "no text layer: pages 1..2 hold no text (a scanned or image-only PDF); pages 1..2 shown as images 1..2 of this read",
+    ]);
+    expect(r.images!.map((i) => i.mime_type)).toEqual(["image/jpeg", "image/jpeg"]);
+    // The picture scannedPdf placed on each page, in its own colour, at its place.
+    for (const [i, rgb] of [
+      [0x33, 0x66, 0xcc],
+      [0xcc, 0x33, 0x33],
+    ].entries()) {
+      const sent = Buffer.from(r.images![i]!.data, "base64");
+      const meta = await sharp(sent).metadata();
+      expect([meta.format, `${meta.width}×${meta.height}`]).toEqual(["jpeg", size]);
+      const middle = await sharp(sent)
+        .extract({
+          left: Math.round(meta.width! / 2),
+          top: Math.round(meta.height! / 2),
+          width: 1,
+          height: 1,
+        })
+        .raw()
+        .toBuffer();
+      const corner = await sharp(sent)
+        .extract({ left: 2, top: 2, width: 1, height: 1 })
+        .raw()
+        .toBuffer();
+      for (const [c, v] of [...middle].entries()) expect(Math.abs(v - rgb[c]!)).toBeLessThan(12);
+      expect([...corner].every((v) => v > 245)).toBe(true);
+    }
+  });
+
+  it("draws only the text-less pages asked for, at most the image cap per read", async () => {
+    const p = new Project();
+    const mixed = await PDFDocument.load(await pdf([["first has text"], [], ["third has text"]]));
+    const scan = await PDFDocument.load(await scannedPdf(["#22aa44"]));
+    const [scanned] = await mixed.copyPages(scan, [0]);
+    mixed.removePage(1);
+    mixed.insertPage(1, scanned!);
+    p.write("mixed.pdf", await mixed.save());
+    const r = await read(p, { path: "mixed.pdf" });
+    expect(r.content.split("\n").slice(1)).toEqual([
+      "[page 1 of 3]",
+      "first has text",
+      "[page 2 of 3]",
+      "[no text layer: drawn as image 1 of this read, 1212×1568]",
+      "[page 3 of 3]",
+      "third has text",
+    ]);
+    expect(r.warnings).toEqual([
+      "no text layer: page 2 holds no text (a scanned or image-only PDF); page 2 shown as image 1 of this read",
+    ]);
+    expect(r.images).toHaveLength(1);
+    const textOnly = await read(p, { path: "mixed.pdf", pages: "3..3" });
+    expect(textOnly.images).toBeUndefined();
+    expect(textOnly.warnings).toEqual([]);
+
+    const colours = Array.from(
+      { length: PDF_IMAGE_CAP + 3 },
+      (_, i) => `#${(i * 16 + 16).toString(16)}4080`,
+    );
+    p.write("long-scan.pdf", await scannedPdf(colours));
+    const many = await read(p, { path: "long-scan.pdf" });
+    expect(many.images).toHaveLength(PDF_IMAGE_CAP);
+    expect(many.content).toContain(`[page ${PDF_IMAGE_CAP + 1} of 13]\n\n[page 12 of 13]`);
+    expect(many.warnings).toEqual([
+      `no text layer: pages 1..13 hold no text (a scanned or image-only PDF); pages 1..10 shown as images 1..10 of this read; pages 11..13 not drawn (at most ${PDF_IMAGE_CAP} images per read): read on with "pages": "11..13"`,
+    ]);
+    const rest = await read(p, { path: "long-scan.pdf", pages: "11..13" });
+    expect(rest.images).toHaveLength(3);
   });
 
   it("refuses a truncated PDF with a coded error", async () => {

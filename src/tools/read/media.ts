@@ -9,10 +9,10 @@ import { formatBytes, identify } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { MediaError } from "../../media/error.js";
-import { prepareImage } from "../../media/image.js";
+import { type ImageContent, prepareImage } from "../../media/image.js";
 import { type MediaKind, sniffMedia } from "../../media/kind.js";
 import { parseNotebook, renderNotebook } from "../../media/notebook.js";
-import { pdfText } from "../../media/pdf.js";
+import { canvasInstallCommand, type PdfPage, pdfPages } from "../../media/pdf.js";
 import { header } from "../../text/hashline.js";
 import { parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
@@ -20,6 +20,12 @@ import type { ReadResult } from "./result.js";
 
 /** Pages one PDF read shows; `pages` reads on. */
 export const PDF_PAGE_CAP = 30;
+/**
+ * Pages without text one PDF read draws as images: ten pages at the long
+ * edge are some 25k tokens, and a request stays well under Anthropic's 100
+ * images (and its 20-image rule for images past 2000 px).
+ */
+export const PDF_IMAGE_CAP = 10;
 
 type Shown = Pick<ReadResult, "content" | "images" | "media">;
 
@@ -84,7 +90,7 @@ async function readPdf(
 ): Promise<Shown & { warnings: string[] }> {
   const [first, asked] = pageRange(pages, file.display);
   const last = Math.min(asked, first + PDF_PAGE_CAP - 1);
-  const pdf = await pdfText(bytes, first, last).catch((e) => {
+  const pdf = await pdfPages(bytes, first, last, PDF_IMAGE_CAP).catch((e) => {
     throw mediaError(file, e, "PDF");
   });
   const count = pdf.pageCount;
@@ -96,12 +102,16 @@ async function readPdf(
     );
   }
   const shownTo = pdf.pages.at(-1)?.number ?? first;
-  const body = pdf.pages.map((p) => `[page ${p.number} of ${count}]\n${p.text}`).join("\n");
-  if (pdf.pages.every((p) => p.text === "")) {
-    warnings.push(
-      `no text layer: pages ${first}..${shownTo} hold no text (a scanned or image-only PDF); splice reads a PDF's text, not its pictures`,
-    );
-  }
+  const images: ImageContent[] = [];
+  const body = pdf.pages
+    .map((p) => {
+      if (!p.image) return `[page ${p.number} of ${count}]\n${p.text}`;
+      images.push({ type: "image", mime_type: p.image.mime, data: p.image.data });
+      return `[page ${p.number} of ${count}]\n[no text layer: drawn as image ${images.length} of this read, ${size(p.image)}]`;
+    })
+    .join("\n");
+  const blank = textless(pdf.pages, pdf.canvas);
+  if (blank) warnings.push(blank);
   if (shownTo < Math.min(asked, count)) {
     const next = `${shownTo + 1}..${Math.min(count, shownTo + PDF_PAGE_CAP)}`;
     warnings.push(
@@ -111,9 +121,48 @@ async function readPdf(
   const line = `${header(file.display, tag)} application/pdf, ${count} page(s), ${formatBytes(bytes.length)}`;
   return {
     content: `${line}\n${body}`,
+    ...(images.length > 0 ? { images } : {}),
     media: { type: "application/pdf", pages: count, bytes: bytes.length },
     warnings,
   };
+}
+
+/** Page numbers as runs: "page 4", "pages 1..3, 7". */
+function pageList(numbers: number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
+    runs.push(i === j ? `${numbers[i]}` : `${numbers[i]}..${numbers[j]}`);
+    i = j + 1;
+  }
+  return `${numbers.length === 1 ? "page" : "pages"} ${runs.join(", ")}`;
+}
+
+/** The notice for pages with no text: which were drawn as images, and how to see the rest. */
+function textless(pages: PdfPage[], canvas: boolean): string | undefined {
+  const blank = pages.filter((p) => p.text === "");
+  if (blank.length === 0) return undefined;
+  const numbers = (list: PdfPage[]) => list.map((p) => p.number);
+  const verb = blank.length === 1 ? "holds" : "hold";
+  let notice = `no text layer: ${pageList(numbers(blank))} ${verb} no text (a scanned or image-only PDF)`;
+  if (!canvas) {
+    const them = blank.length === 1 ? "it as an image" : "them as images";
+    return `${notice}; to see ${them}, add the canvas pdf.js draws pages on: ${canvasInstallCommand()}`;
+  }
+  const drawn = blank.filter((p) => p.image);
+  if (drawn.length > 0) {
+    notice += `; ${pageList(numbers(drawn))} shown as image${drawn.length === 1 ? "" : "s"} ${drawn.length === 1 ? "1" : `1..${drawn.length}`} of this read`;
+  }
+  for (const p of blank.filter((b) => b.undrawn)) {
+    notice += `; page ${p.number} could not be drawn (${p.undrawn})`;
+  }
+  const left = blank.filter((p) => !p.image && !p.undrawn);
+  if (left.length > 0) {
+    const next = numbers(left.slice(0, PDF_IMAGE_CAP));
+    notice += `; ${pageList(numbers(left))} not drawn (at most ${PDF_IMAGE_CAP} images per read): read on with "pages": "${next[0]}..${next.at(-1)}"`;
+  }
+  return notice;
 }
 
 const MEDIA_NAME = /\.(png|jpe?g|gif|webp|pdf)$/i;
