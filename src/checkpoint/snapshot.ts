@@ -15,6 +15,7 @@ import { mapLimit } from "../util/map-limit.js";
 import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
+import { trackedUnchanged } from "./large.js";
 
 /**
  * Files up to this size are copied into history before a command runs (as
@@ -41,6 +42,8 @@ export interface FileMeta {
   mode: number;
   /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
   sha?: string;
+  /** Over the cap, tracked and unchanged: git's blob id of its bytes, read back from git. */
+  git?: string;
 }
 
 export interface Snapshot {
@@ -48,7 +51,7 @@ export interface Snapshot {
   files: Map<string, FileMeta>;
   /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
   unwatched: string[];
-  /** Files over CAPTURE_MAX_BYTES, past CAPTURE_MAX_TOTAL or unreadable, root-relative. */
+  /** Files over CAPTURE_MAX_BYTES (git not holding them), past CAPTURE_MAX_TOTAL or unreadable. */
   uncaptured: Set<string>;
 }
 
@@ -120,6 +123,7 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
   const last = lastByRoot.get(cacheKey);
   const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
   let budget = CAPTURE_MAX_TOTAL;
+  const large: string[] = [];
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
@@ -142,6 +146,7 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     if (!capture) continue;
     if (meta.size > CAPTURE_MAX_BYTES) {
       snapshot.uncaptured.add(rel);
+      large.push(rel);
       continue;
     }
     const known = last?.get(rel);
@@ -162,6 +167,11 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
       snapshot.uncaptured.add(rel);
     }
   });
+  // Large files git holds unchanged are restorable from its object store, not copied.
+  for (const [rel, id] of await trackedUnchanged(guard.root, large)) {
+    snapshot.files.get(rel)!.git = id;
+    snapshot.uncaptured.delete(rel);
+  }
   if (capture) lastByRoot.set(cacheKey, snapshot.files);
   snapshot.unwatched.sort();
   return snapshot;
