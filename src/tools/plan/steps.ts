@@ -23,6 +23,9 @@ interface CommandResult {
   exit_code: number | null;
   signal: string | null;
   timed_out: boolean;
+  /** What run's checkpoint saw the command change (recorded in the plan's backup session). */
+  changed_files?: { path: string }[];
+  changed_files_more?: number;
 }
 
 export type StepInput =
@@ -169,6 +172,7 @@ export async function runStep(
     const output =
       result.output.length > OUTPUT_TAIL ? `…${result.output.slice(-OUTPUT_TAIL)}` : result.output;
     const done: StepReport = { ...report, output, result };
+    if (result.changed_files) done.files = result.changed_files.map((f) => f.path);
     if (result.exit_code !== 0 || result.timed_out) {
       const how = result.timed_out
         ? "it timed out"
