@@ -10,6 +10,7 @@ import type { WriteRecord } from "../history/types.js";
 import { changeHunks } from "../text/diff.js";
 import { decodeText } from "../text/document.js";
 import { SyncBarrier } from "../util/durable.js";
+import { sha256 } from "../util/hash.js";
 import { readGitBlob, reflinksWork } from "./large.js";
 import {
   CAPTURE_MAX_BYTES,
@@ -93,6 +94,14 @@ export function uncapturedReason(dir: string): string {
   return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
 }
 
+const RACED =
+  "a splice write changed it while the command ran and it still holds that write: undo that write's own backup session instead";
+
+/** The newest version splice wrote to `rel` at or after `since`, if any. */
+function writtenDuring(history: SnapshotDeps["history"], rel: string, since: string) {
+  return history.versions(rel).find((v) => v.kind !== "read" && v.at >= since);
+}
+
 const capped = <T>(items: T[]) =>
   items.length > LISTED_MAX
     ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
@@ -118,11 +127,15 @@ export async function recordCommand(
   const refused: NotRestorable[] = [];
   for (const [rel, kind] of changes) {
     const was = before.files.get(rel);
-    const old = was?.sha
-      ? history.getBlob(was.sha)
-      : was?.git
-        ? await readGitBlob(guard.root, was.git)
-        : undefined;
+    // A splice write during the command (an edit racing it) made the version the command replaced.
+    const raced = writtenDuring(history, rel, before.at);
+    const old = raced
+      ? history.getBlob(raced.sha)
+      : was?.sha
+        ? history.getBlob(was.sha)
+        : was?.git
+          ? await readGitBlob(guard.root, was.git)
+          : undefined;
     let now: Uint8Array | undefined;
     if (kind !== "deleted") {
       const size = after.files.get(rel)!.size;
@@ -135,9 +148,30 @@ export async function recordCommand(
         }
       }
     }
+    if (raced && now && raced.sha === sha256(now)) {
+      // The file holds what splice wrote last; what that write replaced, if not the
+      // version before the command, is what the command made of it first.
+      const first = was?.sha ? history.getBlob(was.sha) : undefined;
+      const replaced = history.versionBefore(rel, raced.sha);
+      const mid = replaced && replaced.sha !== was?.sha ? history.getBlob(replaced.sha) : undefined;
+      if (first && mid) {
+        listed.push({ path: rel, kind, ...countSmall(first, mid) });
+        records.push({
+          kind: "write",
+          path: rel,
+          note,
+          before: { bytes: first, ...identify(first), mode: was!.mode },
+          after: { bytes: mid, ...identify(mid) },
+        });
+      } else {
+        listed.push({ path: rel, kind, ...countSmall(first, now) });
+        refused.push({ path: rel, reason: RACED });
+      }
+      continue;
+    }
     if (old && now && old.length === now.length && Buffer.from(old).equals(now)) {
       // Same bytes: touched (nothing to undo), or only its mode changed (undo puts it back).
-      if (was!.mode === after.files.get(rel)!.mode) continue;
+      if (!was || was.mode === after.files.get(rel)!.mode) continue;
       listed.push({ path: rel, kind, added: 0, removed: 0 });
     } else listed.push({ path: rel, kind, ...countSmall(old, now) });
     const why =
@@ -155,7 +189,7 @@ export async function recordCommand(
       continue;
     }
     const record: WriteRecord = { kind: kind === "deleted" ? "delete" : "write", path: rel, note };
-    if (old) record.before = { bytes: old, ...identify(old), mode: was!.mode };
+    if (old) record.before = { bytes: old, ...identify(old), ...(was ? { mode: was.mode } : {}) };
     if (now) record.after = { bytes: now, ...identify(now) };
     records.push(record);
   }

@@ -47,6 +47,8 @@ export interface FileMeta {
 }
 
 export interface Snapshot {
+  /** ISO time the walk began: history events from then on happened during the command. */
+  at: string;
   /** Root-relative path → its metadata, regular files only. */
   files: Map<string, FileMeta>;
   /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
@@ -76,7 +78,12 @@ const sameMeta = (a: FileMeta, b: FileMeta) =>
 /** Walks the root; with `capture`, every file up to the cap is kept in history first. */
 export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promise<Snapshot> {
   const { guard, workspace } = deps;
-  const snapshot: Snapshot = { files: new Map(), unwatched: [], uncaptured: new Set() };
+  const snapshot: Snapshot = {
+    at: new Date().toISOString(),
+    files: new Map(),
+    unwatched: [],
+    uncaptured: new Set(),
+  };
   const files: { rel: string; abs: string }[] = [];
   let level: Folder[] = [
     { abs: guard.root, rel: "", layers: [], checked: checkedFolder(guard, guard.root) },
