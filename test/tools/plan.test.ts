@@ -123,6 +123,16 @@ describe("plan: strict", () => {
     expect(list.sessions[0]!.is_undo).toBe(true);
   });
 
+  it("refuses a checkpoint step, whose restore would fight the plan's rollback", async () => {
+    const p = new Project();
+    const e = await rejection(
+      call(p, { steps: [{ tool: "checkpoint", args: { action: "create", name: "x" } }] }),
+    );
+    expect(e.code).toBe("invalid_input");
+    expect(e.message).toContain('Step 1 names a tool a plan cannot run ("checkpoint")');
+    expect(existsSync(join(p.root, ".splice/checkpoints"))).toBe(false);
+  });
+
   // run checkpoints local roots only.
   it.skipIf(process.env.SPLICE_TEST_REMOTE)(
     "lists what a validate command changed, and undoing the plan undoes it with the edits",

@@ -54,8 +54,11 @@ export interface StepReport {
   result?: unknown;
 }
 
-/** Tools a plan may not run: one inside another, or an undo that would fight the plan's rollback. */
-const NOT_IN_PLANS = new Set(["plan", "undo"]);
+/**
+ * Tools a plan may not run: one inside another, or an undo (or a checkpoint's
+ * restore, its own backup session) that would fight the plan's rollback.
+ */
+const NOT_IN_PLANS = new Set(["plan", "undo", "checkpoint"]);
 const OUTPUT_TAIL = 2000;
 
 /** The tools a plan's steps may name: the toolkit's own (a plan cannot reach past its host). */
