@@ -91,7 +91,7 @@ export function uncapturedReason(dir: string): string {
   const clones = reflinksWork(dir)
     ? "copy-on-write clones are not used yet"
     : "this file system makes no copy-on-write clones";
-  return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
+  return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (or over ${CAPTURE_MAX_TOTAL / MIB} MiB; ${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
 }
 
 const RACED =

@@ -153,7 +153,8 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     if (!capture) continue;
     if (meta.size > CAPTURE_MAX_BYTES) {
       snapshot.uncaptured.add(rel);
-      large.push(rel);
+      // Its bytes go into history once a command changes it: no larger than one checkpoint's copies.
+      if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
       continue;
     }
     const known = last?.get(rel);

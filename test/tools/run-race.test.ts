@@ -42,7 +42,7 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("a command racing an edit", () =
     const back = (await agent.undo({ backup_session: ran.backup_session! })) as UndoResult;
     expect(back.files.find((x) => x.path === "f.txt")!.warnings).toEqual([]);
     expect(p.text("f.txt")).toBe("edited\n");
-    await person.undo({ backup_session: (edit as { backup_session: string }).backup_session });
+    await person.undo({ backup_session: edit.results[0]!.backup_session! });
     expect(p.text("f.txt")).toBe("original\n");
   });
 
