@@ -6,7 +6,6 @@
  * through undo's restore path.
  */
 import { join } from "node:path";
-import { identify } from "../change/load.js";
 import { ToolError } from "../errors.js";
 import type { CheckpointFile, StoredCheckpoint } from "../history/types.js";
 import { sha256 } from "../util/hash.js";
@@ -107,8 +106,6 @@ export interface CheckpointChange {
   before?: Uint8Array;
   /** The SHA-256 of what is there now; absent for a deleted file. */
   now?: string;
-  /** The current permission bits. */
-  nowMode?: number;
 }
 
 export interface CheckpointDiff {
@@ -156,14 +153,9 @@ export async function diffCheckpoint(deps: SnapshotDeps, name: string): Promise<
         mode_only: true,
         was,
         now: sha256(bytes),
-        nowMode: meta.mode,
-        ...(before ? { before } : {}),
+        // The bytes are the checkpoint's (their hash matched): only the mode goes back.
+        before: before ?? bytes,
       });
-      if (!before)
-        refused.push({
-          path: rel,
-          reason: "its bytes were not kept, so undo cannot check they are unchanged",
-        });
       continue;
     }
     const lines =
@@ -172,7 +164,6 @@ export async function diffCheckpoint(deps: SnapshotDeps, name: string): Promise<
     if (was) change.was = was;
     if (before) change.before = before;
     if (bytes) change.now = sha256(bytes);
-    if (meta) change.nowMode = meta.mode;
     changes.push(change);
     if (was && !before) {
       refused.push({
@@ -201,10 +192,4 @@ function sameBytes(was: CheckpointFile, bytes: Uint8Array): boolean {
   if (was.sha) return was.sha === sha256(bytes);
   if (was.git) return was.git === gitBlobId(bytes);
   return false;
-}
-
-/** The version a change restores to, as history names it. */
-export function versionOf(bytes: Uint8Array, mode?: number) {
-  const { sha, tag } = identify(bytes);
-  return { sha, tag, size: bytes.length, ...(mode !== undefined ? { mode } : {}) };
 }

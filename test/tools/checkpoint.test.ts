@@ -160,6 +160,28 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("checkpoint tool", () => {
     expect(p.text("big.bin")[0]).toBe("y");
   });
 
+  it("restores a tracked file over 1 MiB from git, where it noted only git's blob id", async () => {
+    const p = new Project();
+    const big = Buffer.alloc(2 * 1024 * 1024 + 3, "z\n");
+    p.write("data/big.txt", big);
+    gitRepo(p);
+    const s = p.splice();
+    const made = (await s.checkpoint({ action: "create", name: "g" })) as { uncaptured?: string[] };
+    expect(made.uncaptured).toBeUndefined();
+    const stored = JSON.parse(p.text(".splice/checkpoints/g.json"));
+    expect(stored.files["data/big.txt"]).toMatchObject({
+      git: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+    expect(stored.files["data/big.txt"].sha).toBeUndefined();
+    rmSync(join(p.root, "data/big.txt"));
+    const diff = (await s.checkpoint({ action: "diff", name: "g" })) as Diffed;
+    expect(diff.changed_files).toEqual([
+      { path: "data/big.txt", kind: "deleted", added: 0, removed: 0 },
+    ]);
+    await s.checkpoint({ action: "restore", name: "g", apply: true });
+    expect(p.bytes("data/big.txt").equals(big)).toBe(true);
+  });
+
   it("refuses a bad or unknown name with what to do", async () => {
     const p = new Project();
     const s = p.splice();

@@ -113,8 +113,9 @@ async function diff(context: ToolContext, name: string) {
 function asNetChange(context: ToolContext, c: CheckpointChange): NetChange {
   const change: BackupChange = { path: c.path, kind: c.kind === "deleted" ? "delete" : "write" };
   if (c.before) {
-    // A git-sourced version enters history here, so the restore can be undone like any write.
-    const sha = context.history.keepBlob(c.before);
+    // A version from git (or one whose blob is gone) enters history here, as undo reads it there.
+    const kept = c.was?.sha && context.history.hasBlob(c.was.sha) ? c.was.sha : undefined;
+    const sha = kept ?? context.history.keepBlob(c.before);
     change.before = { sha, tag: "", size: c.before.length, ...(c.was ? { mode: c.was.mode } : {}) };
   }
   if (c.now) change.after = { sha: c.now, tag: "", size: 0 };
