@@ -102,7 +102,8 @@ function writtenDuring(history: SnapshotDeps["history"], rel: string, since: str
   return history.versions(rel).find((v) => v.kind !== "read" && v.at >= since);
 }
 
-const capped = <T>(items: T[]) =>
+/** The first LISTED_MAX of `items`, and how many more there are. */
+export const capped = <T>(items: T[]) =>
   items.length > LISTED_MAX
     ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
     : { list: items, more: 0 };

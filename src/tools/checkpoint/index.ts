@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fileView, restoreSession, type UndoFile } from "../../change/restore-session.js";
 import { type CheckpointChange, createCheckpoint, diffCheckpoint } from "../../checkpoint/named.js";
-import { LISTED_MAX, type NotRestorable } from "../../checkpoint/record.js";
+import { capped, type NotRestorable } from "../../checkpoint/record.js";
 import { ToolError } from "../../errors.js";
 import { isCheckpointName } from "../../history/checkpoints.js";
 import type { BackupChange } from "../../history/types.js";
@@ -19,14 +19,9 @@ const input = z.strictObject({
 
 type Args = z.output<typeof input>;
 
-const cap = <T>(items: T[]) =>
-  items.length > LISTED_MAX
-    ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
-    : { list: items, more: 0 };
-
 /** `key` and `key_more` for a capped list, left out when empty. */
-function capped<T>(key: string, items: T[]): Record<string, T[] | number> {
-  const { list, more } = cap(items);
+function fields<T>(key: string, items: T[]): Record<string, T[] | number> {
+  const { list, more } = capped(items);
   return {
     ...(list.length > 0 ? { [key]: list } : {}),
     ...(more > 0 ? { [`${key}_more`]: more } : {}),
@@ -54,7 +49,7 @@ function localOnly(context: ToolContext): void {
   if (context.workspace instanceof RemoteWorkspace) {
     throw new ToolError(
       "invalid_input",
-      "Checkpoints are taken of local roots only: a remote root's files are not walked.",
+      "Checkpoints are taken of local roots only: a remote root's files are not walked. On the remote host, use git there (git stash, git diff) or run splice on it.",
       {},
     );
   }
@@ -90,9 +85,9 @@ async function diff(context: ToolContext, name: string) {
     changes.length === 0
       ? `Nothing changed since checkpoint ${name} (${checkpoint.at}).`
       : `Since checkpoint ${name} (${checkpoint.at}): ${plural(changes.length, "file")} changed (${c.created} created, ${c.changed} changed, ${c.deleted} deleted).`,
-    ...cap(changes).list.map(changeLine),
+    ...capped(changes).list.map(changeLine),
   ];
-  const more = cap(changes).more;
+  const more = capped(changes).more;
   if (more > 0) lines.push(`[… and ${plural(more, "more file")}]`);
   if (not_restorable.length > 0) {
     lines.push(
@@ -103,8 +98,8 @@ async function diff(context: ToolContext, name: string) {
     name,
     at: checkpoint.at,
     changed_counts: c,
-    ...capped("changed_files", changes.map(listed)),
-    ...capped("not_restorable", not_restorable),
+    ...fields("changed_files", changes.map(listed)),
+    ...fields("not_restorable", not_restorable),
     content: lines.join("\n"),
   };
 }
@@ -158,7 +153,7 @@ async function restore(context: ToolContext, name: string, apply: boolean) {
     applied: apply,
     ...(backup ? { backup_session: backup } : {}),
     files,
-    ...capped("not_restorable", not_restorable as NotRestorable[]),
+    ...fields("not_restorable", not_restorable as NotRestorable[]),
     content: [header, ...body, ...notice].join("\n"),
   };
 }
@@ -193,8 +188,8 @@ async function call(context: ToolContext, args: Args) {
     name,
     at: made.at,
     noted: made.files,
-    ...capped("uncaptured", made.uncaptured),
-    ...capped("unwatched", made.unwatched),
+    ...fields("uncaptured", made.uncaptured),
+    ...fields("unwatched", made.unwatched),
     content: lines.join("\n"),
   };
 }
