@@ -55,7 +55,7 @@ export type { RollbackResult } from "./tools/rollback/index.js";
 export type { RunResult } from "./tools/run/index.js";
 export type { SearchResult } from "./tools/search/index.js";
 export type { TidyResult } from "./tools/tidy/index.js";
-export type { SessionList, SessionSummary, UndoResult } from "./tools/undo/index.js";
+export type { SessionList, SessionSummary, UndoFile, UndoResult } from "./tools/undo/index.js";
 export type { WriteResult } from "./tools/write/index.js";
 export { LocalWorkspace } from "./workspace/local.js";
 export { MemoryWorkspace } from "./workspace/memory.js";

@@ -175,7 +175,7 @@ async function writeDurably(
             pending: true,
             kind: change.restores ? "rollback" : "write",
             path: file.rel,
-            before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
+            before: before && versionBefore(before),
             after: { bytes, tag, sha },
             note: change.note,
             backup: context.backup,
@@ -245,7 +245,7 @@ async function commitDelete(
     pending: true,
     kind: "delete",
     path: file.rel,
-    before: { bytes: before.bytes, tag: before.tag, sha: before.sha },
+    before: versionBefore(before),
     note: change.note,
     backup: context.backup,
   });
@@ -473,6 +473,11 @@ export function refuseLinkRemoval(file: GuardedPath, verb: "delete" | "move" = "
  * is: a rename in a writable folder would replace it regardless, as root
  * would, and its owner made it read-only on purpose.
  */
+/** What history keeps of a replaced file: its bytes and, so a deleted file comes back as it was, its mode. */
+function versionBefore(before: Replaced) {
+  return { bytes: before.bytes, tag: before.tag, sha: before.sha, mode: before.mode };
+}
+
 export function refuseReadOnly(file: GuardedPath, mode: number | undefined): void {
   if (mode === undefined || (mode & 0o222) !== 0) return;
   const octal = `0${(mode & 0o777).toString(8)}`;
@@ -553,7 +558,7 @@ export async function commitBatch(
           pending: true,
           kind: change.restores ? ("rollback" as const) : ("write" as const),
           path: change.file.rel,
-          before: before && { bytes: before.bytes, tag: before.tag, sha: before.sha },
+          before: before && versionBefore(before),
           after: { bytes, tag, sha },
           note: change.note,
           backup: context.backup,

@@ -11,6 +11,7 @@ import { changeHunks } from "../text/diff.js";
 import { decodeText } from "../text/document.js";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
+import { readGitBlob, reflinksWork } from "./large.js";
 import {
   CAPTURE_MAX_BYTES,
   CAPTURE_MAX_TOTAL,
@@ -60,7 +61,8 @@ function lines(bytes: Uint8Array): string[] | undefined {
   return out;
 }
 
-function countLines(before: Uint8Array | undefined, after: Uint8Array | undefined) {
+/** Lines added and removed from `before` to `after` (absent: no file); 0 and 0 for a binary. */
+export function countLines(before: Uint8Array | undefined, after: Uint8Array | undefined) {
   const a = before ? lines(before) : [];
   const b = after ? lines(after) : [];
   if (!a || !b) return { added: 0, removed: 0 };
@@ -75,7 +77,33 @@ function countLines(before: Uint8Array | undefined, after: Uint8Array | undefine
   return { added, removed };
 }
 
-const capped = <T>(items: T[]) =>
+const MIB = 1024 * 1024;
+
+/** countLines of files up to the copy limit; a larger one counts 0 and 0 (diffing it is slow). */
+export function countSmall(before: Uint8Array | undefined, after: Uint8Array | undefined) {
+  const large =
+    (before?.length ?? 0) > CAPTURE_MAX_BYTES || (after?.length ?? 0) > CAPTURE_MAX_BYTES;
+  return large ? { added: 0, removed: 0 } : countLines(before, after);
+}
+
+/** Why a file the snapshot noted without its bytes cannot be restored; `dir` is the history's. */
+export function uncapturedReason(dir: string): string {
+  const clones = reflinksWork(dir)
+    ? "copy-on-write clones are not used yet"
+    : "this file system makes no copy-on-write clones";
+  return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (or over ${CAPTURE_MAX_TOTAL / MIB} MiB; ${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
+}
+
+const RACED =
+  "a splice write changed it while the command ran and it still holds that write: undo that write's own backup session instead";
+
+/** The newest version splice wrote to `rel` at or after `since`, if any. */
+function writtenDuring(history: SnapshotDeps["history"], rel: string, since: string) {
+  return history.versions(rel).find((v) => v.kind !== "read" && v.at >= since);
+}
+
+/** The first LISTED_MAX of `items`, and how many more there are. */
+export const capped = <T>(items: T[]) =>
   items.length > LISTED_MAX
     ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
     : { list: items, more: 0 };
@@ -100,11 +128,20 @@ export async function recordCommand(
   const refused: NotRestorable[] = [];
   for (const [rel, kind] of changes) {
     const was = before.files.get(rel);
-    const old = was?.sha ? history.getBlob(was.sha) : undefined;
+    // A splice write during the command (an edit racing it) made the version the command replaced.
+    const raced = writtenDuring(history, rel, before.at);
+    const old = raced
+      ? history.getBlob(raced.sha)
+      : was?.sha
+        ? history.getBlob(was.sha)
+        : was?.git
+          ? await readGitBlob(guard.root, was.git)
+          : undefined;
     let now: Uint8Array | undefined;
     if (kind !== "deleted") {
       const size = after.files.get(rel)!.size;
-      if (size <= CAPTURE_MAX_BYTES) {
+      // A large file is read only when its before version is known, to record it.
+      if (size <= CAPTURE_MAX_BYTES || old) {
         try {
           now = await workspace.readFile(join(guard.root, rel));
         } catch {
@@ -112,22 +149,39 @@ export async function recordCommand(
         }
       }
     }
-    if (old && now && was?.sha === sha256(now)) {
-      // Same bytes: touched, or only its mode changed (which undo does not restore).
-      if (was.mode === after.files.get(rel)!.mode) continue;
-      listed.push({ path: rel, kind, added: 0, removed: 0 });
-      refused.push({
-        path: rel,
-        reason: "only its mode changed; undo restores content, not modes",
-      });
+    if (raced && now && raced.sha === sha256(now)) {
+      // The file holds what splice wrote last; what that write replaced, if not the
+      // version before the command, is what the command made of it first.
+      const first = was?.sha ? history.getBlob(was.sha) : undefined;
+      const replaced = history.versionBefore(rel, raced.sha);
+      const mid = replaced && replaced.sha !== was?.sha ? history.getBlob(replaced.sha) : undefined;
+      if (first && mid) {
+        listed.push({ path: rel, kind, ...countSmall(first, mid) });
+        records.push({
+          kind: "write",
+          path: rel,
+          note,
+          before: { bytes: first, ...identify(first), mode: was!.mode },
+          after: { bytes: mid, ...identify(mid) },
+        });
+      } else {
+        listed.push({ path: rel, kind, ...countSmall(first, now) });
+        refused.push({ path: rel, reason: RACED });
+      }
       continue;
     }
-    listed.push({ path: rel, kind, ...countLines(old, now) });
+    if (old && now && old.length === now.length && Buffer.from(old).equals(now)) {
+      // Same bytes: touched (nothing to undo), or only its mode changed (undo puts it back).
+      if (!was || was.mode === after.files.get(rel)!.mode) continue;
+      listed.push({ path: rel, kind, added: 0, removed: 0 });
+    } else listed.push({ path: rel, kind, ...countSmall(old, now) });
     const why =
       kind !== "created" && !old
         ? before.uncaptured.has(rel)
-          ? `no copy was kept before the command: it was over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB, past the ${CAPTURE_MAX_TOTAL / 1024 / 1024} MiB one checkpoint copies, or unreadable`
-          : "its copy was trimmed from history while the command ran"
+          ? uncapturedReason(history.dir)
+          : was?.git
+            ? "git no longer holds the blob of its version before the command"
+            : "its copy was trimmed from history while the command ran"
         : kind !== "deleted" && !now
           ? `it is over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable), so undo cannot check it is unchanged`
           : undefined;
@@ -136,7 +190,7 @@ export async function recordCommand(
       continue;
     }
     const record: WriteRecord = { kind: kind === "deleted" ? "delete" : "write", path: rel, note };
-    if (old) record.before = { bytes: old, ...identify(old) };
+    if (old) record.before = { bytes: old, ...identify(old), ...(was ? { mode: was.mode } : {}) };
     if (now) record.after = { bytes: now, ...identify(now) };
     records.push(record);
   }

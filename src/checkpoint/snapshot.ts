@@ -15,6 +15,7 @@ import { mapLimit } from "../util/map-limit.js";
 import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
+import { trackedUnchanged } from "./large.js";
 
 /**
  * Files up to this size are copied into history before a command runs (as
@@ -41,14 +42,18 @@ export interface FileMeta {
   mode: number;
   /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
   sha?: string;
+  /** Over the cap, tracked and unchanged: git's blob id of its bytes, read back from git. */
+  git?: string;
 }
 
 export interface Snapshot {
+  /** ISO time the walk began: history events from then on happened during the command. */
+  at: string;
   /** Root-relative path → its metadata, regular files only. */
   files: Map<string, FileMeta>;
   /** Folders and files not entered: ignored by a .gitignore or a heavy folder (node_modules). */
   unwatched: string[];
-  /** Files over CAPTURE_MAX_BYTES, past CAPTURE_MAX_TOTAL or unreadable, root-relative. */
+  /** Files over CAPTURE_MAX_BYTES (git not holding them), past CAPTURE_MAX_TOTAL or unreadable. */
   uncaptured: Set<string>;
 }
 
@@ -73,7 +78,12 @@ const sameMeta = (a: FileMeta, b: FileMeta) =>
 /** Walks the root; with `capture`, every file up to the cap is kept in history first. */
 export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promise<Snapshot> {
   const { guard, workspace } = deps;
-  const snapshot: Snapshot = { files: new Map(), unwatched: [], uncaptured: new Set() };
+  const snapshot: Snapshot = {
+    at: new Date().toISOString(),
+    files: new Map(),
+    unwatched: [],
+    uncaptured: new Set(),
+  };
   const files: { rel: string; abs: string }[] = [];
   let level: Folder[] = [
     { abs: guard.root, rel: "", layers: [], checked: checkedFolder(guard, guard.root) },
@@ -120,6 +130,7 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
   const last = lastByRoot.get(cacheKey);
   const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
   let budget = CAPTURE_MAX_TOTAL;
+  const large: string[] = [];
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
@@ -142,6 +153,8 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     if (!capture) continue;
     if (meta.size > CAPTURE_MAX_BYTES) {
       snapshot.uncaptured.add(rel);
+      // Its bytes go into history once a command changes it: no larger than one checkpoint's copies.
+      if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
       continue;
     }
     const known = last?.get(rel);
@@ -162,6 +175,11 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
       snapshot.uncaptured.add(rel);
     }
   });
+  // Large files git holds unchanged are restorable from its object store, not copied.
+  for (const [rel, id] of await trackedUnchanged(guard.root, large)) {
+    snapshot.files.get(rel)!.git = id;
+    snapshot.uncaptured.delete(rel);
+  }
   if (capture) lastByRoot.set(cacheKey, snapshot.files);
   snapshot.unwatched.sort();
   return snapshot;

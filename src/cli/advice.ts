@@ -34,6 +34,10 @@ export function commandFor(tool: string, args: Record<string, unknown>): string 
     const only = typeof args.path === "string" ? ` --path ${quoted(args.path)}` : "";
     return `splice undo${id}${only}`;
   }
+  if (tool === "checkpoint" && typeof args.action === "string") {
+    const name = typeof args.name === "string" ? ` ${quoted(args.name)}` : "";
+    return `splice checkpoint ${args.action}${name}${args.apply === true ? " --apply" : ""}`;
+  }
   if (tool === "lsp_health") {
     const { action } = args;
     return action === "restart" || action === "start"

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fsyncFd } from "../util/durable.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import type { BlobStore } from "./blobs.js";
+import { checkpointShas } from "./checkpoints.js";
 import { EventIndex } from "./event-index.js";
 import { CREATE_FLAGS, isErrno, tempPath, writeAll } from "./fsutil.js";
 import {
@@ -106,6 +107,8 @@ export function compact(target: CompactTarget): CompactOutcome | undefined {
     const journal = rewriteJournal(target, lock);
     if (!journal) return undefined;
     const cutoff = startMs - BLOB_GRACE_MS;
+    // Named checkpoints keep the bytes they copied, whatever the journal kept.
+    for (const sha of checkpointShas(target.fs, target.dir)) journal.referenced.add(sha);
     const swept = sweepBlobs(target.blobs, journal.referenced, cutoff);
     sweepLeftovers(target.fs, target.dir, cutoff);
     return { ...swept, events: journal.events, bytes: journal.bytes };

@@ -6,6 +6,7 @@
  */
 import type { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
+import type { StoredCheckpoint } from "./checkpoints.js";
 import { EventIndex } from "./event-index.js";
 import {
   type BackupMark,
@@ -43,16 +44,44 @@ export class DryRunHistory implements HistoryStore {
     return sha;
   }
 
-  private ref(version: { bytes: Uint8Array; tag: string; sha?: string }): VersionRef {
-    return {
+  private ref(version: {
+    bytes: Uint8Array;
+    tag: string;
+    sha?: string;
+    mode?: number;
+  }): VersionRef {
+    const ref: VersionRef = {
       sha: this.put(version.bytes, version.sha),
       tag: version.tag,
       size: version.bytes.length,
     };
+    if (version.mode !== undefined) ref.mode = version.mode;
+    return ref;
   }
 
   keepBlob(bytes: Uint8Array, sha?: string): string {
     return this.put(bytes, sha);
+  }
+
+  /** Checkpoints a dry run saved, in memory only. */
+  private readonly named = new Map<string, StoredCheckpoint>();
+
+  hasBlob(sha: string): boolean {
+    return this.blobs.has(sha) || this.base.hasBlob(sha);
+  }
+
+  checkpoint(name: string): StoredCheckpoint | undefined {
+    return this.named.get(name) ?? this.base.checkpoint(name);
+  }
+
+  checkpoints(): StoredCheckpoint[] {
+    const base = this.base.checkpoints().filter((c) => !this.named.has(c.name));
+    return [...this.named.values()].reverse().concat(base);
+  }
+
+  saveCheckpoint(checkpoint: StoredCheckpoint): void {
+    this.named.delete(checkpoint.name);
+    this.named.set(checkpoint.name, checkpoint);
   }
 
   getBlob(sha: string): Uint8Array | undefined {

@@ -14,6 +14,12 @@ import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { BlobStore } from "./blobs.js";
+import {
+  listCheckpoints,
+  loadCheckpoint,
+  type StoredCheckpoint,
+  saveCheckpoint,
+} from "./checkpoints.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
 import { ensureDir, isErrno } from "./fsutil.js";
@@ -424,6 +430,13 @@ class Store {
   }
 }
 
+/** The replaced version a write names, with its mode when the writer gave it. */
+function beforeRef(sha: string, before: NonNullable<WriteRecord["before"]>): VersionRef {
+  const ref: VersionRef = { sha, tag: before.tag, size: before.bytes.length };
+  if (before.mode !== undefined) ref.mode = before.mode;
+  return ref;
+}
+
 export class History implements HistoryStore {
   readonly dir: string;
   readonly session: string;
@@ -468,6 +481,23 @@ export class History implements HistoryStore {
 
   getBlob(sha: string): Uint8Array | undefined {
     return this.store.blobs.get(sha);
+  }
+
+  hasBlob(sha: string): boolean {
+    return this.store.blobs.has(sha);
+  }
+
+  checkpoint(name: string): StoredCheckpoint | undefined {
+    return loadCheckpoint(this.store.fs, this.store.dir, name);
+  }
+
+  checkpoints(): StoredCheckpoint[] {
+    return listCheckpoints(this.store.fs, this.store.dir);
+  }
+
+  saveCheckpoint(checkpoint: StoredCheckpoint): void {
+    if (this.store.unavailable) throw this.store.unavailable;
+    saveCheckpoint(this.store.fs, this.store.dir, checkpoint);
   }
 
   keepBlob(bytes: Uint8Array, sha?: string): string {
@@ -525,7 +555,7 @@ export class History implements HistoryStore {
       this.putBlob(e.before.bytes, true, sha, sync);
       if (state !== undefined && state !== true) sync.waitFor(state);
       named = state !== undefined;
-      out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
+      out.before = beforeRef(sha, e.before);
     }
     // Relaxed: the new version is synced in the background, so the next write
     // of this file (whose old version it is) finds it durable.
@@ -567,7 +597,7 @@ export class History implements HistoryStore {
       const out: { before?: VersionRef; after?: VersionRef } = {};
       if (e.before) {
         const sha = this.putBlob(e.before.bytes, true, e.before.sha, barrier);
-        out.before = { sha, tag: e.before.tag, size: e.before.bytes.length };
+        out.before = beforeRef(sha, e.before);
       }
       if (e.after) {
         // As in recordWrite: only `before` is a backup that must survive.

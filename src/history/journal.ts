@@ -93,11 +93,14 @@ function parseRef(value: unknown): VersionRef | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const o = value as Record<string, unknown>;
   if (typeof o.sha !== "string") return undefined;
-  return {
+  const ref: VersionRef = {
     sha: o.sha,
     tag: typeof o.tag === "string" ? o.tag : "",
     size: typeof o.size === "number" ? o.size : 0,
   };
+  // Journals written before modes were kept have none: undo then leaves the mode as it is.
+  if (Number.isInteger(o.mode)) ref.mode = o.mode as number;
+  return ref;
 }
 
 /**

@@ -3,6 +3,9 @@
  * these names: change them only together with their callers.
  */
 import type { SyncBarrier } from "../util/durable.js";
+import type { StoredCheckpoint } from "./checkpoints.js";
+
+export type { CheckpointFile, StoredCheckpoint } from "./checkpoints.js";
 
 export interface HistoryOptions {
   /** The history directory, normally `<root>/.splice`. Created when missing. */
@@ -44,6 +47,8 @@ export interface VersionRef {
   sha: string;
   tag: string;
   size: number;
+  /** Permission bits of the file at that version, when the writer knew them (a replaced file's). */
+  mode?: number;
 }
 
 export type EventKind = "read" | "write" | "rollback" | "delete";
@@ -94,7 +99,8 @@ export interface WriteRecord {
   kind: "write" | "rollback" | "delete";
   path: string;
   /** `sha`, when given, must be the SHA-256 of `bytes` (it saves hashing them again). */
-  before?: { bytes: Uint8Array; tag: string; sha?: string };
+  /** `mode`: the replaced file's permission bits, so undo can bring back a deleted file as it was. */
+  before?: { bytes: Uint8Array; tag: string; sha?: string; mode?: number };
   after?: { bytes: Uint8Array; tag: string; sha?: string };
   backup?: string;
   note?: string;
@@ -132,6 +138,12 @@ export interface HistoryReader {
   /** Set when no history can be kept: reads are not journaled and writes are refused with it. */
   readonly unavailable?: { message: string } | undefined;
   getBlob(sha: string): Uint8Array | undefined;
+  /** Whether the store holds the blob, without reading it. */
+  hasBlob(sha: string): boolean;
+  /** The named checkpoint, if it is kept (see checkpoints.ts). */
+  checkpoint(name: string): StoredCheckpoint | undefined;
+  /** Every checkpoint kept, newest first. */
+  checkpoints(): StoredCheckpoint[];
   hasSeen(path: string, sha: string): boolean;
   /** The shas this session saw `path` at with `tag`, newest first. */
   seenShasForTag(path: string, tag: string): string[];
@@ -197,6 +209,11 @@ export interface HistoryStore extends HistoryReader {
    * Unnamed blobs are collected only after BLOB_GRACE_MS. Returns the sha.
    */
   keepBlob(bytes: Uint8Array, sha?: string): string;
+  /**
+   * Keeps a named checkpoint (replacing one of the same name), durably; the
+   * blobs it names are kept with it.
+   */
+  saveCheckpoint(checkpoint: StoredCheckpoint): void;
 }
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;

@@ -6,6 +6,7 @@
 import { clip, ToolError } from "../errors.js";
 import { astEditTool } from "../tools/ast-edit/index.js";
 import { astRenameTool } from "../tools/ast-rename/index.js";
+import { checkpointTool } from "../tools/checkpoint/index.js";
 import type { Tool, ToolRegistry } from "../tools/define.js";
 import { docTool } from "../tools/doc/index.js";
 import { editTool } from "../tools/edit/index.js";
@@ -49,6 +50,7 @@ export const FULL_TOOLS = [
   rollbackTool,
   historyTool,
   undoTool,
+  checkpointTool,
   lspHealthTool,
   helpTool,
 ] as const;

@@ -3,6 +3,7 @@
  * and approvals go in on stdin, streamed text and call lines come out on
  * stdout, and the server records what the model was sent.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { AgentProcess, conversationFiles, KEY, runAgent } from "./agent-process.
 import { fakeProviders, resultText, type Step, textReply, toolResults } from "./fake-anthropic.js";
 
 const fake = fakeProviders();
+const BIN = join(import.meta.dirname, "../../bin/splice");
 const text = textReply;
 
 /** Nothing the agent printed or kept may contain the key. */
@@ -507,6 +509,35 @@ describe("splice agent", { timeout: 60_000 }, () => {
     expect(fromEnv).toContain("env=unset");
     expect(fromFile).toContain("pasted by mistake: [redacted key]");
     expectNoKey(p.root, stdout, stderr);
+  });
+
+  it("checkpoints the model's commands: what one changed is in its result, and splice undo puts it back", async () => {
+    const p = new Project();
+    p.write("notes.txt", "keep me\n", 0o600);
+    const server = await fake([
+      {
+        kind: "reply",
+        blocks: [{ tool: "run", input: { command: "rm notes.txt; echo x > new.txt" } }],
+      },
+      text("Done."),
+    ]);
+    const { code } = await runAgent({
+      root: p.root,
+      baseURL: server.url,
+      args: ["clean", "--yes"],
+    });
+    expect(code).toBe(0);
+    const result = resultText(toolResults(server.requests[1]!)[0]!);
+    const id =
+      /\[the command changed 2 files \(1 created, 0 changed, 1 deleted\); to put them back, undo backup session (\S+)\]/.exec(
+        result,
+      )?.[1];
+    expect(id, result).toBeDefined();
+    const undo = spawnSync(BIN, ["undo", id!, "--root", p.root], { encoding: "utf8" });
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(p.text("notes.txt")).toBe("keep me\n");
+    expect(p.mode("notes.txt")).toBe(0o600);
+    expect(existsSync(join(p.root, "new.txt"))).toBe(false);
   });
 
   it("reads the key file afresh for every request and never without one", async () => {

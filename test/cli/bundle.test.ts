@@ -44,6 +44,7 @@ const CALLS: [string, object][] = [
   ["history", { path: "notes.txt" }],
   ["rollback", { path: "notes.txt", hash: "" }],
   ["undo", {}],
+  ["checkpoint", { action: "create", name: "pre" }],
   ["lsp_health", {}],
   ["help", { tool: "edit" }],
 ];

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CHECKPOINTS_KEPT } from "../../src/history/checkpoints.js";
 import { selectKept } from "../../src/history/collect.js";
 import { History } from "../../src/history/history.js";
 import type { StoredEvent } from "../../src/history/journal.js";
@@ -147,6 +148,36 @@ describe("collect", () => {
     // "old" is no longer named, but the second read's blob is and "old" was aged: gone.
     expect(history.getBlob(sha("old"))).toBeUndefined();
     expect(history.getBlob(sha("new"))).toBeDefined();
+  });
+
+  it("keeps the blobs a named checkpoint names, and drops the oldest past the bound of checkpoints", () => {
+    const history = openHistory({ maxEntries: 1 });
+    const kept = history.keepBlob(bytes("noted by a checkpoint"));
+    const loose = history.keepBlob(bytes("noted by nobody"));
+    const file = { size: 1, mtime_ns: "1", ino: "1", mode: 0o644 };
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+    const checkpoint = (name: string, i: number, sha?: string) => ({
+      name,
+      at: at(i),
+      session: "s1",
+      files: { "a.txt": sha ? { ...file, sha } : file },
+      uncaptured: [],
+      unwatched: [],
+    });
+    history.saveCheckpoint(checkpoint("pinned", 100, kept));
+    ageBlobs(history.dir);
+    history.collect();
+    expect(history.getBlob(kept)).toBeDefined();
+    expect(history.getBlob(loose)).toBeUndefined();
+    // A new handle reads it back from the folder.
+    const again = History.open({ dir: history.dir, session: "s2" });
+    expect(again.checkpoint("pinned")?.files["a.txt"]?.sha).toBe(kept);
+    for (let i = 0; i < CHECKPOINTS_KEPT; i++) history.saveCheckpoint(checkpoint(`c${i}`, 200 + i));
+    expect(history.checkpoints()).toHaveLength(CHECKPOINTS_KEPT);
+    expect(history.checkpoint("pinned")).toBeUndefined(); // the oldest
+    ageBlobs(history.dir);
+    history.collect();
+    expect(history.getBlob(kept)).toBeUndefined();
   });
 
   it("runs by itself once the store grows past its bound by a margin", () => {

@@ -170,4 +170,23 @@ describe("parsing", () => {
     expect(consumed).toBe(line.length + 1);
     expect(parseChunk(Buffer.from("partial")).consumed).toBe(0);
   });
+
+  it("keeps a replaced version's mode, and reads journals written before modes were kept", () => {
+    const history = openHistory();
+    history.recordWrite({
+      kind: "delete",
+      path: "run.sh",
+      before: { bytes: bytes("#!/bin/sh\n"), tag: "AAAA", mode: 0o750 },
+    });
+    const line = journalLines(history.dir).at(-1)!;
+    expect(parseEvent(line)?.before?.mode).toBe(0o750);
+    const old = JSON.stringify({
+      kind: "delete",
+      path: "a",
+      session: "s",
+      at: "t",
+      before: { sha: "ab", tag: "T", size: 1 },
+    });
+    expect(parseEvent(old)?.before).toEqual({ sha: "ab", tag: "T", size: 1 });
+  });
 });

@@ -6,7 +6,7 @@
  * exactly the text the model reads, the same on every host; a bad call gets
  * a sentence back.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -734,6 +734,39 @@ describe.each(adapters)("the $name adapter", (adapter) => {
       ].join("\n"),
     );
     expect(p.text("README.md")).toBe(before);
+  });
+
+  it("takes a checkpoint, lists what changed since and previews putting it back", async () => {
+    const { p, call } = await open();
+    expectOk(
+      await call("checkpoint", { action: "create", name: "pre" }),
+      'Checkpoint pre taken: 7 files noted; diff it with {"action": "diff", "name": "pre"}.',
+    );
+    p.write("src/a.txt", "one\n2\nthree\n");
+    rmSync(join(p.root, "messy.txt"));
+    expectOk(
+      steady(await call("checkpoint", { action: "diff", name: "pre" })),
+      [
+        "Since checkpoint pre (<time>): 2 files changed (0 created, 1 changed, 1 deleted).",
+        "deleted messy.txt (+0 -2)",
+        "changed src/a.txt (+1 -1)",
+      ].join("\n"),
+    );
+    expectOk(
+      await call("checkpoint", { action: "restore", name: "pre" }),
+      [
+        'Restoring checkpoint pre would write what follows (nothing was written); call again with "apply": true to write it.',
+        "¶messy.txt#69D5",
+        "@@ -0,0 +1,2 @@",
+        "1| trailing   ",
+        "2| no final newline",
+        "[the final newline changed]",
+        "¶src/a.txt#B628",
+        "@@ -2 +2 @@",
+        "2| two",
+      ].join("\n"),
+    );
+    expect(p.text("src/a.txt")).toBe("one\n2\nthree\n");
   });
 
   it("reports the language servers' health", async () => {

@@ -45,8 +45,9 @@ describe("short descriptions", () => {
   );
 
   it("keep each tool set within its token ceiling", () => {
-    // 4,500 until issue 21's notebook tool (about 200 tokens) joined the full set.
-    expect(listTokens(fullTools)).toBeLessThanOrEqual(4_650);
+    // 4,500 until issue 21's notebook tool (about 200 tokens) joined the full set,
+    // 4,650 until issue 22's checkpoint tool (about 110).
+    expect(listTokens(fullTools)).toBeLessThanOrEqual(4_750);
     expect(listTokens(minimalTools)).toBeLessThanOrEqual(1_200);
     expect(listTokens(codingTools)).toBeLessThan(listTokens(fullTools));
   });

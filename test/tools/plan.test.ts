@@ -123,33 +123,81 @@ describe("plan: strict", () => {
     expect(list.sessions[0]!.is_undo).toBe(true);
   });
 
-  it("says that files changed by commands are not rolled back, naming the commands", async () => {
+  it("refuses a checkpoint step, whose restore would fight the plan's rollback", async () => {
     const p = new Project();
-    p.write("a.txt", "a\n");
-    p.write("c.txt", "orig\n");
     const e = await rejection(
-      call(p, {
+      call(p, { steps: [{ tool: "checkpoint", args: { action: "create", name: "x" } }] }),
+    );
+    expect(e.code).toBe("invalid_input");
+    expect(e.message).toContain('Step 1 names a tool a plan cannot run ("checkpoint")');
+    expect(existsSync(join(p.root, ".splice/checkpoints"))).toBe(false);
+  });
+
+  // run checkpoints local roots only.
+  it.skipIf(process.env.SPLICE_TEST_REMOTE)(
+    "lists what a validate command changed, and undoing the plan undoes it with the edits",
+    async () => {
+      const p = new Project();
+      p.write("a.txt", "a\n");
+      p.write("gen.txt", "old generated\n", 0o640);
+      const result = await call(p, {
         steps: [
           edit("a.txt", "a", "A"),
-          { tool: "run", args: { command: "echo changed > c.txt" } },
-          { validate: { run: "exit 1" } },
+          { validate: { run: "echo regenerated > gen.txt && echo made > made.txt" } },
         ],
-      }),
-    );
-    expect(e.message.split("\n").slice(-2)).toEqual([
-      "The plan was rolled back: a.txt is as before it.",
-      "Files changed by commands are not rolled back: steps 2 (run echo changed > c.txt), 3 (validate: run exit 1) ran, and whatever they changed stays as left. Check (e.g. git status) before running the plan again.",
-    ]);
-    expect(e.details).toMatchObject({ restored: ["a.txt"], commands_ran: [2, 3] });
-    expect(p.text("a.txt")).toBe("a\n");
-    expect(p.text("c.txt")).toBe("changed\n");
+      });
+      expect(result.steps[1]).toMatchObject({ status: "passed", files: ["gen.txt", "made.txt"] });
+      expect(p.text("gen.txt")).toBe("regenerated\n");
+      const undone = (await p.splice().undo({ backup_session: result.backup_session! })) as {
+        files: { path: string; action: string }[];
+      };
+      expect(undone.files.map((f) => [f.path, f.action]).sort()).toEqual([
+        ["a.txt", "restore"],
+        ["gen.txt", "restore"],
+        ["made.txt", "delete"],
+      ]);
+      expect(p.text("a.txt")).toBe("a\n");
+      expect(p.text("gen.txt")).toBe("old generated\n");
+      expect(p.mode("gen.txt")).toBe(0o640);
+      expect(existsSync(join(p.root, "made.txt"))).toBe(false);
+    },
+  );
 
-    const only = await rejection(call(p, { steps: [{ validate: { run: "exit 2" } }] }));
-    expect(only.message.split("\n").slice(-2)).toEqual([
-      "No tool step had changed a file; there was nothing to restore.",
-      "Files changed by commands are not rolled back: step 1 (validate: run exit 2) ran, and whatever it changed stays as left. Check (e.g. git status) before running the plan again.",
-    ]);
-  });
+  // run checkpoints local roots only.
+  it.skipIf(process.env.SPLICE_TEST_REMOTE)(
+    "says that files changed by commands are not rolled back, naming the commands and the undo that puts them back",
+    async () => {
+      const p = new Project();
+      p.write("a.txt", "a\n");
+      p.write("c.txt", "orig\n");
+      const e = await rejection(
+        call(p, {
+          steps: [
+            edit("a.txt", "a", "A"),
+            { tool: "run", args: { command: "echo changed > c.txt" } },
+            { validate: { run: "exit 1" } },
+          ],
+        }),
+      );
+      expect(e.message.split("\n").slice(-2)).toEqual([
+        "The plan was rolled back: a.txt is as before it.",
+        `Files changed by commands are not rolled back: steps 2 (run echo changed > c.txt), 3 (validate: run exit 1) ran, and whatever they changed stays as left. They changed c.txt; undo backup session ${e.details.backup_session} to put it back too.`,
+      ]);
+      expect(e.details).toMatchObject({ restored: ["a.txt"], commands_ran: [2, 3] });
+      expect(p.text("a.txt")).toBe("a\n");
+      expect(p.text("c.txt")).toBe("changed\n");
+      // run's checkpoint recorded the command's change in the plan's session: undo puts it back.
+      await p.splice().undo({ backup_session: e.details.backup_session as string });
+      expect(p.text("c.txt")).toBe("orig\n");
+      expect(p.text("a.txt")).toBe("a\n");
+
+      const only = await rejection(call(p, { steps: [{ validate: { run: "exit 2" } }] }));
+      expect(only.message.split("\n").slice(-2)).toEqual([
+        "No tool step had changed a file; there was nothing to restore.",
+        "Files changed by commands are not rolled back: step 1 (validate: run exit 2) ran, and whatever it changed stays as left. Check (e.g. git status) before running the plan again.",
+      ]);
+    },
+  );
 
   it("rolls a file back even when a command left it binary", async () => {
     const p = new Project();

@@ -48,7 +48,9 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
   it("brings back a folder removed with rm -rf", async () => {
     const p = new Project();
     p.write("keep.txt", "keep\n");
-    for (let i = 0; i < 20; i++) p.write(`build/out/n${i}.txt`, `line ${i}\n`.repeat(i + 1));
+    for (let i = 0; i < 20; i++) {
+      p.write(`build/out/n${i}.txt`, `line ${i}\n`.repeat(i + 1), i % 3 === 0 ? 0o750 : 0o604);
+    }
     p.write("build/bin.dat", new Uint8Array([0, 1, 2, 255, 0, 13, 10]));
     const rels = [...Array.from({ length: 20 }, (_, i) => `build/out/n${i}.txt`), "build/bin.dat"];
     const before = tree(p, rels);
@@ -64,8 +66,7 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
 
     const undone = (await s.undo({})) as UndoResult;
     expect(undone.undone).toBe(ran.backup_session);
-    // Contents come back exactly; a deleted file's mode is not kept by history (see docs/checkpoints.md).
-    for (const [rel, [bytes]] of before) expect(p.bytes(rel).toString("base64")).toBe(bytes);
+    expect(tree(p, rels)).toEqual(before); // bytes and modes
     expect(p.text("keep.txt")).toBe("keep\n");
   });
 
@@ -156,6 +157,51 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
     expect(ran.content).toContain("1 of them cannot be restored by undo");
     const undone = (await s.undo({ backup_session: ran.backup_session! })) as UndoResult;
     expect(undone.files.map((f) => f.path)).toEqual(["small.txt"]);
+    expect(p.text("small.txt")).toBe("s\n");
+  });
+
+  it("restores a mode a command changed alone", async () => {
+    const p = new Project();
+    p.write("deploy.sh", "#!/bin/sh\n", 0o644);
+    const s = p.splice();
+    const ran = (await s.run({ command: "chmod 755 deploy.sh" })) as RunResult;
+    expect(ran.changed_files).toEqual([
+      { path: "deploy.sh", kind: "changed", added: 0, removed: 0 },
+    ]);
+    expect(ran.not_restorable).toBeUndefined();
+    await s.undo({ backup_session: ran.backup_session! });
+    expect(p.mode("deploy.sh")).toBe(0o644);
+  });
+
+  it("restores a tracked file over 1 MiB from git's object store, and names a changed one it cannot", async () => {
+    const p = new Project();
+    const big = Buffer.alloc(3 * 1024 * 1024, "a\n");
+    p.write("assets/tracked.bin", big);
+    p.write("assets/dirty.bin", big);
+    p.write("small.txt", "s\n");
+    const git = (...args: string[]) => execFileSync("git", ["-C", p.root, ...args]);
+    git("init", "-q");
+    git("add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base");
+    p.write("assets/dirty.bin", Buffer.alloc(3 * 1024 * 1024, "b\n")); // changed against the index
+    const s = p.splice();
+    const ran = (await s.run({
+      command: "rm assets/tracked.bin; printf c >> assets/dirty.bin; echo t > small.txt",
+    })) as RunResult;
+    expect(ran.changed_files!.map((f) => [f.path, f.kind])).toEqual([
+      ["assets/dirty.bin", "changed"],
+      ["assets/tracked.bin", "deleted"],
+      ["small.txt", "changed"],
+    ]);
+    expect(ran.not_restorable).toEqual([
+      {
+        path: "assets/dirty.bin",
+        reason: expect.stringContaining("not tracked unchanged by git"),
+      },
+    ]);
+    // No copy was taken before the command: the deleted file's bytes came back from git.
+    await s.undo({ backup_session: ran.backup_session! });
+    expect(p.bytes("assets/tracked.bin").equals(big)).toBe(true);
     expect(p.text("small.txt")).toBe("s\n");
   });
 });

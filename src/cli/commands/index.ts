@@ -7,6 +7,7 @@ import type { Program } from "../usage.js";
 import { agent } from "./agent.js";
 import { ast } from "./ast.js";
 import { call } from "./call.js";
+import { checkpoint } from "./checkpoint.js";
 import { doc } from "./doc.js";
 import { edit } from "./edit.js";
 import { gc } from "./gc.js";
@@ -51,6 +52,7 @@ export const commands: readonly CommandDefinition[] = [
   rollback,
   history,
   undo,
+  checkpoint,
   review,
   gc,
   call,

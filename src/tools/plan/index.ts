@@ -197,9 +197,13 @@ function commandsRan(args: Args, reports: StepReport[]): StepReport[] {
   );
 }
 
-function commandNote(commands: StepReport[]): string {
+function commandNote(commands: StepReport[], planId: string): string {
   const named = commands.map((r) => `${r.step} (${r.summary})`).join(", ");
-  return `Files changed by commands are not rolled back: step${commands.length === 1 ? "" : "s"} ${named} ran, and whatever ${commands.length === 1 ? "it" : "they"} changed stays as left. Check (e.g. git status) before running the plan again.`;
+  const note = `Files changed by commands are not rolled back: step${commands.length === 1 ? "" : "s"} ${named} ran, and whatever ${commands.length === 1 ? "it" : "they"} changed stays as left.`;
+  // run's checkpoint recorded what they changed in the plan's own backup session.
+  const changed = [...new Set(commands.flatMap((r) => r.files ?? []))];
+  if (changed.length === 0) return `${note} Check (e.g. git status) before running the plan again.`;
+  return `${note} They changed ${changed.join(", ")}; undo backup session ${planId} to put ${changed.length === 1 ? "it" : "them"} back too.`;
 }
 
 async function failure(
@@ -260,7 +264,10 @@ async function failure(
         );
       }
     }
-    if (commands.length > 0) lines.push(commandNote(commands));
+    if (commands.length > 0) {
+      lines.push(commandNote(commands, planId));
+      if (commands.some((r) => r.files)) details.backup_session = planId;
+    }
   } else {
     details.rolled_back = false;
     if (done.length > 0) {

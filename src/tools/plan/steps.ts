@@ -23,6 +23,9 @@ interface CommandResult {
   exit_code: number | null;
   signal: string | null;
   timed_out: boolean;
+  /** What run's checkpoint saw the command change (recorded in the plan's backup session). */
+  changed_files?: { path: string }[];
+  changed_files_more?: number;
 }
 
 export type StepInput =
@@ -51,8 +54,11 @@ export interface StepReport {
   result?: unknown;
 }
 
-/** Tools a plan may not run: one inside another, or an undo that would fight the plan's rollback. */
-const NOT_IN_PLANS = new Set(["plan", "undo"]);
+/**
+ * Tools a plan may not run: one inside another, or an undo (or a checkpoint's
+ * restore, its own backup session) that would fight the plan's rollback.
+ */
+const NOT_IN_PLANS = new Set(["plan", "undo", "checkpoint"]);
 const OUTPUT_TAIL = 2000;
 
 /** The tools a plan's steps may name: the toolkit's own (a plan cannot reach past its host). */
@@ -186,6 +192,7 @@ export async function runStep(
     const output =
       result.output.length > OUTPUT_TAIL ? `…${result.output.slice(-OUTPUT_TAIL)}` : result.output;
     const done: StepReport = { ...report, output, result };
+    if (result.changed_files) done.files = result.changed_files.map((f) => f.path);
     if (result.exit_code !== 0 || result.timed_out) {
       const how = result.timed_out
         ? "it timed out"

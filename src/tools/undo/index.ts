@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { identify } from "../../change/load.js";
+import { argPath, restoreSession, type UndoFile } from "../../change/restore-session.js";
 import { ToolError, type Voice } from "../../errors.js";
 import type { BackupSession, HistoryStore } from "../../history/history.js";
 import {
@@ -16,7 +17,6 @@ import { type Document, documentFromBytes } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
-import { argPath, restoreSession, type UndoFile } from "./restore.js";
 import type { SessionList, SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
 
@@ -30,7 +30,7 @@ const input = z.strictObject({
   mode: modeSchema,
 });
 
-export type { UndoFile } from "./restore.js";
+export type { UndoFile } from "../../change/restore-session.js";
 export type { SessionList, SessionSummary } from "./summary.js";
 
 export interface UndoResult {

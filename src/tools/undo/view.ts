@@ -4,8 +4,7 @@
  * as an edit shows it: the header with the new tag and the changed lines.
  * The JSON result keeps every file's whole diff for code.
  */
-import { changedLines } from "../../text/changed-lines.js";
-import type { UndoFile } from "./restore.js";
+import { fileView, type UndoFile } from "../../change/restore-session.js";
 
 interface Undone {
   undone: string;
@@ -20,15 +19,6 @@ function firstLine(r: Undone): string {
     return `Undid ${r.undone}: every file already held its earlier content, so nothing was written.`;
   }
   return `Undid ${r.undone}; undo {"backup_session": "${r.backup_session}"} redoes it.`;
-}
-
-function fileView(f: UndoFile, full: boolean): string {
-  const notices = f.warnings.map((w) => `[${w}]`);
-  if (f.action === "delete") return [`¶${f.path} (deleted)`, ...notices].join("\n");
-  const header = `¶${f.path}${f.file_hash ? `#${f.file_hash}` : ""}`;
-  if (f.action === "unchanged") return [`${header} (unchanged)`, ...notices].join("\n");
-  const diff = full ? f.diff.trimEnd() : changedLines(f.diff);
-  return [header, diff, ...notices].filter(Boolean).join("\n");
 }
 
 /** The model's view of an undo; `full` shows each file's whole diff. */

@@ -1,23 +1,24 @@
 /**
- * Putting a backup session's files back. Every file is checked before any is
+ * Putting a backup session's files back (undo, a checkpoint's restore). Every file is checked before any is
  * written — the guard, its stored original, what is there now — so a refusal
  * changes nothing; a write that still fails midway is reported with exactly
  * which files were restored and which were not.
  */
 
 import { join, relative, sep } from "node:path";
-import type { Change, Mode } from "../../change/change.js";
-import { commitBatch, validateBatch } from "../../change/commit.js";
-import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "../../change/load.js";
-import { exclusiveAll } from "../../change/lock.js";
-import { reportCallProgress } from "../../change/progress.js";
-import { restoreFile, type Written } from "../../change/restore.js";
-import { ToolError } from "../../errors.js";
-import type { GuardedPath } from "../../guard/path-guard.js";
-import { type NetChange, UNDO_NOTE } from "../../history/undo-state.js";
-import type { EditValidation } from "../../lsp/verdict.js";
-import type { Document } from "../../text/document.js";
-import type { ToolContext } from "../define.js";
+import { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import { type NetChange, UNDO_NOTE } from "../history/undo-state.js";
+import type { EditValidation } from "../lsp/verdict.js";
+import { changedLines } from "../text/changed-lines.js";
+import type { Document } from "../text/document.js";
+import type { Change, Mode } from "./change.js";
+import { commitBatch, validateBatch } from "./commit.js";
+import type { ChangeContext } from "./context.js";
+import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "./load.js";
+import { exclusiveAll } from "./lock.js";
+import { reportCallProgress } from "./progress.js";
+import { restoreFile, type Written } from "./restore.js";
 
 export interface UndoFile {
   path: string;
@@ -36,10 +37,16 @@ interface Step {
   current: Replaced | undefined;
   /** What to write back; absent when the session created the file, which is then deleted. */
   content?: Document | OpaqueContent;
+  /** The history note of the restore. */
+  note: string;
 }
 
+/** The mode to put back with the content, when history kept it (journals before modes did not). */
+const modeOf = (change: NetChange) =>
+  change.first.before?.mode !== undefined ? { fileMode: change.first.before.mode } : {};
+
 /** A root-relative path as a call's `path` names it (those resolve from `base`). */
-export function argPath(context: ToolContext, rel: string): string {
+export function argPath(context: ChangeContext, rel: string): string {
   const path = relative(context.guard.base, join(context.guard.root, rel)).split(sep).join("/");
   return path === "" ? "." : path;
 }
@@ -65,7 +72,7 @@ function refusedHere(error: ToolError, rel: string): ToolError {
   });
 }
 
-function guarded(context: ToolContext, rel: string): GuardedPath {
+function guarded(context: ChangeContext, rel: string): GuardedPath {
   try {
     // History keys files by root-relative path; resolve from the root, not from `base`.
     return context.guard.check(join(context.guard.root, rel), "write");
@@ -75,7 +82,7 @@ function guarded(context: ToolContext, rel: string): GuardedPath {
 }
 
 async function planStep(
-  context: ToolContext,
+  context: ChangeContext,
   sessionId: string,
   rel: string,
   change: NetChange,
@@ -91,7 +98,8 @@ async function planStep(
     );
   }
   const current = await loadReplaced(context, file);
-  return { rel, file, change, current, ...(bytes ? { content: restorable(bytes) } : {}) };
+  const content = bytes ? { content: restorable(bytes) } : {};
+  return { rel, file, change, current, note: `${UNDO_NOTE}${sessionId}`, ...content };
 }
 
 function asToolError(error: unknown, rel: string): ToolError {
@@ -102,7 +110,7 @@ function asToolError(error: unknown, rel: string): ToolError {
 
 /** Checks every file; throws, naming each file that cannot be restored, before anything is written. */
 async function planSteps(
-  context: ToolContext,
+  context: ChangeContext,
   sessionId: string,
   entries: [string, NetChange][],
 ): Promise<Step[]> {
@@ -132,7 +140,7 @@ async function planSteps(
 }
 
 async function applyStep(
-  context: ToolContext,
+  context: ChangeContext,
   step: Step,
   sessionId: string,
   mode: Mode,
@@ -143,10 +151,11 @@ async function applyStep(
     {
       file,
       content: step.content,
+      ...modeOf(change),
       expected: change.last.after?.sha ?? null,
       current: current ?? null,
     },
-    { note: `${UNDO_NOTE}${sessionId}`, action: "undo", ifChanged: "replace", mode },
+    { note: step.note, action: "undo", ifChanged: "replace", mode },
   );
   const { outcome, changedSince } = restored;
   const warnings: string[] = [];
@@ -171,7 +180,7 @@ async function applyStep(
 
 /** The error for a write that failed after other files were already restored. */
 function stoppedMidway(
-  context: ToolContext,
+  context: ChangeContext,
   cause: ToolError,
   sessionId: string,
   backup: string,
@@ -195,13 +204,15 @@ function stoppedMidway(
 /**
  * Restores `entries` (root-relative path -> its net change) under the writer
  * locks of all of them. Runs again when a program outside splice changed a
- * file before anything was written.
+ * file before anything was written. `note` (default: undo's, naming the
+ * session) is what history records the restore as.
  */
 export async function restoreSession(
-  context: ToolContext,
+  context: ChangeContext,
   sessionId: string,
   entries: [string, NetChange][],
   mode: Mode,
+  note?: string,
 ): Promise<{ files: UndoFile[]; backup: string }> {
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
   // What it restores is the call's own backup session, so it can be undone in turn (a
@@ -211,6 +222,7 @@ export async function restoreSession(
   const own = { ...context, backup };
   const done = await exclusiveAll(own, paths, async () => {
     const steps = await planSteps(own, sessionId, entries);
+    if (note !== undefined) for (const step of steps) step.note = note;
     if (mode === "apply") return restoreBatch(own, steps, sessionId);
     const files: UndoFile[] = [];
     for (const [i, step] of steps.entries()) {
@@ -231,7 +243,7 @@ export async function restoreSession(
 }
 
 /** What undo warns of a file that changed after the session being undone. */
-function changedSinceWarning(context: ToolContext, step: Step, sessionId: string): string[] {
+function changedSinceWarning(context: ChangeContext, step: Step, sessionId: string): string[] {
   const { file, current, change } = step;
   if ((current?.sha ?? null) === (change.last.after?.sha ?? null)) return [];
   return [
@@ -247,16 +259,15 @@ function changedSinceWarning(context: ToolContext, step: Step, sessionId: string
  * what was restored and what was not, as one file at a time did.
  */
 async function restoreBatch(
-  context: ToolContext,
+  context: ChangeContext,
   steps: Step[],
   sessionId: string,
 ): Promise<{ files: UndoFile[]; written: Written[] }> {
-  const note = `${UNDO_NOTE}${sessionId}`;
   const changes: Change[] = [];
   const owners: Step[] = [];
   const files: UndoFile[] = [];
   for (const step of steps) {
-    const { file, current, content } = step;
+    const { file, current, content, note } = step;
     if (!content && !current) {
       files.push({
         path: file.display,
@@ -277,6 +288,7 @@ async function restoreBatch(
             note,
             action: "undo",
             restores: true,
+            ...modeOf(step.change),
           }
         : { kind: "delete", file, before: current!, note, action: "undo" },
     );
@@ -309,4 +321,14 @@ async function restoreBatch(
   // In the session's order, as one file at a time gave them.
   const byPath = new Map([...files, ...restored].map((f) => [f.path, f]));
   return { files: steps.flatMap((s) => byPath.get(s.file.display) ?? []), written };
+}
+
+/** A restored file as the model reads it: the header with the new tag, the changed lines, warnings. */
+export function fileView(f: UndoFile, full: boolean): string {
+  const notices = f.warnings.map((w) => `[${w}]`);
+  if (f.action === "delete") return [`¶${f.path} (deleted)`, ...notices].join("\n");
+  const header = `¶${f.path}${f.file_hash ? `#${f.file_hash}` : ""}`;
+  if (f.action === "unchanged") return [`${header} (unchanged)`, ...notices].join("\n");
+  const diff = full ? f.diff.trimEnd() : changedLines(f.diff);
+  return [header, diff, ...notices].filter(Boolean).join("\n");
 }
