@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
+import type { OutsideWatch } from "../checkpoint/outside.js";
 import { clip, ToolError } from "../errors.js";
 import { type KnownFields, normalizeArguments, pathText } from "./arguments.js";
 
@@ -13,6 +14,8 @@ export interface ToolContext extends ChangeContext {
   registry?: ToolRegistry;
   /** How a tool that writes its own `content` shows a diff to the model (default "changes"). */
   resultDiff?: "changes" | "full";
+  /** The root watch, while one runs (the toolkit's `watch` option): run's checkpoints use its table. */
+  rootWatch?: OutsideWatch;
 }
 
 /** The tools of a toolkit, by name. */

@@ -33,6 +33,7 @@ import { z } from "zod";
 import { isToolError } from "../../errors.js";
 import {
   buildIndexInBackground,
+  outsideLine,
   RootSet,
   type Tool,
   type ToolkitOptions,
@@ -173,8 +174,24 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     if (client) for (const toolkit of set.toolkits) toolkit.context.history.nameClient(client);
     return set;
   };
+  /**
+   * Changes made outside splice reach the client as a log message: clients
+   * show those (resources/updated would need resources the client subscribed to).
+   */
+  const watched = (set: RootSet) => {
+    for (const toolkit of set.toolkits) {
+      toolkit.events.on((event) => {
+        if (event.type === "outside_changes") tell("notice", outsideLine(toolkit.root, event));
+      });
+      void toolkit.watching().then((why) => {
+        if (why && toolkitOptions.watch) tell("warning", `not watching ${toolkit.root}: ${why}`);
+      });
+    }
+    return set;
+  };
   const roots = new ClientRoots(
-    (paths) => named(new RootSet(paths, { ...toolkitOptions, history: { ...history, session } })),
+    (paths) =>
+      watched(named(new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }))),
     root,
     tell,
     within,
