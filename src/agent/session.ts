@@ -6,7 +6,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
-import { createToolkit, type Toolkit } from "../toolkit/index.js";
+import { createToolkit, outsideLine, type Toolkit } from "../toolkit/index.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -104,6 +104,7 @@ function connect(
     root,
     tools: config.tools,
     history,
+    watch: config.watch,
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
     ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
@@ -263,6 +264,14 @@ export async function runSession(options: SessionOptions): Promise<number> {
     approvals: () => deps.approvals.standing(),
   };
 
+  // A change made outside (the person's editor, a build): one line now, and the model hears it next.
+  deps.toolkit.events.on((event) => {
+    if (event.type !== "outside_changes") return;
+    const line = outsideLine(deps.toolkit.root, event);
+    terminal.line(terminal.paint("dim", `[${line}]`));
+    notes.push(line);
+  });
+
   let leave: (code: number) => void = () => {};
   const left = new Promise<number>((resolve) => {
     leave = resolve;
@@ -326,5 +335,6 @@ export async function runSession(options: SessionOptions): Promise<number> {
   interrupts.stopAll();
   idle.abort();
   terminal.endLine();
+  await deps.toolkit.close();
   return code;
 }

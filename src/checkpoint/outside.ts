@@ -108,7 +108,8 @@ export class OutsideWatch {
    */
   before(): Promise<Snapshot | undefined> {
     return this.#serial(async () => {
-      const batch = await this.#watch!.sync();
+      if (!this.#watch) return undefined; // closed: the caller walks
+      const batch = await this.#watch.sync();
       await this.#outside(batch);
       return this.#copy();
     });
@@ -117,7 +118,8 @@ export class OutsideWatch {
   /** After a command: the table with what the watch named applied, none of it told as outside. */
   after(): Promise<Snapshot | undefined> {
     return this.#serial(async () => {
-      const batch = await this.#watch!.sync();
+      if (!this.#watch) return undefined;
+      const batch = await this.#watch.sync();
       await this.#apply(batch);
       return this.#copy();
     });
