@@ -33,6 +33,8 @@ export interface RootWatchOptions {
   debounceMs?: number;
   /** Pending paths at most; past it the watch says it lost track. Default 5,000. */
   maxPaths?: number;
+  /** Longest a batch waits while events keep coming; default 1 s. */
+  maxWaitMs?: number;
 }
 
 /** How long `sync` waits for its mark's event before taking track as lost. */
@@ -45,6 +47,9 @@ export class RootWatch {
   readonly #onBatch: (batch: WatchBatch) => void | Promise<void>;
   readonly #debounceMs: number;
   readonly #maxPaths: number;
+  readonly #maxWaitMs: number;
+  /** When the oldest pending event came (0: none pending). */
+  #since = 0;
   #subscription: watcher.AsyncSubscription | undefined;
   #pending = new Set<string>();
   #lost = false;
@@ -63,6 +68,7 @@ export class RootWatch {
     this.#onBatch = options.onBatch;
     this.#debounceMs = options.debounceMs ?? 200;
     this.#maxPaths = options.maxPaths ?? 5_000;
+    this.#maxWaitMs = options.maxWaitMs ?? 1_000;
   }
 
   /** Starts watching `guard.root`; rejects when it cannot (the user's inotify watch limit, say). */
@@ -147,6 +153,7 @@ export class RootWatch {
       }
       this.#pending.add(abs);
     }
+    if (this.#since === 0 && (this.#pending.size > 0 || this.#lost)) this.#since = Date.now();
     this.#schedule();
   }
 
@@ -154,11 +161,13 @@ export class RootWatch {
     clearTimeout(this.#timer);
     if (this.#closed || this.#holds > 0) return;
     if (this.#pending.size === 0 && !this.#lost) return;
+    // Quiet for debounceMs, or at the latest maxWaitMs after the first event.
+    const wait = Math.min(this.#debounceMs, Math.max(0, this.#since + this.#maxWaitMs - Date.now()));
     this.#timer = setTimeout(async () => {
       if (this.#holds > 0 || this.#closed) return;
       const batch = await this.#take();
       if (batch.paths.length > 0 || batch.lost) await this.#onBatch(batch);
-    }, this.#debounceMs);
+    }, wait);
     this.#timer.unref();
   }
 
@@ -167,6 +176,7 @@ export class RootWatch {
     const pending = this.#pending;
     this.#pending = new Set();
     this.#lost = false;
+    this.#since = 0;
     if (lost) this.#layers.clear();
     const paths: string[] = [];
     for (const abs of lost ? [] : pending) {
