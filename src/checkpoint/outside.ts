@@ -139,9 +139,8 @@ export class OutsideWatch {
   #copy(): Snapshot | undefined {
     const table = this.#table;
     if (!table) return undefined;
-    const files = new Map<string, FileMeta>();
-    for (const [rel, meta] of table.files) files.set(rel, { ...meta });
-    return { files, unwatched: [...table.unwatched], uncaptured: new Set() };
+    // The table replaces a file's meta, never changes one, so the copy may share them.
+    return { files: new Map(table.files), unwatched: [...table.unwatched], uncaptured: new Set() };
   }
 
   /** Brings the table up to date with `batch`; returns what changed by its metadata. */
