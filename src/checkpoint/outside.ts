@@ -36,6 +36,12 @@ import {
 
 /** Versions of outside changes kept per minute at most, over every file. */
 export const VERSIONS_PER_MINUTE = 1_000;
+/**
+ * Trees smaller than this are walked around a command even while watched:
+ * the watcher delivers a batch ~50 ms after its first event (its debounce),
+ * about what walking 5,000 files costs.
+ */
+export const WALK_BELOW = 5_000;
 /** New bytes one batch keeps in history at most. */
 export const BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -109,20 +115,34 @@ export class OutsideWatch {
   before(): Promise<Snapshot | undefined> {
     return this.#serial(async () => {
       if (!this.#watch) return undefined; // closed: the caller walks
-      const batch = await this.#watch.sync();
-      await this.#outside(batch);
+      if (this.#small()) {
+        // A walk is cheaper than waiting for the mark: it finds what changed outside, events in flight too.
+        await this.#watch.drain();
+        await this.#tell(await this.#rewalk(), false);
+      } else await this.#outside(await this.#watch.sync());
       return this.#copy();
     });
   }
 
-  /** After a command: the table with what the watch named applied, none of it told as outside. */
+  /**
+   * After a command: the table with what the watch named applied, none of it
+   * told as outside (on a small tree a walk, which becomes the table).
+   */
   after(): Promise<Snapshot | undefined> {
     return this.#serial(async () => {
       if (!this.#watch) return undefined;
-      const batch = await this.#watch.sync();
-      await this.#apply(batch);
+      if (this.#small()) {
+        // Events still in flight find the walked table already as they say.
+        await this.#watch.drain();
+        await this.#rewalk();
+      } else await this.#apply(await this.#watch.sync());
       return this.#copy();
     });
+  }
+
+  /** Below WALK_BELOW files, two walks cost less than two marks' round trips (~50 ms each). */
+  #small(): boolean {
+    return (this.#table?.files.size ?? 0) < WALK_BELOW;
   }
 
   async close(): Promise<void> {
@@ -153,11 +173,7 @@ export class OutsideWatch {
       batch.paths.some(
         (rel) => rel === ".gitignore" || rel.endsWith("/.gitignore") || this.#isFolder(rel),
       );
-    if (rewalk) {
-      const fresh = await takeSnapshot(this.#deps, false);
-      this.#table = fresh;
-      return diffSnapshots(table, fresh);
-    }
+    if (rewalk) return this.#rewalk();
     const changes: [string, ChangeKind][] = [];
     const removed = (prefix: string) => {
       for (const rel of table.files.keys()) {
@@ -178,6 +194,14 @@ export class OutsideWatch {
       else if (now && was && !sameMeta(now, was)) changes.push([rel, "changed"]);
     }
     return changes;
+  }
+
+  /** Walks the root for a fresh table; returns what differs from the last. */
+  async #rewalk(): Promise<[string, ChangeKind][]> {
+    const fresh = await takeSnapshot(this.#deps, false);
+    const last = this.#table;
+    this.#table = fresh;
+    return last ? diffSnapshots(last, fresh) : [];
   }
 
   #isFolder(rel: string): boolean {
@@ -208,9 +232,12 @@ export class OutsideWatch {
 
   /** Applies `batch` and records its changes as outside ones; tells the bus when any was real. */
   async #outside(batch: WatchBatch): Promise<void> {
-    const changes = await this.#apply(batch);
+    await this.#tell(await this.#apply(batch), batch.lost);
+  }
+
+  async #tell(changes: [string, ChangeKind][], lostTrack: boolean): Promise<void> {
     if (changes.length === 0) return;
-    const report = await this.#record(changes, batch.lost);
+    const report = await this.#record(changes, lostTrack);
     if (report) this.#deps.events.emit({ type: "outside_changes", ...report });
   }
 

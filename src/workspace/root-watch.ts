@@ -129,6 +129,11 @@ export class RootWatch {
     return this.#take();
   }
 
+  /** What is pending now, without telling it as a batch (and without waiting for events in flight). */
+  drain(): Promise<WatchBatch> {
+    return this.#take();
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);

@@ -31,7 +31,8 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("the root watch under a burst", 
       if (e.type === "outside_changes") told.push(e);
     });
     expect(await s.watching()).toBeUndefined();
-    for (let i = 0; i < FILES; i++) writeFileSync(join(p.root, `d${i % 50}/f${i}.txt`), `v2 ${i}\n`);
+    for (let i = 0; i < FILES; i++)
+      writeFileSync(join(p.root, `d${i % 50}/f${i}.txt`), `v2 ${i}\n`);
     const named = () => told.reduce((n, e) => n + e.changes.length + e.more, 0);
     const deadline = Date.now() + 60_000;
     while (named() < FILES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

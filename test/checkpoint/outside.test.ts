@@ -7,6 +7,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { WALK_BELOW } from "../../src/checkpoint/outside.js";
 import type { SpliceEvent } from "../../src/events.js";
 import type { RunResult } from "../../src/index.js";
 import type { Splice } from "../../src/splice.js";
@@ -108,9 +109,13 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("the root watch", () => {
     expect(told.flatMap((e) => e.changes.map((c) => c.path))).toEqual(["seen.txt"]);
   });
 
-  it("lets run's checkpoint use the watch's table, and does not tell a command's changes as outside", async () => {
+  it.each([
+    ["walks a small tree", 0],
+    ["takes the watch's table on a large tree", WALK_BELOW],
+  ])("run's checkpoint %s, and a command's changes are not told as outside", async (_, pad) => {
     const p = new Project();
     for (let i = 0; i < 30; i++) p.write(`src/f${i}.txt`, `line ${i}\n`);
+    for (let i = 0; i < pad; i++) p.write(`pad/p${i % 20}/f${i}.txt`, "");
     const { s, told } = await watched(p);
     writeFileSync(join(p.root, "src/f0.txt"), "edited by hand\n"); // before the command: outside
     const ran = (await s.run({
