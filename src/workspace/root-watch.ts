@@ -167,7 +167,10 @@ export class RootWatch {
     if (this.#closed || this.#holds > 0) return;
     if (this.#pending.size === 0 && !this.#lost) return;
     // Quiet for debounceMs, or at the latest maxWaitMs after the first event.
-    const wait = Math.min(this.#debounceMs, Math.max(0, this.#since + this.#maxWaitMs - Date.now()));
+    const wait = Math.min(
+      this.#debounceMs,
+      Math.max(0, this.#since + this.#maxWaitMs - Date.now()),
+    );
     this.#timer = setTimeout(async () => {
       if (this.#holds > 0 || this.#closed) return;
       const batch = await this.#take();
