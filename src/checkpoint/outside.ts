@@ -96,6 +96,9 @@ export class OutsideWatch {
     const hold = outside.#watch.hold();
     try {
       outside.#table = await takeSnapshot(deps, false);
+    } catch (error) {
+      await outside.close();
+      throw error;
     } finally {
       hold();
     }
