@@ -30,7 +30,9 @@ function plantTree(dir: string, files: number, from = 0): void {
     writeFileSync(join(folder, `file${i}.ts`), body);
   }
   writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
+  const git = (...args: string[]) =>
+    // No background gc: it would write into .git while the scratch folder is removed.
+    execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
   git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "tree");
