@@ -1,9 +1,11 @@
 /**
  * What a checkpoint adds to `run`: the metadata pass before and after a
- * command on trees of 1,000 and 10,000 files, beside `git status` on the same
- * (committed) tree in the same run; the first capture (every file read into
- * history) and a warm one (unchanged files not read again); and a whole
- * `run` of `true` beside `sh -c true`.
+ * command on trees of 1,000, 10,000 and 100,000 files, beside `git status` on
+ * the same (committed) tree in the same run; the same two passes when the
+ * root watch runs (its table stands in for the walk); the first capture
+ * (every file read into history) and a warm one (unchanged files not read
+ * again); and a whole `run` of `true` beside `sh -c true`. Each tree is built
+ * once per bench run, the larger ones grown from the smaller.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,11 +14,12 @@ import { takeSnapshot } from "../src/checkpoint/snapshot.js";
 import { createSplice } from "../src/splice.js";
 import { defineBenchmark, environment, formatTable, ms, withScratchDir } from "./lib.js";
 
-const SIZES = [1_000, 10_000];
+const SIZES = [1_000, 10_000, 100_000];
 const PER_FOLDER = 100;
 
-function plantTree(dir: string, files: number): void {
-  for (let i = 0; i < files; i++) {
+/** Files `from`..`files` of the tree, then the whole tree committed (a grown tree commits only what is new). */
+function plantTree(dir: string, files: number, from = 0): void {
+  for (let i = from; i < files; i++) {
     const folder = join(
       dir,
       `pkg${Math.floor(i / PER_FOLDER / 10)}`,
@@ -27,7 +30,9 @@ function plantTree(dir: string, files: number): void {
     writeFileSync(join(folder, `file${i}.ts`), body);
   }
   writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
+  const git = (...args: string[]) =>
+    // No background gc: it would write into .git while the scratch folder is removed.
+    execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
   git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "tree");
@@ -46,18 +51,21 @@ async function median(runs: number, fn: () => unknown): Promise<number> {
 
 defineBenchmark({
   name: "checkpoint",
-  description: "run's checkpoint: before+after pass vs git status, 1,000 and 10,000 files",
+  description: "run's checkpoint: before+after pass vs git status, 1,000 / 10,000 / 100,000 files",
   async run() {
     const rows: string[][] = [];
+    let planted = 0;
     await withScratchDir("splice-bench-ckpt-", async (scratch) => {
       console.log(environment(scratch));
       for (const n of SIZES) {
-        const dir = join(scratch, `t${n}`);
-        mkdirSync(dir);
-        plantTree(dir, n);
+        // One tree, grown: the 100,000-file one costs its new files only.
+        const dir = join(scratch, "tree");
+        mkdirSync(dir, { recursive: true });
+        plantTree(dir, n, planted);
+        planted = n;
         const splice = createSplice({ root: dir, history: { session: "bench" } });
         const deps = splice.context;
-        const runs = n >= 10_000 ? 5 : 10;
+        const runs = n >= 100_000 ? 3 : n >= 10_000 ? 5 : 10;
         const gitStatus = await median(runs, () =>
           spawnSync("git", ["-C", dir, "status", "--porcelain"], { stdio: "ignore" }),
         );
@@ -74,18 +82,33 @@ defineBenchmark({
         });
         const shell = await median(runs, () => spawnSync("sh", ["-c", "true"]));
         const run = await median(runs, () => splice.run({ command: "true" }));
+        // With the root watch: the before pass records what changed outside, the after pass
+        // applies what the watch named; both re-stat only those paths.
+        const watched = createSplice({ root: dir, history: { session: "bench" }, watch: true });
+        const why = await watched.watching();
+        if (why) throw new Error(`no root watch: ${why}`);
+        const watch = watched.context.rootWatch!;
+        const incremental = await median(runs, async () => {
+          await takeSnapshot(deps, false, await watch.before());
+          await takeSnapshot(deps, false, await watch.after());
+        });
+        const watchedRun = await median(runs, () => watched.run({ command: "true" }));
+        await watched.close();
         const ratio = (v: number) => `${(v / gitStatus).toFixed(2)}×`;
         rows.push([
           n.toLocaleString("en-US"),
           ms(gitStatus),
           ms(passes),
           ratio(passes),
+          ms(incremental),
+          ratio(incremental),
           ms(warm),
           ratio(warm),
           ms(cold),
           ms(shell),
           ms(run),
           ms(run - shell),
+          ms(watchedRun - shell),
         ]);
         await splice.close();
       }
@@ -97,12 +120,15 @@ defineBenchmark({
           { header: "git status ms", right: true },
           { header: "2 metadata passes ms", right: true },
           { header: "vs git", right: true },
+          { header: "2 passes, watched ms", right: true },
+          { header: "vs git", right: true },
           { header: "warm capture+after ms", right: true },
           { header: "vs git", right: true },
           { header: "first capture ms", right: true },
           { header: "sh -c true ms", right: true },
           { header: "run true ms", right: true },
           { header: "run overhead ms", right: true },
+          { header: "watched run overhead ms", right: true },
         ],
         rows,
       ),

@@ -27,6 +27,7 @@ import "./review.js";
 import "./schemas.js";
 import "./search.js";
 import "./tokens.js";
+import "./watch.js";
 
 const all = registeredBenchmarks();
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

@@ -9,9 +9,31 @@ export interface FileChange {
   diff: string;
 }
 
+/** A file changed outside splice (an editor, a build), as the root watch found it. */
+export interface OutsideChange {
+  /** Root-relative. */
+  path: string;
+  kind: "created" | "changed" | "deleted";
+}
+
 export type SpliceEvent =
   | { type: "files_read"; paths: string[] }
   | { type: "files_changed"; changes: FileChange[] }
+  | {
+      /** Changes made outside splice, kept in history as versions (see checkpoint/outside.ts). */
+      type: "outside_changes";
+      /** Sorted by path; at most 50, `more` past that. */
+      changes: OutsideChange[];
+      more: number;
+      /** Versions kept in history. */
+      recorded: number;
+      /** Changes named but not kept: too large, past the rate cap, or no copy of what they replaced. */
+      notRecorded: number;
+      /** Undo this backup session to put the recorded changes back. */
+      backupSession?: string;
+      /** The watch lost track of events (a burst, an overflow) and walked the root again. */
+      lostTrack: boolean;
+    }
   | { type: "files_listed"; path: string; entries: number; truncated: boolean }
   | { type: "search_hits"; pattern: string; path: string; matches: number; files: string[] }
   | {

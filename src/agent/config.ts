@@ -33,6 +33,8 @@ export interface AgentConfig {
   allow: string[];
   /** Which earlier conversation of this folder to go on with, if any. */
   resume?: Resume;
+  /** Watch the folder for changes made outside splice (off with --no-watch). */
+  watch: boolean;
 }
 
 /** --continue: the one used last; --resume: a list to pick from, or the one named. */
@@ -162,6 +164,7 @@ export function resolveConfig(flags: Flags, env: Env = process.env): AgentConfig
     key: keySource(flags, env, file),
     tools,
     yes: flags.yes === true,
+    watch: flags["no-watch"] !== true,
     ...(file.price ? { price: file.price } : {}),
     allow: allowRules(flags, file),
     ...resumeOf(flags),

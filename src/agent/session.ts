@@ -8,6 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { anthropicTools } from "../hosts/anthropic.js";
 import {
   createToolkit,
+  outsideLine,
   type Remotes,
   remoteHistoryDir,
   remotePath,
@@ -124,6 +125,7 @@ async function connect(
     remotes,
     tools: config.tools,
     history,
+    watch: config.watch,
     // Commands the model runs do not inherit the key (redacting output alone is easy to get past).
     ...(config.key.kind === "env" ? { hidden_env: [config.key.name] } : {}),
   });
@@ -287,6 +289,14 @@ export async function runSession(options: SessionOptions): Promise<number> {
     approvals: () => deps.approvals.standing(),
   };
 
+  // A change made outside (the person's editor, a build): one line now, and the model hears it next.
+  deps.toolkit.events.on((event) => {
+    if (event.type !== "outside_changes") return;
+    const line = outsideLine(deps.toolkit.root, event);
+    terminal.line(terminal.paint("dim", `[${line}]`));
+    notes.push(line);
+  });
+
   let leave: (code: number) => void = () => {};
   const left = new Promise<number>((resolve) => {
     leave = resolve;
@@ -350,5 +360,6 @@ export async function runSession(options: SessionOptions): Promise<number> {
   interrupts.stopAll();
   idle.abort();
   terminal.endLine();
+  await deps.toolkit.close();
   return code;
 }

@@ -72,11 +72,64 @@ const SILENT = new Set([".git", ".splice"]);
  */
 const lastByRoot = new Map<string, Map<string, FileMeta>>();
 
-const sameMeta = (a: FileMeta, b: FileMeta) =>
+/** Whether two stats are the same file, unchanged (as far as metadata can tell). */
+export const sameMeta = (a: FileMeta, b: FileMeta) =>
   a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode;
 
-/** Walks the root; with `capture`, every file up to the cap is kept in history first. */
-export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promise<Snapshot> {
+/**
+ * Walks the root; with `capture`, every file up to the cap is kept in history
+ * first. `known` is the root's state already known as of now (a root watch's
+ * table, checkpoint/outside.ts): its metadata stands in for the walk.
+ */
+export async function takeSnapshot(
+  deps: SnapshotDeps,
+  capture: boolean,
+  known?: Snapshot,
+): Promise<Snapshot> {
+  const snapshot = known ?? (await metadataPass(deps));
+  if (!capture) return snapshot;
+  // Per history too: a sha known to one store says nothing of another's blobs.
+  const cacheKey = `${deps.history.dir}\0${deps.guard.root}`;
+  const last = lastByRoot.get(cacheKey);
+  const toCapture: { rel: string; meta: FileMeta }[] = [];
+  let budget = CAPTURE_MAX_TOTAL;
+  const large: string[] = [];
+  for (const [rel, meta] of snapshot.files) {
+    if (meta.size > CAPTURE_MAX_BYTES) {
+      snapshot.uncaptured.add(rel);
+      // Its bytes go into history once a command changes it: no larger than one checkpoint's copies.
+      if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
+      continue;
+    }
+    const known = last?.get(rel);
+    // Unchanged since the last snapshot: its bytes are in history already (if
+    // trimmed since, the change is reported not restorable, never guessed).
+    if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
+    else if (budget < meta.size) snapshot.uncaptured.add(rel);
+    else {
+      budget -= meta.size;
+      toCapture.push({ rel, meta });
+    }
+  }
+  await mapLimit(toCapture, PARALLEL, async ({ rel, meta }) => {
+    try {
+      const bytes = await deps.workspace.readFile(posix.join(deps.guard.root, rel));
+      meta.sha = deps.history.keepBlob(bytes, sha256(bytes));
+    } catch {
+      snapshot.uncaptured.add(rel);
+    }
+  });
+  // Large files git holds unchanged are restorable from its object store, not copied.
+  for (const [rel, id] of await trackedUnchanged(deps.guard.root, large)) {
+    snapshot.files.get(rel)!.git = id;
+    snapshot.uncaptured.delete(rel);
+  }
+  lastByRoot.set(cacheKey, snapshot.files);
+  return snapshot;
+}
+
+/** Per regular file its metadata, walked with `list`'s filters. */
+async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
   const { guard, workspace } = deps;
   const snapshot: Snapshot = {
     at: new Date().toISOString(),
@@ -125,12 +178,6 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
     level = next;
   }
 
-  // Per history too: a sha known to one store says nothing of another's blobs.
-  const cacheKey = `${deps.history.dir}\0${guard.root}`;
-  const last = lastByRoot.get(cacheKey);
-  const toCapture: { rel: string; abs: string; meta: FileMeta }[] = [];
-  let budget = CAPTURE_MAX_TOTAL;
-  const large: string[] = [];
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
@@ -143,44 +190,13 @@ export async function takeSnapshot(deps: SnapshotDeps, capture: boolean): Promis
       continue;
     }
     if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
-    const meta: FileMeta = {
+    snapshot.files.set(rel, {
       size: Number(st.size),
       mtimeNs: st.mtimeNs,
       ino: st.ino,
       mode: Number(st.mode & 0o7777n),
-    };
-    snapshot.files.set(rel, meta);
-    if (!capture) continue;
-    if (meta.size > CAPTURE_MAX_BYTES) {
-      snapshot.uncaptured.add(rel);
-      // Its bytes go into history once a command changes it: no larger than one checkpoint's copies.
-      if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
-      continue;
-    }
-    const known = last?.get(rel);
-    // Unchanged since the last snapshot: its bytes are in history already (if
-    // trimmed since, the change is reported not restorable, never guessed).
-    if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
-    else if (budget < meta.size) snapshot.uncaptured.add(rel);
-    else {
-      budget -= meta.size;
-      toCapture.push({ rel, abs, meta });
-    }
+    });
   }
-  await mapLimit(toCapture, PARALLEL, async ({ rel, abs, meta }) => {
-    try {
-      const bytes = await workspace.readFile(abs);
-      meta.sha = deps.history.keepBlob(bytes, sha256(bytes));
-    } catch {
-      snapshot.uncaptured.add(rel);
-    }
-  });
-  // Large files git holds unchanged are restorable from its object store, not copied.
-  for (const [rel, id] of await trackedUnchanged(guard.root, large)) {
-    snapshot.files.get(rel)!.git = id;
-    snapshot.uncaptured.delete(rel);
-  }
-  if (capture) lastByRoot.set(cacheKey, snapshot.files);
   snapshot.unwatched.sort();
   return snapshot;
 }

@@ -22,6 +22,7 @@ interface Flags {
   structured?: boolean;
   "session-idle"?: string;
   "roots-within"?: string;
+  "no-watch"?: boolean;
 }
 
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
@@ -85,6 +86,7 @@ export async function serveCommand(
     descriptions,
     log,
     structured: flags.structured === true,
+    watch: flags["no-watch"] !== true,
     ...(within === undefined ? {} : { rootsWithin: within }),
   } as const;
 

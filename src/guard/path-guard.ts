@@ -209,10 +209,12 @@ export class PathGuard {
    * a regular file, since it may have become a link since the listing.
    */
   checkEntry(folder: GuardedPath, name: string, scope: Scope): GuardedPath {
-    const abs = path.join(folder.abs, name);
-    const real = path.join(folder.real, name);
+    // Joined by hand: a walk calls this once per file, and path.join and a
+    // relative path from the root cost more than the rest together.
+    const abs = childPath(folder.abs, name);
+    const real = childPath(folder.real, name);
     const rel = folder.rel === "" ? name : `${folder.rel}/${name}`;
-    const lexical = posixRelative(this.root, abs) ?? rel;
+    const lexical = folder.display === "." ? name : `${folder.display}/${name}`;
     const refusal = this.#rules.refusal(lexical, rel, scope);
     if (refusal) throw refused(abs, scope, { lexical, real: rel }, refusal);
     return { input: abs, abs, real, rel, display: lexical, exists: true, link: false };
@@ -261,3 +263,7 @@ export class PathGuard {
     );
   }
 }
+
+/** `path.join(folder, name)` for a normalized absolute folder and a plain entry name. */
+const childPath = (folder: string, name: string) =>
+  folder.endsWith(path.sep) ? `${folder}${name}` : `${folder}${path.sep}${name}`;

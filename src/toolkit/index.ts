@@ -28,6 +28,7 @@ export {
   TOOL_PROFILES,
   type ToolProfile,
 } from "./registry.js";
+export { outsideLine } from "./render-outside.js";
 export { type ImageContent, renderError, renderResult, resultImages } from "./render-result.js";
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";

@@ -107,6 +107,14 @@ export interface ToolkitOptions {
    * sits between it and the root.
    */
   validate?: boolean;
+  /**
+   * Watch the root for changes made outside splice (an editor, a build) and
+   * keep them in history as versions, telling the event bus
+   * (`outside_changes`); `run`'s checkpoints then re-stat only what changed.
+   * Default false; `splice serve` and the agent turn it on (`--no-watch`).
+   * Local roots with a working history only.
+   */
+  watch?: boolean;
   /** Language server options, or false for no validation at all (not even on request). */
   lsp?: LspOptions | false;
   /** @deprecated since 0.2: use `readAllowlist`. */

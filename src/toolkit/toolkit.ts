@@ -7,9 +7,11 @@
  */
 import { resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
+import { OutsideWatch } from "../checkpoint/outside.js";
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
+import { History } from "../history/history.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -20,6 +22,7 @@ import {
 } from "../tools/define.js";
 import { flushBackground } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
+import { LocalWorkspace } from "../workspace/local.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
@@ -71,7 +74,12 @@ export interface Toolkit {
    * always before the process exits); rejects when an fsync failed.
    */
   flush(): Promise<void>;
-  /** flush(), for a caller done with the toolkit; also stops the folder watch of its walk cache. */
+  /**
+   * With the `watch` option: resolves once the root watch runs (undefined), or
+   * with why it does not (a remote root, no history, the inotify watch limit).
+   */
+  watching(): Promise<string | undefined>;
+  /** flush(), for a caller done with the toolkit; also stops its watches (the walk cache's, the root's). */
   close(): Promise<void>;
 }
 
@@ -80,6 +88,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const registry = registryOf(profileTools(options.tools, options.descriptions));
   const { find } = registry;
   const resultDiff = base.resultDiff ?? "changes";
+  const watching = options.watch ? startWatch(base) : Promise.resolve("the watch option is off");
   /**
    * Every call gets a backup session of its own: all its writes undo as one.
    * Its id is made on first use, so a call that writes nothing costs nothing.
@@ -130,6 +139,8 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     call: async (name, args, callOptions) => {
       const tool = find(name);
       const parsed = parseArgs(tool, args);
+      // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
+      const release = base.rootWatch?.hold();
       try {
         const result = await tool.call(
           callContext(name, callOptions?.signal, callOptions?.onProgress, callOptions),
@@ -140,6 +151,8 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       } catch (error) {
         const failure = historyFailure(error, base.history.dir);
         throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
+      } finally {
+        release?.();
       }
     },
     describe: (name, args) => {
@@ -158,11 +171,30 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
     flush: () => flushBackground(),
-    close: () => {
+    watching: () => watching,
+    close: async () => {
       closeWalkCache(base.guard);
+      await watching;
+      await base.rootWatch?.close();
+      delete base.rootWatch;
       return flushBackground();
     },
   };
+}
+
+/** Starts the root watch; resolves with why there is none, or undefined once it runs. */
+async function startWatch(base: BaseContext): Promise<string | undefined> {
+  if (!(base.workspace instanceof LocalWorkspace)) return "only a local root is watched";
+  if (base.history.unavailable) return "history is unavailable";
+  // Outside versions get a session of their own: they vouch for no model's edit.
+  const outsideHistory =
+    base.history instanceof History ? base.history.forSession("outside") : base.history;
+  try {
+    base.rootWatch = await OutsideWatch.start({ ...base, outsideHistory });
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** A result with the warning that history is unavailable added to its `warnings`. */

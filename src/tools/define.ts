@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
+import type { OutsideWatch } from "../checkpoint/outside.js";
 import { clip, ToolError } from "../errors.js";
 import { type KnownFields, normalizeArguments, pathText } from "./arguments.js";
 
@@ -19,6 +20,8 @@ export interface ToolContext extends ChangeContext {
    * every root and its writes share one session id in each root's history.
    */
   roots?: RootRouter;
+  /** The root watch, while one runs (the toolkit's `watch` option): run's checkpoints use its table. */
+  rootWatch?: OutsideWatch;
 }
 
 /** See ToolContext.roots; throws ToolError for a call whose paths are in two roots. */

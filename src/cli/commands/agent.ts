@@ -86,6 +86,11 @@ The key is never printed, logged or written to the conversation files.`,
       type: "boolean",
       description: "resume the conversation of this folder used last",
     },
+    "no-watch": {
+      type: "boolean",
+      description:
+        "do not watch the folder: changes made outside splice (your editor, a build) are then not kept in history nor told",
+    },
     resume: {
       type: "boolean",
       description:

@@ -7,7 +7,7 @@ export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
   usage:
-    "[--tools full|coding|minimal] [--descriptions short|full] [--roots-within DIR] [--structured] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
+    "[--tools full|coding|minimal] [--descriptions short|full] [--roots-within DIR] [--structured] [--no-watch] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
@@ -48,6 +48,11 @@ writes and their backups).`,
       type: "boolean",
       description:
         "send each result's JSON as structuredContent (models in Claude Code and Codex then read JSON)",
+    },
+    "no-watch": {
+      type: "boolean",
+      description:
+        "do not watch the root for changes made outside splice (they are then neither kept in history nor told)",
     },
     http: {
       type: "string",

@@ -175,7 +175,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     if (!isInitializeRequest(body)) {
       return reply(res, 400, -32000, "Bad Request: no session id; send initialize first.");
     }
-    const { server, maxMessageBytes } = createMcpServer(serverOptions);
+    const mcp = createMcpServer(serverOptions);
+    const { server, maxMessageBytes } = mcp;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       // Answered with 413 and a JSON-RPC error naming the limit; the session goes on.
@@ -190,6 +191,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServer> 
     const session = new Session(transport);
     server.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
+      void mcp.release();
     };
     await server.connect(transport);
     await session.handle(req, res, body);

@@ -33,6 +33,7 @@ import { z } from "zod";
 import { isToolError } from "../../errors.js";
 import {
   buildIndexInBackground,
+  outsideLine,
   RootSet,
   type Tool,
   type ToolkitOptions,
@@ -50,6 +51,11 @@ export interface McpServerOptions extends Omit<ToolkitOptions, "root" | "history
   /** Where paths resolve unless the client names its roots; default the current folder. */
   root?: string;
   history?: Omit<NonNullable<ToolkitOptions["history"]>, "session">;
+  /**
+   * Watch the roots for changes made outside splice and tell the client as
+   * log messages (ToolkitOptions.watch); default false, on for `splice serve`.
+   */
+  watch?: boolean;
   /** Follow the client's roots when it offers them (MCP roots); default true. */
   clientRoots?: boolean;
   /**
@@ -78,6 +84,8 @@ export interface SpliceMcpServer {
   idle(): Promise<void>;
   /** The largest message this server reads: twice the largest file, so any file fits JSON-escaped. */
   readonly maxMessageBytes: number;
+  /** Stops the root watches and flushes; for when the connection closed. */
+  release(): Promise<void>;
 }
 
 /** Log levels from least to most severe, as the spec orders them. */
@@ -173,8 +181,28 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     if (client) for (const toolkit of set.toolkits) toolkit.context.history.nameClient(client);
     return set;
   };
+  /**
+   * Changes made outside splice reach the client as a log message: clients
+   * show those (resources/updated would need resources the client subscribed to).
+   */
+  let lastSet: RootSet | undefined;
+  const watched = (set: RootSet) => {
+    // Roots the client replaced are watched no longer (a call still running there walks instead).
+    for (const toolkit of lastSet?.toolkits ?? []) void toolkit.close();
+    lastSet = set;
+    for (const toolkit of set.toolkits) {
+      toolkit.events.on((event) => {
+        if (event.type === "outside_changes") tell("notice", outsideLine(toolkit.root, event));
+      });
+      void toolkit.watching().then((why) => {
+        if (why && toolkitOptions.watch) tell("warning", `not watching ${toolkit.root}: ${why}`);
+      });
+    }
+    return set;
+  };
   const roots = new ClientRoots(
-    (paths) => named(new RootSet(paths, { ...toolkitOptions, history: { ...history, session } })),
+    (paths) =>
+      watched(named(new RootSet(paths, { ...toolkitOptions, history: { ...history, session } }))),
     root,
     tell,
     within,
@@ -279,6 +307,9 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     session,
     roots: () => roots.known.roots,
     maxMessageBytes: 2 * roots.known.toolkits[0]!.context.limits.maxFileBytes,
+    release: async () => {
+      await Promise.all((lastSet ?? roots.known).toolkits.map((t) => t.close()));
+    },
     idle: async () => {
       while (running.size > 0) await Promise.allSettled(running);
       // The SDK sends an answer a few promise turns after the handler returns.
@@ -311,6 +342,7 @@ export async function serveStdio(options: McpServerOptions, signal?: AbortSignal
   await server.connect(transport);
   options.log?.(`serving over stdio; root ${options.root ?? process.cwd()}`);
   await closed;
+  await mcp.release();
   process.stdin.off("end", drain);
   process.stdin.off("close", drain);
   process.stdout.off("error", stop);

@@ -380,7 +380,8 @@ async function beforeCommand(
     };
   }
   try {
-    return { snapshot: await takeSnapshot(context, true) };
+    // With the root watch running, its table stands in for the walk.
+    return { snapshot: await takeSnapshot(context, true, await context.rootWatch?.before()) };
   } catch (error) {
     return {
       notice: `[no checkpoint: ${(error as Error).message}; what the command changes cannot be undone]`,
@@ -397,7 +398,7 @@ async function afterCommand(
 ): Promise<CheckpointReport | undefined> {
   let report: CheckpointReport | undefined;
   try {
-    const after = await takeSnapshot(context, false);
+    const after = await takeSnapshot(context, false, await context.rootWatch?.after());
     report = await recordCommand(
       context,
       before,
