@@ -16,24 +16,26 @@ export interface OutsideChange {
   kind: "created" | "changed" | "deleted";
 }
 
+/** What the root watch found changed outside splice, and what it kept. */
+export interface OutsideReport {
+  /** The changes, sorted by path; at most 50, `more` past that. */
+  changes: OutsideChange[];
+  more: number;
+  /** Versions kept in history. */
+  recorded: number;
+  /** Changes named but not kept: too large, past the rate cap, or no copy of what they replaced. */
+  notRecorded: number;
+  /** The backup session undo takes to put the recorded changes back, when any was. */
+  backupSession?: string;
+  /** The watch lost track (a burst, an overflow) and the root was walked again to find them. */
+  lostTrack: boolean;
+}
+
 export type SpliceEvent =
   | { type: "files_read"; paths: string[] }
   | { type: "files_changed"; changes: FileChange[] }
-  | {
-      /** Changes made outside splice, kept in history as versions (see checkpoint/outside.ts). */
-      type: "outside_changes";
-      /** Sorted by path; at most 50, `more` past that. */
-      changes: OutsideChange[];
-      more: number;
-      /** Versions kept in history. */
-      recorded: number;
-      /** Changes named but not kept: too large, past the rate cap, or no copy of what they replaced. */
-      notRecorded: number;
-      /** Undo this backup session to put the recorded changes back. */
-      backupSession?: string;
-      /** The watch lost track of events (a burst, an overflow) and walked the root again. */
-      lostTrack: boolean;
-    }
+  /** Changes made outside splice, kept in history as versions (see checkpoint/outside.ts). */
+  | ({ type: "outside_changes" } & OutsideReport)
   | { type: "files_listed"; path: string; entries: number; truncated: boolean }
   | { type: "search_hits"; pattern: string; path: string; matches: number; files: string[] }
   | {

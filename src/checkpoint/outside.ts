@@ -17,7 +17,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { identify } from "../change/load.js";
-import type { EventBus, OutsideChange } from "../events.js";
+import type { EventBus, OutsideChange, OutsideReport } from "../events.js";
 import type { HistoryStore, WriteRecord } from "../history/types.js";
 import { SyncBarrier } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
@@ -44,21 +44,6 @@ export const VERSIONS_PER_MINUTE = 1_000;
 export const WALK_BELOW = 5_000;
 /** New bytes one batch keeps in history at most. */
 export const BATCH_BYTES = 64 * 1024 * 1024;
-
-export interface OutsideReport {
-  /** The changes, sorted by path; at most LISTED_MAX. */
-  changes: OutsideChange[];
-  /** Changes past LISTED_MAX, not listed. */
-  more: number;
-  /** Versions kept in history. */
-  recorded: number;
-  /** Changes named but not kept: too large, past the rate cap, or no copy of what they replaced. */
-  notRecorded: number;
-  /** The backup session undo takes to put the recorded changes back, when any was. */
-  backupSession?: string;
-  /** The watch lost track (a burst, an overflow) and the root was walked again to find them. */
-  lostTrack: boolean;
-}
 
 export interface OutsideDeps extends SnapshotDeps {
   events: EventBus;
