@@ -45,6 +45,30 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
     expect(p.text("untouched.txt")).toBe("same\n");
   });
 
+  it("records what a command changed before it was stopped, so undo takes that back too", async () => {
+    const p = new Project();
+    p.write("victim.txt", "precious\n", 0o640);
+    const s = p.splice();
+    const controller = new AbortController();
+    const call = s.call(
+      "run",
+      { command: "rm victim.txt; echo made > made.txt; sleep 60" },
+      { signal: controller.signal },
+    );
+    while (!existsSync(join(p.root, "made.txt"))) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    const { sessions } = (await s.undo({ list: true })) as UndoResult & {
+      sessions: { backup_session: string; note?: string }[];
+    };
+    const session = sessions.find((x) => x.note?.startsWith("run: rm victim.txt"));
+    expect(session).toBeDefined();
+    await s.undo({ backup_session: session!.backup_session });
+    expect(p.text("victim.txt")).toBe("precious\n");
+    expect(p.mode("victim.txt")).toBe(0o640);
+    expect(existsSync(join(p.root, "made.txt"))).toBe(false);
+  });
+
   it("brings back a folder removed with rm -rf", async () => {
     const p = new Project();
     p.write("keep.txt", "keep\n");

@@ -301,6 +301,11 @@ Example: {"command": "npm test"}`,
                 ? { env: withoutVars(process.env, context.hiddenEnv) }
                 : {}),
             });
+    } catch (error) {
+      // Stopped midway (Ctrl-C, a cancelled call): what it changed until then is still the
+      // command's, recorded so undo takes it back (and no watch mistakes it for an outside change).
+      if (checkpoint.snapshot) await afterCommand(context, checkpoint.snapshot, args.command, []);
+      throw error;
     } finally {
       spill.log?.close();
     }
