@@ -214,6 +214,7 @@ async function outsideWriters(): Promise<void> {
       label,
       String(t.survived),
       String(t.recovered),
+      String(t.recoveredLate),
       String(t.refused),
       String(t.lost.length),
     ]);
@@ -229,6 +230,7 @@ async function outsideWriters(): Promise<void> {
         { header: "compare-and-swap" },
         { header: "on disk", right: true },
         { header: "kept in history", right: true },
+        { header: "kept late", right: true },
         { header: "edit refused", right: true },
         { header: "lost", right: true },
       ],

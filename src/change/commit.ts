@@ -187,6 +187,7 @@ async function writeDurably(
       onDisplaced: (outside) => {
         displaced = keepDisplaced(context, file, outside);
       },
+      onDisplacedLate: (outside) => keepDisplacedLate(context, file, outside),
     });
   } catch (error) {
     throw writeFailure(context, file, error);
@@ -212,6 +213,30 @@ function keepDisplaced(context: ChangeContext, file: GuardedPath, outside: Uint8
     return `Another program wrote ${file.display} while this write landed, and this write replaced it; its version (${outside.length} bytes) could not be saved in history.`;
   }
   return `Another program wrote ${file.display} while this write landed, and this write replaced it; that version is kept in history as tag ${tag}: restore it with rollback {"path": ${JSON.stringify(file.display)}, "hash": "${tag}"}, or merge it in by hand.`;
+}
+
+/**
+ * Another program wrote into the replaced file just after the write looked
+ * at it last (it had opened it before the rename), when the result had gone:
+ * its version is kept in history all the same, and told as a change made
+ * outside splice (a host shows it; history lists it with its tag).
+ */
+function keepDisplacedLate(context: ChangeContext, file: GuardedPath, outside: Uint8Array): void {
+  let recorded = 1;
+  try {
+    const { sha, tag } = identify(outside);
+    context.history.recordRead(file.rel, outside, tag, undefined, sha);
+  } catch {
+    recorded = 0;
+  }
+  context.events.emit({
+    type: "outside_changes",
+    changes: [{ path: file.rel, kind: "changed" }],
+    more: 0,
+    recorded,
+    notRecorded: 1 - recorded,
+    lostTrack: false,
+  });
 }
 
 /**
@@ -602,6 +627,7 @@ export async function commitBatch(
         onDisplaced: (outside) => {
           displaced = keepDisplaced(context, file, outside);
         },
+        onDisplacedLate: (outside) => keepDisplacedLate(context, file, outside),
       });
     } catch (error) {
       failed = { index, error: writeFailure(context, file, error) };

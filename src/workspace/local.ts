@@ -157,6 +157,11 @@ export class LocalWorkspace implements Workspace {
     if (swap.refused) return false;
     if (this.#relaxed) this.#syncLater(path);
     if (swap.displaced) await options.onDisplaced?.(await settled(swap.old!, swap.displaced));
+    else if (swap.old !== undefined) {
+      if (options.onDisplacedLate && expected)
+        watchLate(swap.old, expected, options.onDisplacedLate);
+      else close(swap.old, () => {});
+    }
     return true;
   }
 
@@ -223,8 +228,11 @@ export class LocalWorkspace implements Workspace {
           if (expected !== undefined && !stillHolds(old, staged, expected)) return REFUSED;
           renameSync(staged.temp, `${staged.dir}/${staged.name}`);
           const displaced = displacedBytes(old, expected);
-          keep = displaced !== undefined;
-          return displaced ? { refused: false, displaced, old: old! } : { refused: false };
+          // Kept open for a late look, or for the displacing writer to finish.
+          keep = old !== undefined && expected !== undefined;
+          return keep
+            ? { refused: false, ...(displaced ? { displaced } : {}), old }
+            : { refused: false };
         } finally {
           if (old !== undefined && !keep) close(old, () => {});
         }
@@ -346,8 +354,48 @@ function putBack(aside: string, at: string): void {
 interface Swap {
   refused: boolean;
   displaced?: Uint8Array;
-  /** The replaced file, still open when something displaced it: its writer may not be done. */
+  /**
+   * The replaced file, still open: when something displaced it, its writer
+   * may not be done; else a writer that opened it before the rename may
+   * still write into it (watchedLate).
+   */
   old?: number;
+}
+
+/** After a compare-and-swap, the replaced file is read again this long after (ms), in the background. */
+const LATE_CHECKS_MS = [5, 25, 100];
+
+/**
+ * The replaced file held the expected bytes after the rename, but a program
+ * that looked it up before the rename (an in-place save: open, truncate,
+ * write) may write into it a moment later, where no path leads. It is read
+ * again a few times after the write returned; changed bytes, once settled,
+ * go to `onLate`. Then the file is closed.
+ */
+function watchLate(fd: number, expected: string, onLate: (bytes: Uint8Array) => void): void {
+  void (async () => {
+    let waited = 0;
+    for (const at of LATE_CHECKS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, at - waited));
+      waited = at;
+      let now: Uint8Array;
+      try {
+        now = readAll(fd, fstatSync(fd).size);
+      } catch {
+        break; // unreadable now: nothing more can be seen of it
+      }
+      if (sha256(now) !== expected) {
+        const bytes = await settled(fd, now); // closes it
+        try {
+          onLate(bytes);
+        } catch {
+          // The caller could not keep them; it says so where it can.
+        }
+        return;
+      }
+    }
+    close(fd, () => {});
+  })();
 }
 
 const SETTLE_STEP_MS = 5;

@@ -45,6 +45,13 @@ export interface WriteIfOptions extends WriteOptions {
    */
   onDisplaced?: (bytes: Uint8Array) => void | Promise<void>;
   /**
+   * Called after the write has returned, when the file the rename replaced
+   * changes after all: a program that opened it before the rename wrote into
+   * it just after the last look. No path leads to those bytes any more; the
+   * caller keeps them (history) and tells of them.
+   */
+  onDisplacedLate?: (bytes: Uint8Array) => void;
+  /**
    * The caller is done with the path's writer lock once this write lands
    * (it would release it next): a workspace whose lock costs a round trip
    * to release lets it go in the write's own trip.

@@ -27,11 +27,26 @@ export interface OutsideTally {
   survived: number;
   /** The edit replaced the outside version, kept it in history and named it. */
   recovered: number;
+  /**
+   * The outside program wrote into the replaced file just after the edit's
+   * last look, when its result had gone: kept in history and told as an
+   * outside change all the same.
+   */
+  recoveredLate: number;
   /** Edits refused as stale because the outside write came first. */
   refused: number;
   /** Edits that landed before the outside write. */
   landedFirst: number;
   lost: string[];
+}
+
+/** Whether `path` exists within `ms` (the late look after a write runs in the background). */
+async function appears(path: string, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    if (existsSync(path)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return existsSync(path);
 }
 
 export async function raceOutsideWriter({
@@ -54,6 +69,7 @@ export async function raceOutsideWriter({
     rounds,
     survived: 0,
     recovered: 0,
+    recoveredLate: 0,
     refused: 0,
     landedFirst: 0,
     lost: [],
@@ -75,17 +91,16 @@ export async function raceOutsideWriter({
       const [{ result, error }] = await Promise.all([edit, wrote]);
       const now = readFileSync(path, "utf8");
       const { tag, sha } = identify(Buffer.from(outside));
+      const blob = join(p.root, ".splice", "blobs", sha.slice(0, 2), sha.slice(2));
       if (now === outside || now === `kept ${i}\noutside ${i}\n`) {
         // On disk as it was written, or merged into the edit's result.
         tally.survived++;
         if (error) tally.refused++;
         else if (now === outside) tally.landedFirst++;
-      } else if (
-        result &&
-        JSON.stringify(result).includes(`tag ${tag}`) &&
-        existsSync(join(p.root, ".splice", "blobs", sha.slice(0, 2), sha.slice(2)))
-      ) {
+      } else if (result && JSON.stringify(result).includes(`tag ${tag}`) && existsSync(blob)) {
         tally.recovered++;
+      } else if (result && (await appears(blob, 1000))) {
+        tally.recoveredLate++;
       } else {
         tally.lost.push(
           `round ${i}: disk ${JSON.stringify(now)}, ${error ? String(error) : JSON.stringify(result)}`,

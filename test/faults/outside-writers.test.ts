@@ -3,11 +3,11 @@
  * outside write either survives on disk or is kept in history and named in
  * the edit's result. Never silently lost.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { identify } from "../../src/change/load.js";
-import { LocalWorkspace } from "../../src/index.js";
+import { LocalWorkspace, type SpliceEvent } from "../../src/index.js";
 import { sha256 } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 import { raceOutsideWriter } from "./outside-race.js";
@@ -43,11 +43,69 @@ describe("compare-and-swap at the rename", () => {
   it("loses none of 300 outside writes timed into running edits", async () => {
     const tally = await raceOutsideWriter({ rounds: 300, maxDelayUs: 3000 });
     expect(tally.lost).toEqual([]);
-    expect(tally.survived + tally.recovered).toBe(300);
+    expect(tally.survived + tally.recovered + tally.recoveredLate).toBe(300);
     // The writes really raced the edits: some edits were refused, some landed first.
     expect(tally.refused).toBeGreaterThan(0);
     expect(tally.landedFirst).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe("an outside write into the replaced file after the write's last look", () => {
+  /** A program that opened the file before the rename (an editor's in-place save) writes once the write has returned. */
+  class LateWriter extends LocalWorkspace {
+    late = "";
+    override async writeIf(...args: Parameters<LocalWorkspace["writeIf"]>): Promise<boolean> {
+      const [path, bytes, expected, options = {}] = args;
+      let fd: number | undefined;
+      const done = await super.writeIf(path, bytes, expected, {
+        ...options,
+        beforeReplace: async () => {
+          await options.beforeReplace?.();
+          fd = openSync(path, "r+");
+        },
+      });
+      writeSync(fd!, this.late, 0);
+      closeSync(fd!);
+      return done;
+    }
+  }
+
+  it("is handed to the caller once it settles, after the write returned", async () => {
+    const p = new Project();
+    const path = p.write("a.txt", "old\n");
+    const workspace = new LateWriter({ confineTo: p.root, durable: false });
+    workspace.late = "late\n";
+    const late = new Promise<string>((resolve) => {
+      void workspace.writeIf(path, Buffer.from("new\n"), sha256(Buffer.from("old\n")), {
+        onDisplacedLate: (bytes) => resolve(Buffer.from(bytes).toString()),
+      });
+    });
+    expect(await late).toBe("late\n");
+    expect(readFileSync(path, "utf8")).toBe("new\n");
+  });
+
+  it("is kept in history and told as a change outside splice, restorable by its tag", async () => {
+    const p = new Project();
+    p.write("a.txt", "keep me\n");
+    const workspace = new LateWriter({ confineTo: p.root });
+    workspace.late = "theirs\n";
+    const splice = p.splice({ lsp: false, workspace });
+    const told = new Promise<SpliceEvent>((resolve) =>
+      splice.events.on((e) => e.type === "outside_changes" && resolve(e)),
+    );
+    const result = (await splice.call("edit", {
+      targets: [{ path: "a.txt", edits: [{ old_text: "keep me", new_text: "kept" }] }],
+    })) as { results: { warnings: string[] }[] };
+    expect(result.results[0]!.warnings).toEqual([]);
+    expect(await told).toMatchObject({
+      changes: [{ path: "a.txt", kind: "changed" }],
+      recorded: 1,
+    });
+    // "theirs\n" overwrote the start of "keep me\n" in place: the old file now holds both.
+    const theirs = Buffer.from("theirs\n\n");
+    await splice.call("rollback", { path: "a.txt", hash: identify(theirs).tag });
+    expect(p.text("a.txt")).toBe("theirs\n\n");
+  });
 });
 
 describe("an outside write the rename replaced", () => {
