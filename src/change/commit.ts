@@ -206,13 +206,26 @@ async function writeDurably(
  * history (as a version this session saw) and the result names it.
  */
 function keepDisplaced(context: ChangeContext, file: GuardedPath, outside: Uint8Array): string {
-  const { sha, tag } = identify(outside);
-  try {
-    context.history.recordRead(file.rel, outside, tag, undefined, sha);
-  } catch {
+  const tag = keepOutside(context, file, outside);
+  if (tag === undefined) {
     return `Another program wrote ${file.display} while this write landed, and this write replaced it; its version (${outside.length} bytes) could not be saved in history.`;
   }
   return `Another program wrote ${file.display} while this write landed, and this write replaced it; that version is kept in history as tag ${tag}: restore it with rollback {"path": ${JSON.stringify(file.display)}, "hash": "${tag}"}, or merge it in by hand.`;
+}
+
+/** Keeps another program's version in history (as one this session saw); its tag, or undefined when it could not. */
+function keepOutside(
+  context: ChangeContext,
+  file: GuardedPath,
+  outside: Uint8Array,
+): string | undefined {
+  const { sha, tag } = identify(outside);
+  try {
+    context.history.recordRead(file.rel, outside, tag, undefined, sha);
+    return tag;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -222,13 +235,7 @@ function keepDisplaced(context: ChangeContext, file: GuardedPath, outside: Uint8
  * outside splice (a host shows it; history lists it with its tag).
  */
 function keepDisplacedLate(context: ChangeContext, file: GuardedPath, outside: Uint8Array): void {
-  let recorded = 1;
-  try {
-    const { sha, tag } = identify(outside);
-    context.history.recordRead(file.rel, outside, tag, undefined, sha);
-  } catch {
-    recorded = 0;
-  }
+  const recorded = keepOutside(context, file, outside) === undefined ? 0 : 1;
   context.events.emit({
     type: "outside_changes",
     changes: [{ path: file.rel, kind: "changed" }],

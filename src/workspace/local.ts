@@ -378,14 +378,14 @@ function watchLate(fd: number, expected: string, onLate: (bytes: Uint8Array) => 
     for (const at of LATE_CHECKS_MS) {
       await new Promise((resolve) => setTimeout(resolve, at - waited));
       waited = at;
-      let now: Uint8Array;
+      let moved: Uint8Array | undefined;
       try {
-        now = readAll(fd, fstatSync(fd).size);
+        moved = displacedBytes(fd, expected);
       } catch {
         break; // unreadable now: nothing more can be seen of it
       }
-      if (sha256(now) !== expected) {
-        const bytes = await settled(fd, now); // closes it
+      if (moved) {
+        const bytes = await settled(fd, moved); // closes it
         try {
           onLate(bytes);
         } catch {
