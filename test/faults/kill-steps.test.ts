@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAndCheck, seeded, V3 } from "../helpers/kill-check.js";
-import { type KillPoint, killPoints, straceAvailable } from "../helpers/kill-steps.js";
+import { type KillPoint, killPoints, stepOf, straceAvailable } from "../helpers/kill-steps.js";
 
 const HAVE_STRACE = straceAvailable();
 if (!HAVE_STRACE) {
@@ -68,7 +68,8 @@ function killedAt(step: string, pattern: RegExp, pointsOf: () => KillPoint[]): v
       `no step matched ${pattern} in:\n${points.map((p) => p.line).join("\n")}`,
     ).toBeDefined();
     const outcome = await killAndCheck(point!);
-    expect(outcome.killed).toEqual({ began: true, finished: false });
+    expect(outcome.killed).toMatchObject({ began: true, finished: false });
+    expect(stepOf(outcome.killed.at ?? "(none)")).toBe(stepOf(point!.line));
     expect(outcome.torn).toBe(false);
     expect(outcome.blocked).toBeUndefined();
     expect(outcome.phantom).toBe(false);

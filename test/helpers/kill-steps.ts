@@ -8,11 +8,14 @@
  * main thread (node's synchronous file system calls) repeat in the same order
  * run after run, so each becomes one kill point; the thread pool's fsyncs are
  * killed at a thread's first and second fsync, whichever thread that is.
+ * libuv's wake-up writes are the exception: they come when they come, so a
+ * point's count leaves them out, and a kill that landed on another call than
+ * the point's (`stepOf` differs) is run again.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export const STEPPED_WRITER = join(import.meta.dirname, "../faults/fixtures/stepped-writer.ts");
 
@@ -67,6 +70,21 @@ function seen(stream: NodeJS.ReadableStream, text: string, sink: { all: string }
   });
 }
 
+/** A wake-up of libuv's event loop: an 8-byte write to its eventfd, at no fixed place. */
+const isWakeUp = (call: string, rest: string) =>
+  call === "write" && rest.includes('"\\1\\0\\0\\0\\0\\0\\0\\0", 8');
+
+/**
+ * A traced call with what varies from run to run left out: tids, fds, results,
+ * the project's folder, ids and pids (in a temp file's name, a lock's target).
+ */
+export function stepOf(line: string): string {
+  const m = /^(?:\d+ +)?(\w+)\([^"]*("(?:[^"\\]|\\.)*")?/.exec(line);
+  if (!m) return line;
+  const text = (m[2] ?? "").replace(/^"\/.*\//, '"');
+  return `${m[1]}(${text.replace(/splice-[0-9a-z]+-/, "splice-#-").replace(/[0-9a-f]{6,}|\d+/g, "#")}`;
+}
+
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -111,6 +129,7 @@ export async function killPoints(root: string, path: string, text: string): Prom
     const m = /^(\d+) +(\w+)\((.*)$/.exec(line);
     if (!m) continue; // "<... resumed>" halves and exit lines
     const [, tid, call, rest] = m as unknown as [string, string, string, string];
+    if (isWakeUp(call, rest)) continue; // not counted: see the top of this file
     const key = `${tid} ${call}`;
     const nth = (counts.get(key) ?? 0) + 1;
     counts.set(key, nth);
@@ -119,8 +138,7 @@ export async function killPoints(root: string, path: string, text: string): Prom
       continue;
     }
     if (rest.includes("SPLICE-STEPS-END")) break;
-    if (main === undefined) continue; // the stdin read's wake-up, before the write
-    if (call === "write" && rest.includes('"\\1\\0\\0\\0\\0\\0\\0\\0", 8')) continue; // libuv's wake-ups
+    if (main === undefined) continue; // calls before the write
     if (Number(tid) === main) points.push({ call, nth, line });
     else if (
       call === "fsync" &&
@@ -138,6 +156,8 @@ export interface Killed {
   began: boolean;
   /** It ran to its end: the kill point was never reached. */
   finished: boolean;
+  /** The call it was killed on, as traced. */
+  at?: string;
 }
 
 /** Runs the write with SIGKILL delivered on entry to `point`. */
@@ -147,18 +167,36 @@ export async function writeKilledAt(
   text: string,
   point: KillPoint,
 ): Promise<Killed> {
+  const out = join(mkdtempSync(join(tmpdir(), "splice-kill-")), "trace");
   const stderr = await tracedWrite(root, path, text, [
     "-o",
-    "/dev/null",
+    out,
     "-e",
     `trace=${point.call}`,
     "-e",
     `inject=${point.call}:signal=SIGKILL:when=${point.nth}`,
   ]);
+  const at = injectedCall(readFileSync(out, "utf8"), point.call);
+  rmSync(dirname(out), { recursive: true, force: true });
   return {
     began: stderr.includes("SPLICE-STEPS-BEGIN"),
     finished: stderr.includes("SPLICE-STEPS-END"),
+    ...(at === undefined ? {} : { at }),
   };
+}
+
+/** The traced call strace never saw return: the one the signal was injected on. */
+function injectedCall(trace: string, call: string): string | undefined {
+  const begun = new Map<string, string>(); // tid -> its call, while unfinished
+  for (const line of trace.split("\n")) {
+    const m = /^(\d+) +(?:<\.\.\. (\w+) resumed>|(\w+)\()/.exec(line);
+    if (!m || (m[2] ?? m[3]) !== call) continue;
+    const [, tid, resumed] = m as unknown as [string, string, string | undefined];
+    const whole = resumed ? begun.get(tid) : line;
+    if (/ = \?$/.test(line)) return whole;
+    if (line.endsWith("<unfinished ...>")) begun.set(tid, line);
+  }
+  return undefined;
 }
 
 export interface StepOutcome {
