@@ -1,7 +1,8 @@
 /**
  * Content-addressed blobs: `blobs/<first 2 hex>/<other 62 hex>` named by the
- * SHA-256 of the raw bytes. Writes go through a temp file and a rename, so a
- * blob file is either absent or complete.
+ * SHA-256 of the raw bytes, or for a batch's new blobs one pack in
+ * `blobs/packs/` (packs.ts). Writes go through a temp file and a rename, so a
+ * blob file or pack is either absent or complete.
  */
 import { dirname, join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
@@ -9,12 +10,16 @@ import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
+import { PackSet } from "./packs.js";
 import { sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
 const FANOUT_PATTERN = /^[0-9a-f]{2}$/;
 const ASIDE_PATTERN = /^[0-9a-f]{62}\.del-/;
+const PACK_ASIDE_PATTERN = /^[0-9a-f]{16}\.pack\.del-/;
+/** New blobs in one batch from which they go into a pack rather than a file each. */
+export const PACK_MIN = 8;
 
 export function isSha(value: string): boolean {
   return SHA_PATTERN.test(value);
@@ -22,9 +27,20 @@ export function isSha(value: string): boolean {
 
 export interface BlobFile {
   sha: string;
+  /** The blob's file, or the pack holding it. */
   path: string;
   size: number;
   mtimeMs: number;
+  /** Set when `path` is a pack. */
+  packed?: true;
+}
+
+/** One blob of a batch for `putMany`. */
+export interface BlobPut {
+  bytes: Uint8Array;
+  backup: boolean;
+  /** The bytes' sha when the caller has it. */
+  sha?: string;
 }
 
 export class BlobStore {
@@ -40,11 +56,13 @@ export class BlobStore {
 
   /** Where the calls are made: beneath the project (History passes its own), else beneath `root` itself. */
   private readonly fs: BeneathFs;
+  private readonly packs: PackSet;
 
   constructor(root: string, fsync = true, fs?: BeneathFs) {
     this.root = root;
     this.fsync = fsync;
     this.fs = fs ?? BeneathFs.around(root);
+    this.packs = new PackSet(this.fs, join(root, "packs"));
   }
 
   pathOf(sha: string): string {
@@ -66,11 +84,9 @@ export class BlobStore {
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
     try {
-      if (!this.touch(path)) {
+      if (!this.putExisting(sha, bytes, backup, sync)) {
         this.write(sha, path, bytes, sync);
         if (backup) this.markBackedUp(sha, sync);
-      } else if (backup) {
-        this.makeBackup(sha, path, bytes, sync);
       }
     } catch (error) {
       // A read or write on a descriptor names no path; the blob's lets the error say where.
@@ -82,35 +98,70 @@ export class BlobStore {
     return sha;
   }
 
-  /** The bytes of a blob, or undefined when absent or damaged (content does not match its name). */
+  /**
+   * Stores a batch's blobs, as `put` does each, except that the new ones go
+   * into one pack when there are PACK_MIN or more: one file to create and,
+   * when any is a backup, one to sync (into `barrier` when given, else before
+   * returning). Returns each item's sha.
+   */
+  putMany(items: readonly BlobPut[], barrier?: SyncBarrier): string[] {
+    const sync =
+      this.fsync && items.some((i) => i.backup) ? (barrier ?? new SyncBarrier()) : undefined;
+    const fresh = new Map<string, { bytes: Uint8Array; backup: boolean }>();
+    const shas = items.map(({ bytes, backup, sha: known }) => {
+      const sha = known ?? sha256(bytes);
+      const seen = fresh.get(sha);
+      if (seen) seen.backup ||= backup;
+      else if (!this.putExisting(sha, bytes, backup, backup ? sync : undefined)) {
+        fresh.set(sha, { bytes, backup });
+      }
+      return sha;
+    });
+    if (fresh.size >= PACK_MIN) {
+      const backups = [...fresh].filter(([, b]) => b.backup).map(([sha]) => sha);
+      const packSync = backups.length > 0 ? sync : undefined;
+      if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
+      if (packSync) this.syncRoot(packSync);
+      this.packs.write(
+        [...fresh].map(([sha, { bytes }]) => ({ sha, bytes })),
+        packSync,
+      );
+      sweepDeadTemps(this.fs, this.packs.dir);
+      for (const sha of backups) this.markBackedUp(sha, packSync);
+    } else {
+      for (const [sha, { bytes, backup }] of fresh) {
+        const one = backup ? sync : undefined;
+        this.write(sha, this.pathOf(sha), bytes, one);
+        if (backup) this.markBackedUp(sha, one);
+      }
+    }
+    if (sync && !barrier) sync.flushSync();
+    return shas;
+  }
+
+  /**
+   * The bytes of a blob, or undefined when absent or damaged (content does not
+   * match its name). Loose first, then packed, then loose again: a collection
+   * may have moved it out of a pack in between.
+   */
   get(sha: string): Uint8Array | undefined {
     if (!isSha(sha)) return undefined;
-    let bytes: Buffer;
-    try {
-      bytes = this.fs.readFile(this.pathOf(sha));
-    } catch (error) {
-      // A folder or a link where the blob should be is damage, as a wrong content is.
-      if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR", "ELOOP")) return undefined;
-      throw error;
-    }
-    if (sha256(bytes) !== sha) return undefined;
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return this.loose(sha) ?? this.packed(sha) ?? this.loose(sha);
   }
 
   has(sha: string): boolean {
     if (!isSha(sha)) return false;
-    try {
-      this.fs.lstat(this.pathOf(sha));
-      return true;
-    } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
-      throw error;
-    }
+    return this.looseExists(sha) || this.packs.has(sha);
   }
 
-  /** Every blob file on disk. Temp files and foreign names are skipped. */
+  /** Every blob on disk, loose or packed. Temp files, foreign names and damaged packs are skipped. */
   list(): BlobFile[] {
     const out: BlobFile[] = [];
+    for (const pack of this.packs.list()) {
+      for (const { sha, size } of pack.blobs) {
+        out.push({ sha, path: pack.path, size, mtimeMs: pack.mtimeMs, packed: true });
+      }
+    }
     for (const fanout of readdirSafe(this.fs, this.root)) {
       if (!FANOUT_PATTERN.test(fanout)) continue;
       const dir = join(this.root, fanout);
@@ -133,10 +184,11 @@ export class BlobStore {
   staleTemps(cutoffMs: number): string[] {
     const out: string[] = [];
     for (const fanout of readdirSafe(this.fs, this.root)) {
-      if (!FANOUT_PATTERN.test(fanout)) continue;
+      if (!FANOUT_PATTERN.test(fanout) && fanout !== "packs") continue;
       const dir = join(this.root, fanout);
       for (const name of readdirSafe(this.fs, dir)) {
-        if (!name.startsWith(".tmp-") && !ASIDE_PATTERN.test(name)) continue;
+        const aside = fanout === "packs" ? PACK_ASIDE_PATTERN : ASIDE_PATTERN;
+        if (!name.startsWith(".tmp-") && !aside.test(name)) continue;
         const path = join(dir, name);
         try {
           if (this.fs.lstat(path).mtimeMs < cutoffMs) out.push(path);
@@ -177,6 +229,111 @@ export class BlobStore {
     this.fs.unlink(aside);
     this.backedUp.delete(sha);
     return st.size;
+  }
+
+  /**
+   * Removes the packs older than `cutoff` that hold a blob not in `referenced`.
+   * The referenced blobs of such a pack are first stored loose (and synced,
+   * when the store syncs), so the pack goes whole; then it is moved aside and
+   * its mtime checked again, as in removeIfOlder: a pack a `put` touched
+   * meanwhile is put back. Returns the blobs and bytes freed.
+   */
+  removePacksOlder(
+    referenced: ReadonlySet<string>,
+    cutoffMs: number,
+  ): { removedBlobs: number; freedBytes: number } {
+    let removedBlobs = 0;
+    let freedBytes = 0;
+    for (const pack of this.packs.list()) {
+      const dead = pack.blobs.filter((b) => !referenced.has(b.sha));
+      if (pack.mtimeMs >= cutoffMs || dead.length === 0) continue;
+      const sync = this.fsync ? new SyncBarrier() : undefined;
+      for (const { sha } of pack.blobs) {
+        if (!referenced.has(sha) || this.looseExists(sha)) continue;
+        const bytes = this.packed(sha);
+        if (bytes) this.write(sha, this.pathOf(sha), bytes, sync);
+      }
+      sync?.flushSync();
+      const aside = `${pack.path}.del-${randomId(4)}`;
+      try {
+        this.fs.rename(pack.path, aside);
+      } catch (error) {
+        if (isErrno(error, "ENOENT")) continue;
+        throw error;
+      }
+      this.packs.forget(pack.path);
+      if (this.fs.lstat(aside).mtimeMs >= cutoffMs) {
+        this.fs.rename(aside, pack.path);
+        continue;
+      }
+      this.fs.unlink(aside);
+      for (const { sha, size } of dead) {
+        this.backedUp.delete(sha);
+        removedBlobs++;
+        freedBytes += size;
+      }
+    }
+    return { removedBlobs, freedBytes };
+  }
+
+  /**
+   * A blob already stored, loose or in a pack this process knows: touched (so
+   * a concurrent collection keeps it) and, for a backup, made one (checked,
+   * synced into `sync`). False when it must be written.
+   */
+  private putExisting(
+    sha: string,
+    bytes: Uint8Array,
+    backup: boolean,
+    sync: SyncBarrier | undefined,
+  ): boolean {
+    const path = this.pathOf(sha);
+    if (this.touch(path)) {
+      if (backup) this.makeBackup(sha, path, bytes, sync);
+      return true;
+    }
+    const pack = this.packs.packOf(sha);
+    if (!pack || !this.touch(pack)) return false;
+    if (!backup || this.backedUp.has(sha)) return true;
+    // As makeBackup: the pack may have been written without fsync, or damaged since.
+    if (!this.packs.read(sha)?.equals(bytes)) return false;
+    if (sync) {
+      sync.add(pack);
+      sync.addFolder(this.packs.dir);
+    }
+    this.markBackedUp(sha, sync);
+    return true;
+  }
+
+  /** A loose blob's bytes when they still match its name. */
+  private loose(sha: string): Uint8Array | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = this.fs.readFile(this.pathOf(sha));
+    } catch (error) {
+      // A folder or a link where the blob should be is damage, as a wrong content is.
+      if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR", "ELOOP")) return undefined;
+      throw error;
+    }
+    if (sha256(bytes) !== sha) return undefined;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** A packed blob's bytes when they still match its sha. */
+  private packed(sha: string): Uint8Array | undefined {
+    const bytes = this.packs.read(sha);
+    if (!bytes || sha256(bytes) !== sha) return undefined;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  private looseExists(sha: string): boolean {
+    try {
+      this.fs.lstat(this.pathOf(sha));
+      return true;
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
+      throw error;
+    }
   }
 
   /** Refresh the mtime of an existing blob; false when it does not exist. */
@@ -240,12 +397,16 @@ export class BlobStore {
       sync.addFolder(this.root);
       sync.onSynced(() => this.unsyncedFanouts.delete(fanout));
     }
-    if (this.unsyncedRoot) {
-      sync.addFolder(dirname(this.root));
-      sync.onSynced(() => {
-        this.unsyncedRoot = false;
-      });
-    }
+    this.syncRoot(sync);
+  }
+
+  /** The store root's entry, when this process made the root without syncing it. */
+  private syncRoot(sync: SyncBarrier): void {
+    if (!this.unsyncedRoot) return;
+    sync.addFolder(dirname(this.root));
+    sync.onSynced(() => {
+      this.unsyncedRoot = false;
+    });
   }
 }
 

@@ -213,14 +213,18 @@ function sweepBlobs(blobs: BlobStore, referenced: Set<string>, cutoff: number): 
   let removedBlobs = 0;
   let freedBytes = 0;
   for (const blob of blobs.list()) {
-    if (referenced.has(blob.sha) || blob.mtimeMs >= cutoff) continue;
+    if (blob.packed || referenced.has(blob.sha) || blob.mtimeMs >= cutoff) continue;
     const freed = blobs.removeIfOlder(blob.sha, cutoff);
     if (freed === undefined) continue;
     removedBlobs++;
     freedBytes += freed;
   }
+  const packs = blobs.removePacksOlder(referenced, cutoff);
   blobs.removeTemps(cutoff);
-  return { removedBlobs, freedBytes };
+  return {
+    removedBlobs: removedBlobs + packs.removedBlobs,
+    freedBytes: freedBytes + packs.freedBytes,
+  };
 }
 
 /** Temp journals and broken locks a crashed process left in the history directory. */

@@ -13,7 +13,7 @@ import { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
-import { BlobStore } from "./blobs.js";
+import { type BlobPut, BlobStore } from "./blobs.js";
 import {
   listCheckpoints,
   loadCheckpoint,
@@ -469,6 +469,17 @@ export class History implements HistoryStore {
     return this.store.unavailable;
   }
 
+  /** putBlob for a batch: its new blobs go into one pack (blobs.ts putMany). */
+  putBlobs(items: readonly BlobPut[], barrier?: SyncBarrier): string[] {
+    if (this.store.unavailable) {
+      if (items.some((i) => i.backup)) throw this.store.unavailable;
+      return items.map((i) => i.sha ?? sha256(i.bytes));
+    }
+    const shas = this.store.blobs.putMany(items, barrier);
+    for (const [k, sha] of shas.entries()) this.store.index.noteBlob(sha, items[k]!.bytes.length);
+    return shas;
+  }
+
   putBlob(bytes: Uint8Array, backup = false, knownSha?: string, barrier?: SyncBarrier): string {
     if (this.store.unavailable) {
       if (backup) throw this.store.unavailable;
@@ -592,18 +603,19 @@ export class History implements HistoryStore {
    */
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id: string }[] {
     if (this.store.unavailable) throw this.store.unavailable;
+    for (const e of records) checkWriteRecord(e);
+    // As in recordWrite: only `before` is a backup that must survive. All of
+    // them go in at once, so a batch's new blobs make one pack, synced once.
+    const puts = records.flatMap((e) => [
+      ...(e.before ? [{ bytes: e.before.bytes, backup: true, sha: e.before.sha }] : []),
+      ...(e.after ? [{ bytes: e.after.bytes, backup: false, sha: e.after.sha }] : []),
+    ]);
+    const shas = this.putBlobs(puts, barrier);
+    let next = 0;
     const events = records.map((e) => {
-      checkWriteRecord(e);
       const out: { before?: VersionRef; after?: VersionRef } = {};
-      if (e.before) {
-        const sha = this.putBlob(e.before.bytes, true, e.before.sha, barrier);
-        out.before = beforeRef(sha, e.before);
-      }
-      if (e.after) {
-        // As in recordWrite: only `before` is a backup that must survive.
-        const sha = this.putBlob(e.after.bytes, false, e.after.sha);
-        out.after = { sha, tag: e.after.tag, size: e.after.bytes.length };
-      }
+      if (e.before) out.before = beforeRef(shas[next++]!, e.before);
+      if (e.after) out.after = { sha: shas[next++]!, tag: e.after.tag, size: e.after.bytes.length };
       return writeEvent(e, this.session, out, this.#maker());
     });
     return this.store.appendAll(events, barrier).map((id) => ({ id }));

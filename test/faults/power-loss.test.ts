@@ -185,6 +185,39 @@ describe("power loss", () => {
     });
   }
 
+  // A batch's backups go into one pack (history/packs.ts), synced once before any file moves.
+  for (const durable of ["relaxed", "full"] as const) {
+    it(`${durable}: a 12-file change, crashed as it returns, has every replaced version in history`, async () => {
+      const root = realpathSync(mkdtempSync(join(tmpdir(), "splice-power-batch-")));
+      dirs.push(root);
+      const replaced: Replaced[] = [];
+      for (let i = 0; i < 12; i++) {
+        const path = `f${i}.ts`;
+        writeFileSync(join(root, path), `expect(f(${i})).toBe(${i});\n`);
+        replaced.push({ path, bytes: readFileSync(join(root, path)), tag: "(unread)" });
+      }
+      const disk = new Disk(root);
+      disk.checkpoint();
+      syncProbe.onSync = (path, folder) => disk.record(path, folder);
+      syncProbe.hold = () => new Promise((resolve) => setTimeout(resolve, 15));
+      const toolkit = createToolkit({
+        root,
+        durable,
+        validate: false,
+        history: { session: "power" },
+      });
+      const ops = [{ pat: "expect($A).toBe($B)", out: "expect($A).toStrictEqual($B)" }];
+      const result = (await toolkit.call("ast_edit", { ops, paths: ["."], validate: false })) as {
+        files_changed: number;
+      };
+      expect(result.files_changed).toBe(12);
+      const packs = readdirSync(join(root, ".splice", "blobs", "packs"));
+      expect(packs.filter((n) => n.endsWith(".pack"))).toHaveLength(1);
+      backedUp(disk, replaced); // the power goes out right after this result
+      await toolkit.flush();
+    });
+  }
+
   it("relaxed: after a crash the user's version is restored by rollback; after flush, nothing is lost", async () => {
     const { root, disk, files } = await run("relaxed", () => {});
     // flush() made the new bytes and their names durable: the strict image is today's tree.

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -31,11 +31,12 @@ export function journalLines(dir: string): string[] {
     .filter((line) => line !== "");
 }
 
-/** Every blob file as `sha -> path`. */
+/** Every loose blob file as `sha -> path` (packs are not listed). */
 export function blobFiles(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const root = join(dir, "blobs");
   for (const fanout of readdirSync(root)) {
+    if (fanout === "packs") continue;
     for (const rest of readdirSync(join(root, fanout))) {
       out.set(fanout + rest, join(root, fanout, rest));
     }
@@ -43,8 +44,17 @@ export function blobFiles(dir: string): Map<string, string> {
   return out;
 }
 
-/** Backdate every blob so collection may treat it as old. */
+/** The pack files under blobs/packs/. */
+export function packFiles(dir: string): string[] {
+  const packs = join(dir, "blobs", "packs");
+  if (!existsSync(packs)) return [];
+  return readdirSync(packs)
+    .filter((n) => n.endsWith(".pack"))
+    .map((n) => join(packs, n));
+}
+
+/** Backdate every blob and pack so collection may treat it as old. */
 export function ageBlobs(dir: string, ageMs = 3_600_000): void {
   const past = new Date(Date.now() - ageMs);
-  for (const path of blobFiles(dir).values()) utimesSync(path, past, past);
+  for (const path of [...blobFiles(dir).values(), ...packFiles(dir)]) utimesSync(path, past, past);
 }
