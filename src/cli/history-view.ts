@@ -54,7 +54,13 @@ export function outputWidth(stream: NodeJS.WriteStream): number {
   return stream.isTTY && stream.columns ? stream.columns : Number.POSITIVE_INFINITY;
 }
 
-/** `undo --list`: id, time, who, files, +/-, paths (and whether undone), one line each. */
+/** Who made a session: its session name, the client behind it when it said, and the tool. */
+function who(s: SessionSummary): string {
+  const client = s.client && s.client !== s.session ? ` (${s.client})` : "";
+  return `${s.session}${client}${s.tool ? ` ${s.tool}` : ""}`;
+}
+
+/** `undo --list`: id, time, who (session, client, tool), files, +/-, paths (and whether undone), one line each. */
 export function sessionLines(
   sessions: readonly SessionSummary[],
   paint: Paint,
@@ -69,7 +75,7 @@ export function sessionLines(
     return [
       s.backup_session,
       when(s.at),
-      s.session,
+      who(s),
       files,
       `+${t.added} -${t.removed}`,
       mark ? `(${mark}) ${paths}` : paths,

@@ -45,18 +45,20 @@ describe("history for people", () => {
         [{ path: "f", action: "deleted", diff: "-a\n", undone: true }],
         {
           session: "mcp-1",
+          client: "claude-code",
+          tool: "edit",
           undone: true,
         },
       ),
     ];
     expect(sessionLines(sessions, plain, Number.POSITIVE_INFINITY).split("\n")).toEqual([
-      "20261130-091650-aaaaaa  2026-11-30 09:16:50  cli    2 files  +3 -1  src/long/path/one.ts, two.ts",
-      "20261130-091651-bbbbbb  2026-11-30 09:16:50  mcp-1  1 file   +0 -1  (undone) f",
+      "20261130-091650-aaaaaa  2026-11-30 09:16:50  cli                       2 files  +3 -1  src/long/path/one.ts, two.ts",
+      "20261130-091651-bbbbbb  2026-11-30 09:16:50  mcp-1 (claude-code) edit  1 file   +0 -1  (undone) f",
     ]);
-    const cut = sessionLines(sessions, plain, 80).split("\n");
-    expect(cut.every((l) => l.length <= 80)).toBe(true);
+    const cut = sessionLines(sessions, plain, 100).split("\n");
+    expect(cut.every((l) => l.length <= 100)).toBe(true);
     expect(cut[0]).toBe(
-      "20261130-091650-aaaaaa  2026-11-30 09:16:50  cli    2 files  +3 -1  src/long/pa…",
+      "20261130-091650-aaaaaa  2026-11-30 09:16:50  cli                       2 files  +3 -1  src/long/pat…",
     );
   });
 
@@ -68,7 +70,7 @@ describe("history for people", () => {
     }
     const list = splice(p.root, ["undo", "--list"]).stdout.trimEnd().split("\n");
     expect(list).toHaveLength(2);
-    expect(list[0]).toMatch(/ {2}1 file {2}\+2 -1 {2}f\.txt$/);
+    expect(list[0]).toMatch(/ cli write {2}1 file {2}\+2 -1 {2}f\.txt$/);
     expect(list[1]).toMatch(/ {2}1 file {2}\+1 -3 {2}f\.txt$/);
     const stat = splice(p.root, ["undo", "--stat"]).stdout;
     expect(stat).toContain("\n modified  f.txt  | +2 -1\n");
