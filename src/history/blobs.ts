@@ -20,6 +20,34 @@ const ASIDE_PATTERN = /^[0-9a-f]{62}\.del-/;
 const PACK_ASIDE_PATTERN = /^[0-9a-f]{16}\.pack\.del-/;
 /** New blobs in one batch from which they go into a pack rather than a file each. */
 export const PACK_MIN = 8;
+/** A pack is built in memory: at most this many bytes each, and a blob this big stays loose. */
+const PACK_MAX_BYTES = 32 * 1024 * 1024;
+const PACK_MAX_BLOB = 4 * 1024 * 1024;
+
+type Fresh = [sha: string, blob: { bytes: Uint8Array; backup: boolean }];
+
+/** The new blobs of a batch in groups of at most PACK_MAX_BYTES; a big blob is a group alone. */
+function packGroups(fresh: readonly Fresh[]): Fresh[][] {
+  const groups: Fresh[][] = [];
+  let current: Fresh[] = [];
+  let bytes = 0;
+  for (const entry of fresh) {
+    const size = entry[1].bytes.length;
+    if (size > PACK_MAX_BLOB) {
+      groups.push([entry]);
+      continue;
+    }
+    if (bytes + size > PACK_MAX_BYTES) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += size;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
 
 export function isSha(value: string): boolean {
   return SHA_PATTERN.test(value);
@@ -107,7 +135,7 @@ export class BlobStore {
   putMany(items: readonly BlobPut[], barrier?: SyncBarrier): string[] {
     const sync =
       this.fsync && items.some((i) => i.backup) ? (barrier ?? new SyncBarrier()) : undefined;
-    const fresh = new Map<string, { bytes: Uint8Array; backup: boolean }>();
+    const fresh = new Map<string, Fresh[1]>();
     const shas = items.map(({ bytes, backup, sha: known }) => {
       const sha = known ?? sha256(bytes);
       const seen = fresh.get(sha);
@@ -117,22 +145,14 @@ export class BlobStore {
       }
       return sha;
     });
-    if (fresh.size >= PACK_MIN) {
-      const backups = [...fresh].filter(([, b]) => b.backup).map(([sha]) => sha);
-      const packSync = backups.length > 0 ? sync : undefined;
-      if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
-      if (packSync) this.syncRoot(packSync);
-      this.packs.write(
-        [...fresh].map(([sha, { bytes }]) => ({ sha, bytes })),
-        packSync,
-      );
-      sweepDeadTemps(this.fs, this.packs.dir);
-      for (const sha of backups) this.markBackedUp(sha, packSync);
-    } else {
-      for (const [sha, { bytes, backup }] of fresh) {
-        const one = backup ? sync : undefined;
-        this.write(sha, this.pathOf(sha), bytes, one);
-        if (backup) this.markBackedUp(sha, one);
+    for (const group of packGroups([...fresh])) {
+      if (group.length >= PACK_MIN) this.writePack(group, sync);
+      else {
+        for (const [sha, { bytes, backup }] of group) {
+          const one = backup ? sync : undefined;
+          this.write(sha, this.pathOf(sha), bytes, one);
+          if (backup) this.markBackedUp(sha, one);
+        }
       }
     }
     if (sync && !barrier) sync.flushSync();
@@ -229,6 +249,20 @@ export class BlobStore {
     this.fs.unlink(aside);
     this.backedUp.delete(sha);
     return st.size;
+  }
+
+  /** One pack of `group`, synced into `sync` when it holds a backup. */
+  private writePack(group: readonly Fresh[], sync: SyncBarrier | undefined): void {
+    const backups = group.filter(([, b]) => b.backup).map(([sha]) => sha);
+    const packSync = backups.length > 0 ? sync : undefined;
+    if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
+    if (packSync) this.syncRoot(packSync);
+    this.packs.write(
+      group.map(([sha, { bytes }]) => ({ sha, bytes })),
+      packSync,
+    );
+    sweepDeadTemps(this.fs, this.packs.dir);
+    for (const sha of backups) this.markBackedUp(sha, packSync);
   }
 
   /**

@@ -69,6 +69,21 @@ describe("packs", () => {
     expect(store.list()).toHaveLength(2 * (PACK_MIN - 1));
   });
 
+  it("bounds a pack's size: a blob over 4 MiB stays loose, and past 32 MiB a new pack begins", () => {
+    const dir = tempDir();
+    const store = new BlobStore(join(dir, "blobs"));
+    const mib = (n: number, fill: number) => new Uint8Array(n * 1024 * 1024).fill(fill);
+    const big = mib(5, 1);
+    const mid = Array.from({ length: 12 }, (_, i) => mib(3, 10 + i)); // 36 MiB
+    const shas = store.putMany([big, ...mid].map((b) => ({ bytes: b, backup: true })));
+    // 10 of the 3 MiB blobs fill the first 32 MiB pack; the 2 left are too few for one.
+    expect(packFiles(dir)).toHaveLength(1);
+    expect(new Set(blobFiles(dir).keys())).toEqual(new Set([shas[0], shas[11], shas[12]]));
+    for (const [k, sha] of shas.entries()) {
+      expect(Buffer.from(store.get(sha)!).equals(Buffer.from([big, ...mid][k]!))).toBe(true);
+    }
+  });
+
   it("a damaged pack gives no wrong bytes: cut short, or its index garbled", () => {
     const dir = tempDir();
     const store = new BlobStore(join(dir, "blobs"));
