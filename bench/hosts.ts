@@ -59,6 +59,28 @@ interface Subject {
   read(): Promise<unknown>;
   edit(i: number): Promise<unknown>;
   close(): Promise<void>;
+  /** CPU milliseconds the server process has used so far, all its threads; undefined where unknown. */
+  cpu(): number | undefined;
+}
+
+/** The kernel reports process times in USER_HZ ticks, 100 a second on every Linux ABI. */
+const TICK_MS = 10;
+
+/**
+ * User plus system time of a process from /proc/PID/stat (Linux): the
+ * figure a loaded machine distorts least, since a call's wall time there
+ * is mostly waiting for a core.
+ */
+function processCpu(pid: number | null | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
 }
 
 async function connect(
@@ -66,7 +88,7 @@ async function connect(
   name: string,
   env: Record<string, string> = {},
   onStderr?: (line: string) => void,
-): Promise<Client> {
+): Promise<{ client: Client; cpu: () => number | undefined }> {
   const client = new Client({ name: `bench-${name}`, version: "1.0.0" });
   const [bin, ...args] = command;
   const transport = new StdioClientTransport({
@@ -79,7 +101,7 @@ async function connect(
     for (const line of chunk.toString().split("\n")) onStderr?.(line);
   });
   await client.connect(transport);
-  return client;
+  return { client, cpu: () => processCpu(transport.pid) };
 }
 
 async function call(client: Client, name: string, args: object): Promise<CallToolResult> {
@@ -97,28 +119,35 @@ const MODES = {
   none: { name: "splice, SPLICE_DURABLE=0", env: { SPLICE_DURABLE: "0" } },
 } as const;
 
-/** How often each server's writes still waited for an fsync, as it logs when it stops. */
+/** How often each row's servers' writes still waited for an fsync, as each logs when it stops. */
 const waits = new Map<string, string>();
 
 /** One splice server per durability mode (util/durable.ts). */
-async function splice(dir: string, mode: keyof typeof MODES): Promise<Subject> {
+async function splice(dir: string, mode: keyof typeof MODES, row: string): Promise<Subject> {
   writeCorpus(dir);
   const { name, env } = MODES[mode];
   const command = [process.execPath, SPLICE_BIN, "serve", "--root", dir];
-  const client = await connect(command, "splice", { ...env, SPLICE_SYNC_STATS: "1" }, (line) => {
-    const stats = /sync stats (\{.*\})/.exec(line);
-    if (!stats) return;
-    const { writes, waited } = JSON.parse(stats[1]!) as { writes: number; waited: number };
-    waits.set(
-      name,
-      `${waited} of ${writes} writes (${fixed((100 * waited) / Math.max(writes, 1), 1)}%)`,
-    );
-  });
+  const { client, cpu } = await connect(
+    command,
+    "splice",
+    { ...env, SPLICE_SYNC_STATS: "1" },
+    (line) => {
+      const stats = /sync stats (\{.*\})/.exec(line);
+      if (!stats) return;
+      const { writes, waited } = JSON.parse(stats[1]!) as { writes: number; waited: number };
+      if (row === ROWS[0][0]) return; // the read row writes nothing
+      waits.set(
+        `${row}, ${name}`,
+        `${waited} of ${writes} writes (${fixed((100 * waited) / Math.max(writes, 1), 1)}%)`,
+      );
+    },
+  );
   const tagOf = (r: CallToolResult) =>
     (r._meta!["splice/result"] as { results: { file_hash: string }[] }).results[0]!.file_hash;
   let tag = tagOf(await call(client, "read", { targets: [{ path: FILE }] }));
   return {
     name,
+    cpu,
     close: () => client.close(),
     read: () => call(client, "read", { targets: [{ path: FILE }] }),
     async edit(i) {
@@ -132,10 +161,11 @@ async function splice(dir: string, mode: keyof typeof MODES): Promise<Subject> {
 
 async function reference(dir: string): Promise<Subject> {
   const path = writeCorpus(dir);
-  const client = await connect([process.execPath, REFERENCE_BIN, dir], "reference");
+  const { client, cpu } = await connect([process.execPath, REFERENCE_BIN, dir], "reference");
   let current = line(EDIT_LINE, 0);
   return {
     name: "reference",
+    cpu,
     close: () => client.close(),
     read: () => call(client, "read_text_file", { path }),
     async edit(i) {
@@ -166,6 +196,8 @@ function engine(dir: string): Subject {
   };
   return {
     name: "splice engine, no MCP",
+    // The bench's own process: its CPU would count the clients of the other servers too.
+    cpu: () => undefined,
     close: async () => {},
     read,
     async edit(i) {
@@ -191,26 +223,50 @@ function verdict(operation: string, k: number, ours: Stats, theirs: Stats): stri
   return "";
 }
 
+/**
+ * Untimed, after each round: the background work a round's calls left
+ * (fsyncs, late looks at a replaced file) finishes and counts towards the
+ * server's CPU, not in the next server's round.
+ */
+const SETTLE_MS = 150;
+
+/** What one subject's calls of one kind took: wall time per call, and its server's CPU per call. */
+interface Timed {
+  stats: Stats;
+  cpuPerCall: number | undefined;
+}
+
 /** Milliseconds per call of each subject, alternating subjects every ROUND calls. */
 async function timeCalls(
   subjects: Subject[],
   op: (s: Subject, i: number) => Promise<unknown>,
   thinkMs = 0,
-): Promise<Stats[]> {
+): Promise<Timed[]> {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const samples: number[][] = subjects.map(() => []);
+  const cpu: (number | undefined)[] = subjects.map(() => 0);
   let i = 0;
   for (const s of subjects) for (let w = 0; w < WARMUP; w++) await op(s, ++i);
+  await pause(SETTLE_MS);
   for (let done = 0; done < CALLS; done += ROUND) {
     for (const [k, s] of subjects.entries()) {
+      const before = s.cpu();
       for (let r = 0; r < ROUND; r++) {
-        if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
+        if (thinkMs > 0) await pause(thinkMs);
         const start = performance.now();
         await op(s, ++i);
         samples[k]!.push(performance.now() - start);
       }
+      await pause(SETTLE_MS);
+      const after = s.cpu();
+      const used = before === undefined || after === undefined ? undefined : after - before;
+      cpu[k] = used === undefined || cpu[k] === undefined ? undefined : cpu[k]! + used;
     }
   }
-  return samples.map(summarize);
+  return samples.map((calls, k) => ({
+    stats: summarize(calls),
+    cpuPerCall: cpu[k] === undefined ? undefined : cpu[k]! / calls.length,
+  }));
 }
 
 function checkEdited(dir: string, subject: string): void {
@@ -223,6 +279,31 @@ function checkEdited(dir: string, subject: string): void {
   }
 }
 
+/** The subjects of one row, each in a folder of its own under `dir`: the splice servers first. */
+async function startSubjects(dir: string, row: string): Promise<Subject[]> {
+  const folder = (name: string) => {
+    const d = join(dir, name);
+    mkdirSync(d, { recursive: true });
+    return d;
+  };
+  return [
+    await splice(folder("relaxed"), "relaxed", row),
+    await splice(folder("full"), "full", row),
+    await splice(folder("none"), "none", row),
+    await reference(folder("reference")),
+    engine(folder("engine")),
+  ];
+}
+
+/** The splice servers, each judged against the reference (the subject after them). */
+const COMPARED = 3;
+
+const ROWS = [
+  ["read", (s: Subject) => s.read(), 0],
+  ["edit", (s: Subject, i: number) => s.edit(i), THINK_MS],
+  ["edit, back to back", (s: Subject, i: number) => s.edit(i), 0],
+] as const;
+
 export const hosts = defineBenchmark({
   name: "hosts",
   description: `MCP round trip over stdio: ${CALLS} small reads and edits, splice vs the reference filesystem server`,
@@ -230,87 +311,89 @@ export const hosts = defineBenchmark({
     if (!existsSync(SPLICE_BUILT)) throw new Error("dist/ is missing: run `npm run build` first.");
     await withScratchDir("splice-bench-hosts-", async (dir) => {
       console.log(environment(dir));
-      const dirs = {
-        relaxed: join(dir, "relaxed"),
-        full: join(dir, "full"),
-        none: join(dir, "none"),
-        reference: join(dir, "reference"),
-        engine: join(dir, "engine"),
-      };
-      for (const d of Object.values(dirs)) mkdirSync(d);
-      const subjects = [
-        await splice(dirs.relaxed, "relaxed"),
-        await splice(dirs.full, "full"),
-        await splice(dirs.none, "none"),
-        await reference(dirs.reference),
-        engine(dirs.engine),
-      ];
-      const compared = 3; // the splice servers, each against the reference
-      try {
-        const rows: string[][] = [];
-        for (const [operation, op, think] of [
-          ["read", (s: Subject) => s.read(), 0],
-          ["edit", (s: Subject, i: number) => s.edit(i), THINK_MS],
-          ["edit, back to back", (s: Subject, i: number) => s.edit(i), 0],
-        ] as const) {
-          const stats = await timeCalls(subjects, op, think);
-          const theirs = stats[compared]!;
-          for (const [k, s] of subjects.entries()) {
-            const ours = stats[k]!;
-            const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
-            const judged = k < compared;
-            rows.push([
-              operation,
-              s.name,
-              ms(ours.median),
-              ms(ours.p95),
-              judged ? ratio(ours.median, theirs.median) : "",
-              judged ? ratio(ours.p95, theirs.p95) : "",
-              judged ? verdict(operation, k, ours, theirs) : "",
-            ]);
+      const rows: string[][] = [];
+      // Fresh servers for each row, so each row's servers log the waits of that row alone.
+      for (const [k, [operation, op, think]] of ROWS.entries()) {
+        const rowDir = join(dir, `row-${k}`);
+        const subjects = await startSubjects(rowDir, operation);
+        let timed: Timed[];
+        try {
+          timed = await timeCalls(subjects, op, think);
+        } finally {
+          await Promise.all(subjects.map((s) => s.close()));
+        }
+        if (k > 0) {
+          for (const name of ["relaxed", "full", "none", "reference", "engine"]) {
+            checkEdited(join(rowDir, name), `${operation}, ${name}`);
           }
         }
-        for (const [name, d] of Object.entries(dirs)) checkEdited(d, name);
-        console.log();
-        console.log(
-          formatTable(
-            [
-              { header: "call" },
-              { header: "server" },
-              { header: "median ms", right: true },
-              { header: "p95 ms", right: true },
-              { header: "splice/ref median", right: true },
-              { header: "splice/ref p95", right: true },
-              { header: "target" },
-            ],
-            rows,
-          ),
-        );
-        console.log(`
+        const theirs = timed[COMPARED]!;
+        for (const [j, s] of subjects.entries()) {
+          const { stats: ours, cpuPerCall } = timed[j]!;
+          const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
+          const judged = j < COMPARED;
+          const cpuRatio =
+            judged && cpuPerCall !== undefined && theirs.cpuPerCall
+              ? ratio(cpuPerCall, theirs.cpuPerCall)
+              : "";
+          rows.push([
+            operation,
+            s.name,
+            ms(ours.median),
+            ms(ours.p95),
+            judged ? ratio(ours.median, theirs.stats.median) : "",
+            judged ? ratio(ours.p95, theirs.stats.p95) : "",
+            cpuPerCall === undefined ? "" : ms(cpuPerCall),
+            cpuRatio,
+            judged ? verdict(operation, j, ours, theirs.stats) : "",
+          ]);
+        }
+      }
+      console.log();
+      console.log(
+        formatTable(
+          [
+            { header: "call" },
+            { header: "server" },
+            { header: "median ms", right: true },
+            { header: "p95 ms", right: true },
+            { header: "splice/ref median", right: true },
+            { header: "splice/ref p95", right: true },
+            { header: "server CPU ms/call", right: true },
+            { header: "splice/ref CPU", right: true },
+            { header: "target" },
+          ],
+          rows,
+        ),
+      );
+      console.log(`
 ${CALLS} timed calls per row after ${WARMUP} warm-up calls, alternating servers every ${ROUND}
-calls; one client per server over stdio (the SDK's Client and StdioClientTransport). The file
-has ${LINES} short lines; the edit replaces line ${EDIT_LINE} each time (splice: line op with the
-tag from the previous result; reference: edit_file oldText/newText). splice's answer carries the
-hashline text and the JSON result; its edit also takes a lock that holds across processes,
-checks the file did not change under it, and stores both versions in history. By default
-(relaxed) the old version is durable in history before the file is replaced (synced ahead when
-the file was read or written, so an edit usually waits for nothing) and the new bytes are fsynced
-in the background; SPLICE_DURABLE=full fsyncs the old version, the journal and the file before
-answering; SPLICE_DURABLE=0 skips the fsyncs (writes stay atomic and survive the process being
-killed). The reference server fsyncs nothing.
+calls; one client per server over stdio (the SDK's Client and StdioClientTransport), fresh
+servers for each row. The file has ${LINES} short lines; the edit replaces line ${EDIT_LINE} each
+time (splice: line op with the tag from the previous result; reference: edit_file
+oldText/newText). splice's answer carries the hashline text and the JSON result; its edit also
+takes a lock that holds across processes, checks the file did not change under it, stores both
+versions in history and checks the new version's syntax. By default (relaxed) the old version
+is durable in history before the file is replaced (synced ahead when the file was read or
+written, so an edit usually waits for nothing) and the new bytes are fsynced in the background;
+SPLICE_DURABLE=full fsyncs the old version, the journal and the file before answering;
+SPLICE_DURABLE=0 skips the fsyncs (writes stay atomic and survive the process being killed).
+The reference server fsyncs nothing.
 "edit" waits ${THINK_MS} ms (untimed, every server alike) before each timed edit, as a model
 thinks between calls; "edit, back to back" does not: there each edit replaces the version the
 previous one wrote a moment ago, so relaxed durability must wait for its background fsync.
 "splice engine, no MCP" is the same read and edit through createToolkit in this process:
-splice's MCP round trip minus that row is what the host and the stdio transport add.`);
-      } finally {
-        await Promise.all(subjects.map((s) => s.close()));
-      }
+splice's MCP round trip minus that row is what the host and the stdio transport add.
+"server CPU ms/call" is the server process's user and system time (all threads, /proc) over
+its timed calls and a ${SETTLE_MS} ms pause after each round, so background fsyncs count too. On
+2 shared cores a call's wall time is mostly its CPU plus waiting for a core: the CPU column
+is the figure other load distorts least.`);
       // Each server logs its counts as it stops (SPLICE_SYNC_STATS=1).
-      for (let waited = 0; waited < 3000 && waits.size < compared; waited += 50) {
+      const expected = (ROWS.length - 1) * COMPARED;
+      for (let waited = 0; waited < 3000 && waits.size < expected; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      console.log("\nWrites whose hot path still waited for an fsync:");
+      console.log("\nWrites whose hot path still waited for an fsync (warm-up calls included):");
       for (const [name, count] of waits) console.log(`  ${name}: ${count}`);
     });
   },

@@ -105,8 +105,9 @@ export class RootSet {
    * and an undo of a session that wrote in several roots undoes it in each.
    */
   async call(name: string, args: unknown, options?: CallOptions): Promise<unknown> {
+    // One root takes every call: routing would only validate the arguments a second time.
+    if (this.#entries.length === 1) return this.#entries[0]!.toolkit.call(name, args, options);
     const toolkit = this.route(name, args);
-    if (this.#entries.length === 1) return toolkit.call(name, args, options);
     if (name === "undo") return this.#undo(toolkit, args, options);
     return toolkit.call(name, args, { ...options, roots: this.#router });
   }
