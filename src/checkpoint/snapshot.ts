@@ -5,7 +5,7 @@
  * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
  * can change them. Two snapshots diff into what was created, changed, deleted.
  */
-import { lstatSync } from "node:fs";
+import { type BigIntStats, lstatSync } from "node:fs";
 import { posix } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { GuardedPath, PathGuard } from "../guard/path-guard.js";
@@ -16,6 +16,7 @@ import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
 import { trackedUnchanged } from "./large.js";
+import { keepTable, priorTable, readClock, trustedSha } from "./table.js";
 
 /**
  * Files up to this size are copied into history before a command runs (as
@@ -38,8 +39,14 @@ const STAT_SLICE = 2_000;
 export interface FileMeta {
   size: number;
   mtimeNs: bigint;
+  ctimeNs: bigint;
   ino: bigint;
   mode: number;
+  /**
+   * Changed in the clock tick its stat was taken in (or later): a rewrite in
+   * the same tick keeps every field, so its stat proves nothing (racy git).
+   */
+  racy?: true;
   /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
   sha?: string;
   /** Over the cap, tracked and unchanged: git's blob id of its bytes, read back from git. */
@@ -66,15 +73,29 @@ export interface SnapshotDeps {
 /** Always skipped and never worth naming (splice's own store, git's). */
 const SILENT = new Set([".git", ".splice"]);
 
-/**
- * The last snapshot taken of each root and history in this process: a file whose
- * metadata is unchanged since keeps its captured sha without being read again.
- */
-const lastByRoot = new Map<string, Map<string, FileMeta>>();
-
 /** Whether two stats are the same file, unchanged (as far as metadata can tell). */
 export const sameMeta = (a: FileMeta, b: FileMeta) =>
-  a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode;
+  a.size === b.size &&
+  a.mtimeNs === b.mtimeNs &&
+  a.ctimeNs === b.ctimeNs &&
+  a.ino === b.ino &&
+  a.mode === b.mode;
+
+/**
+ * A regular file's metadata; `clock` is the file-system time read before the
+ * stat (table.ts readClock; undefined: unknown, so racy).
+ */
+export function metaOf(st: BigIntStats, clock: bigint | undefined): FileMeta {
+  const meta: FileMeta = {
+    size: Number(st.size),
+    mtimeNs: st.mtimeNs,
+    ctimeNs: st.ctimeNs,
+    ino: st.ino,
+    mode: Number(st.mode & 0o7777n),
+  };
+  if (clock === undefined || st.ctimeNs >= clock) meta.racy = true;
+  return meta;
+}
 
 /**
  * Walks the root; with `capture`, every file up to the cap is kept in history
@@ -88,9 +109,10 @@ export async function takeSnapshot(
 ): Promise<Snapshot> {
   const snapshot = known ?? (await metadataPass(deps));
   if (!capture) return snapshot;
-  // Per history too: a sha known to one store says nothing of another's blobs.
-  const cacheKey = `${deps.history.dir}\0${deps.guard.root}`;
-  const last = lastByRoot.get(cacheKey);
+  // This process's last table, else the one an earlier process left (per history:
+  // a sha known to one store says nothing of another's blobs).
+  const last = priorTable(deps);
+  let trusted = 0;
   const toCapture: { rel: string; meta: FileMeta }[] = [];
   let budget = CAPTURE_MAX_TOTAL;
   const large: string[] = [];
@@ -101,11 +123,12 @@ export async function takeSnapshot(
       if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
       continue;
     }
-    const known = last?.get(rel);
-    // Unchanged since the last snapshot: its bytes are in history already (if
-    // trimmed since, the change is reported not restorable, never guessed).
-    if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
-    else if (budget < meta.size) snapshot.uncaptured.add(rel);
+    // Unchanged since the last snapshot: its bytes are in history already.
+    const sha = last && trustedSha(deps, last, rel, meta);
+    if (sha) {
+      meta.sha = sha;
+      trusted++;
+    } else if (budget < meta.size) snapshot.uncaptured.add(rel);
     else {
       budget -= meta.size;
       toCapture.push({ rel, meta });
@@ -124,15 +147,25 @@ export async function takeSnapshot(
     snapshot.files.get(rel)!.git = id;
     snapshot.uncaptured.delete(rel);
   }
-  lastByRoot.set(cacheKey, snapshot.files);
+  // Written again only when it would say something new: a file read, or one gone.
+  const lastKept = last ? countSha(last.files) : -1;
+  keepTable(deps, snapshot.files, toCapture.length > 0 || trusted !== lastKept);
   return snapshot;
+}
+
+function countSha(files: Map<string, FileMeta>): number {
+  let n = 0;
+  for (const meta of files.values()) if (meta.sha && !meta.racy) n++;
+  return n;
 }
 
 /** Per regular file its metadata, walked with `list`'s filters. */
 async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
   const { guard, workspace } = deps;
+  const at = new Date().toISOString();
+  const clock = readClock(deps); // before any stat: what changes after it is racy
   const snapshot: Snapshot = {
-    at: new Date().toISOString(),
+    at,
     files: new Map(),
     unwatched: [],
     uncaptured: new Set(),
@@ -190,12 +223,7 @@ async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
       continue;
     }
     if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
-    snapshot.files.set(rel, {
-      size: Number(st.size),
-      mtimeNs: st.mtimeNs,
-      ino: st.ino,
-      mode: Number(st.mode & 0o7777n),
-    });
+    snapshot.files.set(rel, metaOf(st, clock));
   }
   snapshot.unwatched.sort();
   return snapshot;
@@ -236,13 +264,21 @@ function plainFile(
 
 export type ChangeKind = "created" | "changed" | "deleted";
 
-/** What differs between two snapshots, sorted by path. */
-export function diffSnapshots(before: Snapshot, after: Snapshot): [string, ChangeKind][] {
+/**
+ * What differs between two snapshots, sorted by path. With `racy`, a file
+ * whose before stat was racy and whose bytes were kept counts as changed too:
+ * the caller compares its bytes (a same-tick rewrite keeps every stat field).
+ */
+export function diffSnapshots(
+  before: Snapshot,
+  after: Snapshot,
+  racy = false,
+): [string, ChangeKind][] {
   const out: [string, ChangeKind][] = [];
   for (const [rel, was] of before.files) {
     const now = after.files.get(rel);
     if (!now) out.push([rel, "deleted"]);
-    else if (!sameMeta(was, now)) out.push([rel, "changed"]);
+    else if (!sameMeta(was, now) || (racy && was.racy && was.sha)) out.push([rel, "changed"]);
   }
   for (const rel of after.files.keys()) if (!before.files.has(rel)) out.push([rel, "created"]);
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
