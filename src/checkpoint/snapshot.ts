@@ -148,93 +148,158 @@ export async function takeSnapshot(
     snapshot.uncaptured.delete(rel);
   }
   // Written again only when it would say something new: a file read, or one gone.
-  const lastKept = last ? countSha(last.files) : -1;
-  keepTable(deps, snapshot.files, toCapture.length > 0 || trusted !== lastKept);
+  keepTable(deps, snapshot.files, toCapture.length > 0 || trusted !== (last?.size ?? -1));
   return snapshot;
 }
 
-function countSha(files: Map<string, FileMeta>): number {
-  let n = 0;
-  for (const meta of files.values()) if (meta.sha && !meta.racy) n++;
-  return n;
+/**
+ * What a walk made of one folder, kept for the next walk in this process: while
+ * the folder's own stat and the ignore layers above it are the same, so are its
+ * entries and their verdicts (an entry added, removed or renamed changes the
+ * folder's mtime and ctime), and only its files need statting again.
+ */
+interface Listing {
+  /** The folder's stat key when read; "" (racy, unknown): never reused. */
+  stat: string;
+  /** The layers it was screened with (compared by identity). */
+  layers: Layer[];
+  /** Its .gitignore's stat key, when it has one. */
+  gitignore?: string;
+  /** The layers its subfolders are screened with. */
+  inner: Layer[];
+  files: { rel: string; abs: string }[];
+  folders: { abs: string; rel: string }[];
+  unwatched: string[];
+}
+
+/** The root's layers: one array, so its listing can be reused too. */
+const NO_LAYERS: Layer[] = [];
+
+/** Per guard (its verdicts are part of a listing), folder rel → its listing. */
+const listings = new WeakMap<PathGuard, Map<string, Listing>>();
+
+/** A folder's or .gitignore's stat as one string; undefined when gone or racy. */
+function lstatKey(abs: string, clock: bigint | undefined): string | undefined {
+  try {
+    const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    if (!st || clock === undefined || st.ctimeNs >= clock) return undefined;
+    return `${st.size}\t${st.mtimeNs}\t${st.ctimeNs}\t${st.ino}\t${st.dev}\t${st.mode}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Per regular file its metadata, walked with `list`'s filters. */
 async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
-  const { guard, workspace } = deps;
+  const { guard } = deps;
   const at = new Date().toISOString();
   const clock = readClock(deps); // before any stat: what changes after it is racy
-  const snapshot: Snapshot = {
-    at,
-    files: new Map(),
-    unwatched: [],
-    uncaptured: new Set(),
-  };
-  const files: { rel: string; abs: string }[] = [];
-  let level: Folder[] = [
-    { abs: guard.root, rel: "", layers: [], checked: checkedFolder(guard, guard.root) },
-  ];
+  const snapshot: Snapshot = { at, files: new Map(), unwatched: [], uncaptured: new Set() };
+  const last = listings.get(guard);
+  const kept = new Map<string, Listing>();
+  const files: { rel: string; abs: string }[][] = [];
+  let level: Folder[] = [{ abs: guard.root, rel: "", layers: NO_LAYERS }];
   while (level.length > 0) {
     const next: Folder[] = [];
     await mapLimit(level, PARALLEL, async (folder) => {
-      let entries: DirEntry[];
-      try {
-        entries = await workspace.readDir(folder.abs);
-      } catch {
+      // Statted before it is read: a change after the stat shows in the next one.
+      const stat = lstatKey(folder.abs, clock);
+      const was = last?.get(folder.rel);
+      let listing: Listing | undefined;
+      if (stat && was?.stat === stat && was.layers === folder.layers) {
+        const gitignore = was.gitignore && lstatKey(posix.join(folder.abs, ".gitignore"), clock);
+        if (gitignore === was.gitignore) listing = was;
+      }
+      listing ??= await listFolder(deps, folder, stat ?? "", clock);
+      if (!listing) {
         snapshot.unwatched.push(folder.rel || ".");
         return;
       }
-      let layers = folder.layers;
-      if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
-        const layer = await loadLayer(workspace, folder.abs, folder.rel);
-        if (layer) layers = [...layers, layer];
-      }
-      for (const entry of entries) {
-        if (entry.kind === "file" && folder.checked) {
-          const file = plainFile(guard, folder.checked, entry.name, layers);
-          if (file === "ignored") snapshot.unwatched.push(posix.join(folder.rel, entry.name));
-          else if (file) files.push(file);
-          continue;
-        }
-        const seen = screenEntry(guard, folder, entry, layers, false);
-        if (seen.verdict === "skipped" || seen.verdict === "ignored") {
-          if (!SILENT.has(entry.name)) snapshot.unwatched.push(seen.rel);
-          continue;
-        }
-        if (seen.verdict !== "ok") continue;
-        if (seen.kind === "directory") {
-          const { abs, rel } = seen;
-          next.push({ abs, rel, layers, checked: checkedFolder(guard, abs) });
-        } else if (entry.kind === "file") files.push({ rel: seen.rel, abs: seen.abs });
-      }
+      if (listing.stat) kept.set(folder.rel, listing);
+      files.push(listing.files);
+      for (const rel of listing.unwatched) snapshot.unwatched.push(rel);
+      for (const sub of listing.folders) next.push({ ...sub, layers: listing.inner });
     });
     level = next;
   }
+  listings.set(guard, kept); // folders gone since are dropped
 
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
-  for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
-    const { rel, abs } = files[i]!;
-    let st: ReturnType<typeof lstatSync>;
-    try {
-      st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
-      continue;
+  let statted = 0;
+  for (const list of files) {
+    for (const { rel, abs } of list) {
+      if (++statted % STAT_SLICE === 0) await setImmediate();
+      let st: BigIntStats | undefined;
+      try {
+        st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+      } catch {
+        snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
+        continue;
+      }
+      if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
+      snapshot.files.set(rel, metaOf(st, clock));
     }
-    if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
-    snapshot.files.set(rel, metaOf(st, clock));
   }
   snapshot.unwatched.sort();
   return snapshot;
 }
 
+/** Reads and screens one folder; undefined when it cannot be read. */
+async function listFolder(
+  deps: SnapshotDeps,
+  folder: Folder,
+  stat: string,
+  clock: bigint | undefined,
+): Promise<Listing | undefined> {
+  const { guard, workspace } = deps;
+  let entries: DirEntry[];
+  try {
+    entries = await workspace.readDir(folder.abs);
+  } catch {
+    return undefined;
+  }
+  const listing: Listing = {
+    stat,
+    layers: folder.layers,
+    inner: folder.layers,
+    files: [],
+    folders: [],
+    unwatched: [],
+  };
+  if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+    const gitignore = lstatKey(posix.join(folder.abs, ".gitignore"), clock);
+    const layer = await loadLayer(workspace, folder.abs, folder.rel);
+    if (layer) listing.inner = [...folder.layers, layer];
+    // Racy or gone: the listing is not kept, so the next walk reads it again.
+    if (gitignore) listing.gitignore = gitignore;
+    else listing.stat = "";
+  }
+  const layers = listing.inner;
+  const checked = checkedFolder(guard, folder.abs);
+  for (const entry of entries) {
+    if (entry.kind === "file" && checked) {
+      const file = plainFile(guard, checked, entry.name, layers);
+      if (file === "ignored") listing.unwatched.push(posix.join(folder.rel, entry.name));
+      else if (file) listing.files.push(file);
+      continue;
+    }
+    const seen = screenEntry(guard, folder, entry, layers, false);
+    if (seen.verdict === "skipped" || seen.verdict === "ignored") {
+      if (!SILENT.has(entry.name)) listing.unwatched.push(seen.rel);
+      continue;
+    }
+    if (seen.verdict !== "ok") continue;
+    if (seen.kind === "directory") listing.folders.push({ abs: seen.abs, rel: seen.rel });
+    else if (entry.kind === "file") listing.files.push({ rel: seen.rel, abs: seen.abs });
+  }
+  return listing;
+}
+
 interface Folder {
   abs: string;
   rel: string;
+  /** The ignore layers above it (the parent listing's `inner`). */
   layers: Layer[];
-  /** The guard's answer for the folder itself, so its plain files need only the rules. */
-  checked: GuardedPath | undefined;
 }
 
 function checkedFolder(guard: PathGuard, abs: string): GuardedPath | undefined {

@@ -12,6 +12,8 @@
  * file it writes) before it stats, and a file whose ctime is not older than
  * that is racy (snapshot.ts): never trusted, so read again next time.
  */
+
+import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -21,10 +23,10 @@ import {
   readFileSync,
   renameSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { sha256 } from "../util/hash.js";
 import type { FileMeta, SnapshotDeps } from "./snapshot.js";
 
 export const TABLE_FILE = "checkpoint-table";
@@ -38,7 +40,28 @@ export const TABLE_MAX_FILES = 500_000;
 export interface Table {
   /** The history journal's inode then: another one means a compaction may have removed blobs. */
   journal: string;
-  files: Map<string, FileMeta>;
+  /** The sha kept for `rel` when it was statted as `meta`'s stat key says, and not racy. */
+  shaOf(rel: string, key: string): string | undefined;
+  /** Entries it holds. */
+  size: number;
+}
+
+/** The stat fields an entry must match, as one string (compared whole). */
+export const statKey = (m: FileMeta) =>
+  `${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}`;
+
+/** This process's table: the snapshot's own files. */
+function liveTable(journal: string, files: Map<string, FileMeta>): Table {
+  let size = 0;
+  for (const m of files.values()) if (m.sha && !m.racy) size++;
+  return {
+    journal,
+    size,
+    shaOf(rel, key) {
+      const m = files.get(rel);
+      return m?.sha && !m.racy && statKey(m) === key ? m.sha : undefined;
+    },
+  };
 }
 
 /** Tables this process kept, by history and root: the newest one it wrote or read. */
@@ -89,19 +112,9 @@ export function trustedSha(
   rel: string,
   meta: FileMeta,
 ): string | undefined {
-  const was = table.files.get(rel);
-  if (!was?.sha || was.racy) return undefined;
-  if (
-    was.size !== meta.size ||
-    was.mtimeNs !== meta.mtimeNs ||
-    was.ctimeNs !== meta.ctimeNs ||
-    was.ino !== meta.ino ||
-    was.mode !== meta.mode
-  ) {
-    return undefined;
-  }
-  if (table.compacted && !deps.history.hasBlob(was.sha)) return undefined;
-  return was.sha;
+  const sha = table.shaOf(rel, statKey(meta));
+  if (!sha || (table.compacted && !deps.history.hasBlob(sha))) return undefined;
+  return sha;
 }
 
 /** The last table of this history and root: this process's, else the one on disk. */
@@ -133,24 +146,17 @@ export function keepTable(
   } catch {
     return;
   }
-  const table: Table = { journal, files };
-  kept.set(keyOf(deps), table);
-  if (changed) writeTable(deps, table);
+  kept.set(keyOf(deps), liveTable(journal, files));
+  if (changed) writeTable(deps, journal, files);
 }
 
-/** Magic, a JSON header (whose the body is, its sha), then one record per captured file, NUL-separated. */
-function writeTable(deps: SnapshotDeps, table: Table): void {
+/** Magic, a JSON header (whose table, the body's checksum), then one record per kept file, NUL-separated. */
+function writeTable(deps: SnapshotDeps, journal: string, files: Map<string, FileMeta>): void {
   const records: string[] = [];
-  for (const [rel, m] of table.files) {
-    if (m.sha && !m.racy)
-      records.push(`${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}\t${m.sha}\t${rel}`);
-  }
-  const body = records.join("\0");
-  const header = JSON.stringify({
-    root: deps.guard.root,
-    journal: table.journal,
-    sha: sha256(Buffer.from(body)),
-  });
+  for (const [rel, m] of files)
+    if (m.sha && !m.racy) records.push(`${statKey(m)}\t${m.sha}\t${rel}`);
+  const body = Buffer.from(records.join("\0"));
+  const header = JSON.stringify({ root: deps.guard.root, journal, sum: checksum(body) });
   const path = join(deps.history.dir, TABLE_FILE);
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   let fd: number | undefined;
@@ -160,7 +166,7 @@ function writeTable(deps: SnapshotDeps, table: Table): void {
       openFlags(constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL),
       0o600,
     );
-    writeSync(fd, `${MAGIC}\n${header}\n${body}`);
+    writeFileSync(fd, Buffer.concat([Buffer.from(`${MAGIC}\n${header}\n`), body]));
     closeSync(fd);
     fd = undefined;
     // A reader sees the old table or this one whole; the last writer of several wins, each one sound.
@@ -174,44 +180,56 @@ function writeTable(deps: SnapshotDeps, table: Table): void {
   }
 }
 
+/** Catches a damaged table (a bit flipped, a stranger's edit); not a defence against forgery. */
+const checksum = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
+
 /** The table on disk, or undefined when missing, damaged or another root's. */
 export function readTable(deps: SnapshotDeps): Table | undefined {
-  let text: string;
+  let bytes: Buffer;
   try {
     const fd = openSync(join(deps.history.dir, TABLE_FILE), openFlags(constants.O_RDONLY));
     try {
-      text = readFileSync(fd, "utf8");
+      bytes = readFileSync(fd);
     } finally {
       closeSync(fd);
     }
   } catch {
     return undefined;
   }
-  const first = text.indexOf("\n");
-  const second = text.indexOf("\n", first + 1);
-  if (first < 0 || second < 0 || text.slice(0, first) !== MAGIC) return undefined;
+  const first = bytes.indexOf(10);
+  const second = bytes.indexOf(10, first + 1);
+  if (first < 0 || second < 0 || bytes.toString("utf8", 0, first) !== MAGIC) return undefined;
+  let header: { root?: unknown; journal?: unknown; sum?: unknown };
   try {
-    const header = JSON.parse(text.slice(first + 1, second));
-    const body = text.slice(second + 1);
-    if (header.root !== deps.guard.root || typeof header.journal !== "string") return undefined;
-    if (header.sha !== sha256(Buffer.from(body))) return undefined; // torn or edited
-    const files = new Map<string, FileMeta>();
-    if (body !== "") {
-      for (const record of body.split("\0")) {
-        const f = record.split("\t");
-        if (f.length < 7 || !/^[0-9a-f]{64}$/.test(f[5]!)) return undefined;
-        files.set(f.slice(6).join("\t"), {
-          size: Number(f[0]),
-          mtimeNs: BigInt(f[1]!),
-          ctimeNs: BigInt(f[2]!),
-          ino: BigInt(f[3]!),
-          mode: Number(f[4]),
-          sha: f[5],
-        });
-      }
-    }
-    return { journal: header.journal, files };
+    header = JSON.parse(bytes.toString("utf8", first + 1, second));
   } catch {
-    return undefined; // damaged: rebuilt by the next snapshot
+    return undefined;
   }
+  const { root, journal, sum } = header;
+  if (root !== deps.guard.root || typeof journal !== "string") return undefined;
+  const body = bytes.subarray(second + 1);
+  if (sum !== checksum(body)) return undefined;
+  // rel → the record's stat key and sha; parsed when looked up.
+  const records = new Map<string, string>();
+  if (body.length > 0) {
+    for (const record of body.toString("utf8").split("\0")) {
+      // Five numbers, a sha, then the path (which may hold tabs); the checksum vouches for the rest.
+      let at = 0;
+      for (let i = 0; i < 6 && at >= 0; i++) at = record.indexOf("\t", at + 1);
+      if (at < 0) return undefined;
+      at++;
+      records.set(record.slice(at), record.slice(0, at - 1));
+    }
+  }
+  return {
+    journal,
+    size: records.size,
+    shaOf(rel, key) {
+      const record = records.get(rel);
+      if (record === undefined || record.length !== key.length + 65) return undefined;
+      return record.startsWith(key) && record[key.length] === "\t"
+        ? record.slice(key.length + 1)
+        : undefined;
+    },
+  };
 }
