@@ -27,7 +27,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { FileMeta, SnapshotDeps } from "./snapshot.js";
+import { type FileMeta, type SnapshotDeps, sameMeta } from "./snapshot.js";
 
 export const TABLE_FILE = "checkpoint-table";
 const CLOCK_FILE = "checkpoint-clock";
@@ -40,14 +40,14 @@ export const TABLE_MAX_FILES = 500_000;
 export interface Table {
   /** The history journal's inode then: another one means a compaction may have removed blobs. */
   journal: string;
-  /** The sha kept for `rel` when it was statted as `meta`'s stat key says, and not racy. */
-  shaOf(rel: string, key: string): string | undefined;
+  /** The sha kept for `rel` when it was statted just as `meta` says, and not racy. */
+  shaOf(rel: string, meta: FileMeta): string | undefined;
   /** Entries it holds. */
   size: number;
 }
 
 /** The stat fields an entry must match, as one string (compared whole). */
-export const statKey = (m: FileMeta) =>
+const statKey = (m: FileMeta) =>
   `${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}`;
 
 /** This process's table: the snapshot's own files. */
@@ -57,9 +57,9 @@ function liveTable(journal: string, files: Map<string, FileMeta>): Table {
   return {
     journal,
     size,
-    shaOf(rel, key) {
+    shaOf(rel, meta) {
       const m = files.get(rel);
-      return m?.sha && !m.racy && statKey(m) === key ? m.sha : undefined;
+      return m?.sha && !m.racy && sameMeta(m, meta) ? m.sha : undefined;
     },
   };
 }
@@ -112,7 +112,7 @@ export function trustedSha(
   rel: string,
   meta: FileMeta,
 ): string | undefined {
-  const sha = table.shaOf(rel, statKey(meta));
+  const sha = table.shaOf(rel, meta);
   if (!sha || (table.compacted && !deps.history.hasBlob(sha))) return undefined;
   return sha;
 }
@@ -224,9 +224,11 @@ export function readTable(deps: SnapshotDeps): Table | undefined {
   return {
     journal,
     size: records.size,
-    shaOf(rel, key) {
+    shaOf(rel, meta) {
       const record = records.get(rel);
-      if (record === undefined || record.length !== key.length + 65) return undefined;
+      if (record === undefined) return undefined;
+      const key = statKey(meta);
+      if (record.length !== key.length + 65) return undefined;
       return record.startsWith(key) && record[key.length] === "\t"
         ? record.slice(key.length + 1)
         : undefined;
