@@ -165,18 +165,21 @@ defineBenchmark({
         ]);
 
         if (cli) {
-          // The one-shot CLI: a fresh process each time, the stat table on disk.
-          const command = () =>
-            spawnSync(process.execPath, [CLI, "run", "--", "true"], { cwd: dir, stdio: "ignore" });
+          // The one-shot CLI: a fresh process each time, the stat table on disk; the same
+          // command on an empty root is the process's own start-up.
+          const command = (cwd: string) => () =>
+            spawnSync(process.execPath, [CLI, "run", "--", "true"], { cwd, stdio: "ignore" });
+          const empty = join(scratch, `empty-${n}`);
+          mkdirSync(empty);
           rmSync(join(dir, ".splice", TABLE_FILE), { force: true });
-          const cold = await time(command);
-          const oneShot = await paired(runs, command, gitStatus, shell);
-          const [git, sh] = oneShot.base as [number, number];
+          const cold = await time(command(dir));
+          const oneShot = await paired(runs, command(dir), gitStatus, shell, command(empty));
+          const [git, sh, start] = oneShot.base as [number, number, number];
           row(
             "splice run -- true, fresh process",
             oneShot.own,
             git,
-            `sh -c true ${ms(sh)} ms; overhead ${ms(oneShot.own - sh)} ms = ${((oneShot.own - sh) / git).toFixed(2)}× git; first run ${ms(cold)} ms`,
+            `sh -c true ${ms(sh)} ms; on an empty root ${ms(start)} ms; the tree adds ${ms(oneShot.own - start)} ms = ${((oneShot.own - start) / git).toFixed(2)}× git; first run ${ms(cold)} ms`,
           );
         }
         rows.push([
