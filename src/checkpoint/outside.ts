@@ -22,16 +22,14 @@ import type { HistoryStore, WriteRecord } from "../history/types.js";
 import { SyncBarrier } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
 import { RootWatch, type WatchBatch } from "../workspace/root-watch.js";
+import { type FileMeta, metaOf, sameMeta } from "./meta.js";
 import { LISTED_MAX } from "./record.js";
 import {
   CAPTURE_MAX_BYTES,
   type ChangeKind,
   diffSnapshots,
-  type FileMeta,
-  metaOf,
   type Snapshot,
   type SnapshotDeps,
-  sameMeta,
   takeSnapshot,
 } from "./snapshot.js";
 import { readClock } from "./table.js";

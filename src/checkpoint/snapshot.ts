@@ -16,6 +16,7 @@ import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
 import { trackedUnchanged } from "./large.js";
+import { type FileMeta, metaOf, sameMeta } from "./meta.js";
 import { keepTable, priorTable, readClock, trustedSha } from "./table.js";
 
 /**
@@ -36,23 +37,6 @@ const PARALLEL = 16;
 /** Files statted between two yields to the event loop. */
 const STAT_SLICE = 2_000;
 
-export interface FileMeta {
-  size: number;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-  ino: bigint;
-  mode: number;
-  /**
-   * Changed in the clock tick its stat was taken in (or later): a rewrite in
-   * the same tick keeps every field, so its stat proves nothing (racy git).
-   */
-  racy?: true;
-  /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
-  sha?: string;
-  /** Over the cap, tracked and unchanged: git's blob id of its bytes, read back from git. */
-  git?: string;
-}
-
 export interface Snapshot {
   /** ISO time the walk began: history events from then on happened during the command. */
   at: string;
@@ -72,30 +56,6 @@ export interface SnapshotDeps {
 
 /** Always skipped and never worth naming (splice's own store, git's). */
 const SILENT = new Set([".git", ".splice"]);
-
-/** Whether two stats are the same file, unchanged (as far as metadata can tell). */
-export const sameMeta = (a: FileMeta, b: FileMeta) =>
-  a.size === b.size &&
-  a.mtimeNs === b.mtimeNs &&
-  a.ctimeNs === b.ctimeNs &&
-  a.ino === b.ino &&
-  a.mode === b.mode;
-
-/**
- * A regular file's metadata; `clock` is the file-system time read before the
- * stat (table.ts readClock; undefined: unknown, so racy).
- */
-export function metaOf(st: BigIntStats, clock: bigint | undefined): FileMeta {
-  const meta: FileMeta = {
-    size: Number(st.size),
-    mtimeNs: st.mtimeNs,
-    ctimeNs: st.ctimeNs,
-    ino: st.ino,
-    mode: Number(st.mode & 0o7777n),
-  };
-  if (clock === undefined || st.ctimeNs >= clock) meta.racy = true;
-  return meta;
-}
 
 /**
  * Walks the root; with `capture`, every file up to the cap is kept in history

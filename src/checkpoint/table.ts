@@ -14,20 +14,18 @@
  */
 
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, constants, fstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { type FileMeta, type SnapshotDeps, sameMeta } from "./snapshot.js";
+import type { PathGuard } from "../guard/path-guard.js";
+import type { HistoryStore } from "../history/types.js";
+import { BeneathFs } from "../workspace/beneath-fs.js";
+import { type FileMeta, sameMeta } from "./meta.js";
+
+/** What the table needs of a snapshot's deps: whose root, which history. */
+export interface TableDeps {
+  guard: Pick<PathGuard, "root">;
+  history: Pick<HistoryStore, "dir" | "hasBlob" | "unavailable">;
+}
 
 export const TABLE_FILE = "checkpoint-table";
 const CLOCK_FILE = "checkpoint-clock";
@@ -47,8 +45,7 @@ export interface Table {
 }
 
 /** The stat fields an entry must match, as one string (compared whole). */
-const statKey = (m: FileMeta) =>
-  `${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}`;
+const statKey = (m: FileMeta) => `${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}`;
 
 /** This process's table: the snapshot's own files. */
 function liveTable(journal: string, files: Map<string, FileMeta>): Table {
@@ -67,21 +64,31 @@ function liveTable(journal: string, files: Map<string, FileMeta>): Table {
 /** Tables this process kept, by history and root: the newest one it wrote or read. */
 const kept = new Map<string, Table>();
 
-const keyOf = (deps: SnapshotDeps) => `${deps.history.dir}\0${deps.guard.root}`;
+const keyOf = (deps: TableDeps) => `${deps.history.dir}\0${deps.guard.root}`;
 
-const openFlags = (flags: number) => flags | (constants.O_NOFOLLOW ?? 0);
+/** Calls beneath the project (as the history's own): a `.splice` swapped for a link out is refused. */
+const beneath = new Map<string, BeneathFs>();
+function fsOf(deps: TableDeps): BeneathFs {
+  const key = keyOf(deps);
+  let fs = beneath.get(key);
+  if (!fs) {
+    fs = BeneathFs.around(deps.history.dir, deps.guard.root);
+    beneath.set(key, fs);
+  }
+  return fs;
+}
 
 /**
  * The file-system clock now: the ctime a write gives a file in the history
  * (the same clock the root's files are stamped by); undefined when it cannot be written.
  */
-export function readClock(deps: SnapshotDeps): bigint | undefined {
+export function readClock(deps: TableDeps): bigint | undefined {
   if (deps.history.unavailable) return undefined;
   let fd: number | undefined;
   try {
-    fd = openSync(
+    fd = fsOf(deps).open(
       join(deps.history.dir, CLOCK_FILE),
-      openFlags(constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
       0o600,
     );
     writeSync(fd, "t");
@@ -93,12 +100,14 @@ export function readClock(deps: SnapshotDeps): bigint | undefined {
   }
 }
 
-function journalId(deps: SnapshotDeps): string {
-  const st = lstatSync(join(deps.history.dir, JOURNAL_FILE), {
-    bigint: true,
-    throwIfNoEntry: false,
-  });
-  return st ? `${st.dev}:${st.ino}` : "none";
+function journalId(deps: TableDeps): string {
+  try {
+    const st = fsOf(deps).lstat(join(deps.history.dir, JOURNAL_FILE));
+    return `${st.dev}:${st.ino}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "none";
+    throw error;
+  }
 }
 
 /**
@@ -107,7 +116,7 @@ function journalId(deps: SnapshotDeps): string {
  * a compaction since) its blob still in history.
  */
 export function trustedSha(
-  deps: SnapshotDeps,
+  deps: TableDeps,
   table: Table & { compacted: boolean },
   rel: string,
   meta: FileMeta,
@@ -118,7 +127,7 @@ export function trustedSha(
 }
 
 /** The last table of this history and root: this process's, else the one on disk. */
-export function priorTable(deps: SnapshotDeps): (Table & { compacted: boolean }) | undefined {
+export function priorTable(deps: TableDeps): (Table & { compacted: boolean }) | undefined {
   const table = kept.get(keyOf(deps)) ?? readTable(deps);
   if (!table) return undefined;
   let journal: string;
@@ -131,11 +140,7 @@ export function priorTable(deps: SnapshotDeps): (Table & { compacted: boolean })
 }
 
 /** Keeps `files` as the table, in this process and (when `changed`) on disk. */
-export function keepTable(
-  deps: SnapshotDeps,
-  files: Map<string, FileMeta>,
-  changed: boolean,
-): void {
+export function keepTable(deps: TableDeps, files: Map<string, FileMeta>, changed: boolean): void {
   if (files.size > TABLE_MAX_FILES) {
     kept.delete(keyOf(deps));
     return;
@@ -151,7 +156,7 @@ export function keepTable(
 }
 
 /** Magic, a JSON header (whose table, the body's checksum), then one record per kept file, NUL-separated. */
-function writeTable(deps: SnapshotDeps, journal: string, files: Map<string, FileMeta>): void {
+function writeTable(deps: TableDeps, journal: string, files: Map<string, FileMeta>): void {
   const records: string[] = [];
   for (const [rel, m] of files)
     if (m.sha && !m.racy) records.push(`${statKey(m)}\t${m.sha}\t${rel}`);
@@ -159,23 +164,15 @@ function writeTable(deps: SnapshotDeps, journal: string, files: Map<string, File
   const header = JSON.stringify({ root: deps.guard.root, journal, sum: checksum(body) });
   const path = join(deps.history.dir, TABLE_FILE);
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  let fd: number | undefined;
+  const fs = fsOf(deps);
   try {
-    fd = openSync(
-      temp,
-      openFlags(constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL),
-      0o600,
-    );
-    writeFileSync(fd, Buffer.concat([Buffer.from(`${MAGIC}\n${header}\n`), body]));
-    closeSync(fd);
-    fd = undefined;
+    fs.create(temp, Buffer.concat([Buffer.from(`${MAGIC}\n${header}\n`), body]));
     // A reader sees the old table or this one whole; the last writer of several wins, each one sound.
-    renameSync(temp, path);
+    fs.rename(temp, path);
   } catch {
     // Not kept: the next process reads what it needs again.
-    if (fd !== undefined) closeSync(fd);
     try {
-      unlinkSync(temp);
+      fs.unlink(temp);
     } catch {}
   }
 }
@@ -184,15 +181,10 @@ function writeTable(deps: SnapshotDeps, journal: string, files: Map<string, File
 const checksum = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
 
 /** The table on disk, or undefined when missing, damaged or another root's. */
-export function readTable(deps: SnapshotDeps): Table | undefined {
+export function readTable(deps: TableDeps): Table | undefined {
   let bytes: Buffer;
   try {
-    const fd = openSync(join(deps.history.dir, TABLE_FILE), openFlags(constants.O_RDONLY));
-    try {
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    bytes = fsOf(deps).readFile(join(deps.history.dir, TABLE_FILE));
   } catch {
     return undefined;
   }

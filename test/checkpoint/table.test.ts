@@ -10,13 +10,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, lstatSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { metaOf } from "../../src/checkpoint/meta.js";
 import { recordCommand } from "../../src/checkpoint/record.js";
-import {
-  diffSnapshots,
-  metaOf,
-  type Snapshot,
-  takeSnapshot,
-} from "../../src/checkpoint/snapshot.js";
+import { diffSnapshots, type Snapshot, takeSnapshot } from "../../src/checkpoint/snapshot.js";
 import {
   priorTable,
   readClock,
