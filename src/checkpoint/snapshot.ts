@@ -1,6 +1,6 @@
 /**
  * The state of a root at one moment, cheap enough to take around every
- * command: per regular file its size, mtime (ns), inode and mode, walked as
+ * command: per regular file its stat (meta.ts), walked as
  * `list` walks (.gitignore, heavy folders, the guard), and the bytes of every
  * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
  * can change them. Two snapshots diff into what was created, changed, deleted.
