@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { PathGuard } from "../guard/path-guard.js";
+import { tempPath } from "../history/fsutil.js";
 import type { HistoryStore } from "../history/types.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { type FileMeta, sameMeta } from "./meta.js";
@@ -163,7 +164,8 @@ function writeTable(deps: TableDeps, journal: string, files: Map<string, FileMet
   const body = Buffer.from(records.join("\0"));
   const header = JSON.stringify({ root: deps.guard.root, journal, sum: checksum(body) });
   const path = join(deps.history.dir, TABLE_FILE);
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  // Named for its writer: the history sweeps a dead one's when it opens.
+  const temp = tempPath(deps.history.dir, "table");
   const fs = fsOf(deps);
   try {
     fs.create(temp, Buffer.concat([Buffer.from(`${MAGIC}\n${header}\n`), body]));
