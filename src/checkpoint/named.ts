@@ -10,8 +10,9 @@ import { ToolError } from "../errors.js";
 import type { CheckpointFile, StoredCheckpoint } from "../history/types.js";
 import { sha256 } from "../util/hash.js";
 import { gitBlobId, readGitBlob } from "./large.js";
+import type { FileMeta } from "./meta.js";
 import { countSmall, type NotRestorable, uncapturedReason } from "./record.js";
-import { type ChangeKind, type FileMeta, type SnapshotDeps, takeSnapshot } from "./snapshot.js";
+import { type ChangeKind, type SnapshotDeps, takeSnapshot } from "./snapshot.js";
 
 export interface CheckpointSummary {
   name: string;

@@ -22,17 +22,17 @@ import type { HistoryStore, WriteRecord } from "../history/types.js";
 import { SyncBarrier } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
 import { RootWatch, type WatchBatch } from "../workspace/root-watch.js";
+import { type FileMeta, metaOf, sameMeta } from "./meta.js";
 import { LISTED_MAX } from "./record.js";
 import {
   CAPTURE_MAX_BYTES,
   type ChangeKind,
   diffSnapshots,
-  type FileMeta,
   type Snapshot,
   type SnapshotDeps,
-  sameMeta,
   takeSnapshot,
 } from "./snapshot.js";
+import { readClock } from "./table.js";
 
 /** Versions of outside changes kept per minute at most, over every file. */
 export const VERSIONS_PER_MINUTE = 1_000;
@@ -168,6 +168,7 @@ export class OutsideWatch {
       );
     if (rewalk) return this.#rewalk();
     const changes: [string, ChangeKind][] = [];
+    const clock = readClock(this.#deps); // before the stats: what changes after it is racy
     const removed = (prefix: string) => {
       for (const rel of table.files.keys()) {
         if (rel.startsWith(prefix)) {
@@ -178,7 +179,7 @@ export class OutsideWatch {
     };
     for (const rel of batch.paths) {
       const was = table.files.get(rel);
-      const now = this.#stat(rel);
+      const now = this.#stat(rel, clock);
       if (now) table.files.set(rel, now);
       else if (was) table.files.delete(rel);
       else removed(`${rel}/`); // a folder removed: its files went with it
@@ -205,19 +206,13 @@ export class OutsideWatch {
     }
   }
 
-  #stat(rel: string): FileMeta | undefined {
+  #stat(rel: string, clock: bigint | undefined): FileMeta | undefined {
     try {
       const st = lstatSync(join(this.#deps.guard.root, rel), {
         bigint: true,
         throwIfNoEntry: false,
       });
-      if (!st?.isFile()) return undefined;
-      return {
-        size: Number(st.size),
-        mtimeNs: st.mtimeNs,
-        ino: st.ino,
-        mode: Number(st.mode & 0o7777n),
-      };
+      return st?.isFile() ? metaOf(st, clock) : undefined;
     } catch {
       return undefined;
     }

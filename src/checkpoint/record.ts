@@ -120,7 +120,7 @@ export async function recordCommand(
   note: string,
 ): Promise<CheckpointReport | undefined> {
   const { history, workspace, guard } = deps;
-  const changes = diffSnapshots(before, after);
+  const changes = diffSnapshots(before, after, true);
   const unwatched = capped(after.unwatched);
   if (changes.length === 0) return undefined;
   const records: WriteRecord[] = [];

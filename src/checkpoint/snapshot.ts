@@ -1,11 +1,11 @@
 /**
  * The state of a root at one moment, cheap enough to take around every
- * command: per regular file its size, mtime (ns), inode and mode, walked as
+ * command: per regular file its stat (meta.ts), walked as
  * `list` walks (.gitignore, heavy folders, the guard), and the bytes of every
  * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
  * can change them. Two snapshots diff into what was created, changed, deleted.
  */
-import { lstatSync } from "node:fs";
+import { type BigIntStats, lstatSync } from "node:fs";
 import { posix } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { GuardedPath, PathGuard } from "../guard/path-guard.js";
@@ -16,6 +16,8 @@ import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
 import { trackedUnchanged } from "./large.js";
+import { type FileMeta, metaOf, sameMeta } from "./meta.js";
+import { keepTable, priorTable, readClock, trustedSha } from "./table.js";
 
 /**
  * Files up to this size are copied into history before a command runs (as
@@ -34,17 +36,6 @@ export const CAPTURE_MAX_TOTAL = 128 * 1024 * 1024;
 const PARALLEL = 16;
 /** Files statted between two yields to the event loop. */
 const STAT_SLICE = 2_000;
-
-export interface FileMeta {
-  size: number;
-  mtimeNs: bigint;
-  ino: bigint;
-  mode: number;
-  /** The SHA-256 of the bytes kept in history; absent when over the cap or not captured. */
-  sha?: string;
-  /** Over the cap, tracked and unchanged: git's blob id of its bytes, read back from git. */
-  git?: string;
-}
 
 export interface Snapshot {
   /** ISO time the walk began: history events from then on happened during the command. */
@@ -67,16 +58,6 @@ export interface SnapshotDeps {
 const SILENT = new Set([".git", ".splice"]);
 
 /**
- * The last snapshot taken of each root and history in this process: a file whose
- * metadata is unchanged since keeps its captured sha without being read again.
- */
-const lastByRoot = new Map<string, Map<string, FileMeta>>();
-
-/** Whether two stats are the same file, unchanged (as far as metadata can tell). */
-export const sameMeta = (a: FileMeta, b: FileMeta) =>
-  a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode;
-
-/**
  * Walks the root; with `capture`, every file up to the cap is kept in history
  * first. `known` is the root's state already known as of now (a root watch's
  * table, checkpoint/outside.ts): its metadata stands in for the walk.
@@ -88,9 +69,10 @@ export async function takeSnapshot(
 ): Promise<Snapshot> {
   const snapshot = known ?? (await metadataPass(deps));
   if (!capture) return snapshot;
-  // Per history too: a sha known to one store says nothing of another's blobs.
-  const cacheKey = `${deps.history.dir}\0${deps.guard.root}`;
-  const last = lastByRoot.get(cacheKey);
+  // This process's last table, else the one an earlier process left (per history:
+  // a sha known to one store says nothing of another's blobs).
+  const last = priorTable(deps);
+  let trusted = 0;
   const toCapture: { rel: string; meta: FileMeta }[] = [];
   let budget = CAPTURE_MAX_TOTAL;
   const large: string[] = [];
@@ -101,11 +83,12 @@ export async function takeSnapshot(
       if (meta.size <= CAPTURE_MAX_TOTAL) large.push(rel);
       continue;
     }
-    const known = last?.get(rel);
-    // Unchanged since the last snapshot: its bytes are in history already (if
-    // trimmed since, the change is reported not restorable, never guessed).
-    if (known?.sha && sameMeta(known, meta)) meta.sha = known.sha;
-    else if (budget < meta.size) snapshot.uncaptured.add(rel);
+    // Unchanged since the last snapshot: its bytes are in history already.
+    const sha = last && trustedSha(deps, last, rel, meta);
+    if (sha) {
+      meta.sha = sha;
+      trusted++;
+    } else if (budget < meta.size) snapshot.uncaptured.add(rel);
     else {
       budget -= meta.size;
       toCapture.push({ rel, meta });
@@ -124,89 +107,159 @@ export async function takeSnapshot(
     snapshot.files.get(rel)!.git = id;
     snapshot.uncaptured.delete(rel);
   }
-  lastByRoot.set(cacheKey, snapshot.files);
+  // Written again only when it would say something new: a file read, or one gone.
+  keepTable(deps, snapshot.files, toCapture.length > 0 || trusted !== (last?.size ?? -1));
   return snapshot;
+}
+
+/**
+ * What a walk made of one folder, kept for the next walk in this process: while
+ * the folder's own stat and the ignore layers above it are the same, so are its
+ * entries and their verdicts (an entry added, removed or renamed changes the
+ * folder's mtime and ctime), and only its files need statting again.
+ */
+interface Listing {
+  /** The folder's stat key when read; "" (racy, unknown): never reused. */
+  stat: string;
+  /** The layers it was screened with (compared by identity). */
+  layers: Layer[];
+  /** Its .gitignore's stat key, when it has one. */
+  gitignore?: string;
+  /** The layers its subfolders are screened with. */
+  inner: Layer[];
+  files: { rel: string; abs: string }[];
+  folders: { abs: string; rel: string }[];
+  unwatched: string[];
+}
+
+/** The root's layers: one array, so its listing can be reused too. */
+const NO_LAYERS: Layer[] = [];
+
+/** Per guard (its verdicts are part of a listing), folder rel → its listing. */
+const listings = new WeakMap<PathGuard, Map<string, Listing>>();
+
+/** A folder's or .gitignore's stat as one string; undefined when gone or racy. */
+function lstatKey(abs: string, clock: bigint | undefined): string | undefined {
+  try {
+    const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    if (!st || clock === undefined || st.ctimeNs >= clock) return undefined;
+    return `${st.size}\t${st.mtimeNs}\t${st.ctimeNs}\t${st.ino}\t${st.dev}\t${st.mode}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Per regular file its metadata, walked with `list`'s filters. */
 async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
-  const { guard, workspace } = deps;
-  const snapshot: Snapshot = {
-    at: new Date().toISOString(),
-    files: new Map(),
-    unwatched: [],
-    uncaptured: new Set(),
-  };
-  const files: { rel: string; abs: string }[] = [];
-  let level: Folder[] = [
-    { abs: guard.root, rel: "", layers: [], checked: checkedFolder(guard, guard.root) },
-  ];
+  const { guard } = deps;
+  const at = new Date().toISOString();
+  const clock = readClock(deps); // before any stat: what changes after it is racy
+  const snapshot: Snapshot = { at, files: new Map(), unwatched: [], uncaptured: new Set() };
+  const last = listings.get(guard);
+  const kept = new Map<string, Listing>();
+  const files: { rel: string; abs: string }[][] = [];
+  let level: Folder[] = [{ abs: guard.root, rel: "", layers: NO_LAYERS }];
   while (level.length > 0) {
     const next: Folder[] = [];
     await mapLimit(level, PARALLEL, async (folder) => {
-      let entries: DirEntry[];
-      try {
-        entries = await workspace.readDir(folder.abs);
-      } catch {
+      // Statted before it is read: a change after the stat shows in the next one.
+      const stat = lstatKey(folder.abs, clock);
+      const was = last?.get(folder.rel);
+      let listing: Listing | undefined;
+      if (stat && was?.stat === stat && was.layers === folder.layers) {
+        const gitignore = was.gitignore && lstatKey(posix.join(folder.abs, ".gitignore"), clock);
+        if (gitignore === was.gitignore) listing = was;
+      }
+      listing ??= await listFolder(deps, folder, stat ?? "", clock);
+      if (!listing) {
         snapshot.unwatched.push(folder.rel || ".");
         return;
       }
-      let layers = folder.layers;
-      if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
-        const layer = await loadLayer(workspace, folder.abs, folder.rel);
-        if (layer) layers = [...layers, layer];
-      }
-      for (const entry of entries) {
-        if (entry.kind === "file" && folder.checked) {
-          const file = plainFile(guard, folder.checked, entry.name, layers);
-          if (file === "ignored") snapshot.unwatched.push(posix.join(folder.rel, entry.name));
-          else if (file) files.push(file);
-          continue;
-        }
-        const seen = screenEntry(guard, folder, entry, layers, false);
-        if (seen.verdict === "skipped" || seen.verdict === "ignored") {
-          if (!SILENT.has(entry.name)) snapshot.unwatched.push(seen.rel);
-          continue;
-        }
-        if (seen.verdict !== "ok") continue;
-        if (seen.kind === "directory") {
-          const { abs, rel } = seen;
-          next.push({ abs, rel, layers, checked: checkedFolder(guard, abs) });
-        } else if (entry.kind === "file") files.push({ rel: seen.rel, abs: seen.abs });
-      }
+      if (listing.stat) kept.set(folder.rel, listing);
+      files.push(listing.files);
+      for (const rel of listing.unwatched) snapshot.unwatched.push(rel);
+      for (const sub of listing.folders) next.push({ ...sub, layers: listing.inner });
     });
     level = next;
   }
+  listings.set(guard, kept); // folders gone since are dropped
 
   // Stats synchronously (4× faster than the async ones here), yielding between slices.
-  for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await setImmediate();
-    const { rel, abs } = files[i]!;
-    let st: ReturnType<typeof lstatSync>;
-    try {
-      st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
-      continue;
+  let statted = 0;
+  for (const list of files) {
+    for (const { rel, abs } of list) {
+      if (++statted % STAT_SLICE === 0) await setImmediate();
+      let st: BigIntStats | undefined;
+      try {
+        st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+      } catch {
+        snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
+        continue;
+      }
+      if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
+      snapshot.files.set(rel, metaOf(st, clock));
     }
-    if (!st?.isFile()) continue; // gone between the listing and the stat, or replaced
-    snapshot.files.set(rel, {
-      size: Number(st.size),
-      mtimeNs: st.mtimeNs,
-      ino: st.ino,
-      mode: Number(st.mode & 0o7777n),
-    });
   }
   snapshot.unwatched.sort();
   return snapshot;
 }
 
+/** Reads and screens one folder; undefined when it cannot be read. */
+async function listFolder(
+  deps: SnapshotDeps,
+  folder: Folder,
+  stat: string,
+  clock: bigint | undefined,
+): Promise<Listing | undefined> {
+  const { guard, workspace } = deps;
+  let entries: DirEntry[];
+  try {
+    entries = await workspace.readDir(folder.abs);
+  } catch {
+    return undefined;
+  }
+  const listing: Listing = {
+    stat,
+    layers: folder.layers,
+    inner: folder.layers,
+    files: [],
+    folders: [],
+    unwatched: [],
+  };
+  if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+    const gitignore = lstatKey(posix.join(folder.abs, ".gitignore"), clock);
+    const layer = await loadLayer(workspace, folder.abs, folder.rel);
+    if (layer) listing.inner = [...folder.layers, layer];
+    // Racy or gone: the listing is not kept, so the next walk reads it again.
+    if (gitignore) listing.gitignore = gitignore;
+    else listing.stat = "";
+  }
+  const layers = listing.inner;
+  const checked = checkedFolder(guard, folder.abs);
+  for (const entry of entries) {
+    if (entry.kind === "file" && checked) {
+      const file = plainFile(guard, checked, entry.name, layers);
+      if (file === "ignored") listing.unwatched.push(posix.join(folder.rel, entry.name));
+      else if (file) listing.files.push(file);
+      continue;
+    }
+    const seen = screenEntry(guard, folder, entry, layers, false);
+    if (seen.verdict === "skipped" || seen.verdict === "ignored") {
+      if (!SILENT.has(entry.name)) listing.unwatched.push(seen.rel);
+      continue;
+    }
+    if (seen.verdict !== "ok") continue;
+    if (seen.kind === "directory") listing.folders.push({ abs: seen.abs, rel: seen.rel });
+    else if (entry.kind === "file") listing.files.push({ rel: seen.rel, abs: seen.abs });
+  }
+  return listing;
+}
+
 interface Folder {
   abs: string;
   rel: string;
+  /** The ignore layers above it (the parent listing's `inner`). */
   layers: Layer[];
-  /** The guard's answer for the folder itself, so its plain files need only the rules. */
-  checked: GuardedPath | undefined;
 }
 
 function checkedFolder(guard: PathGuard, abs: string): GuardedPath | undefined {
@@ -236,13 +289,21 @@ function plainFile(
 
 export type ChangeKind = "created" | "changed" | "deleted";
 
-/** What differs between two snapshots, sorted by path. */
-export function diffSnapshots(before: Snapshot, after: Snapshot): [string, ChangeKind][] {
+/**
+ * What differs between two snapshots, sorted by path. With `racy`, a file
+ * whose before stat was racy and whose bytes were kept counts as changed too:
+ * the caller compares its bytes (a same-tick rewrite keeps every stat field).
+ */
+export function diffSnapshots(
+  before: Snapshot,
+  after: Snapshot,
+  racy = false,
+): [string, ChangeKind][] {
   const out: [string, ChangeKind][] = [];
   for (const [rel, was] of before.files) {
     const now = after.files.get(rel);
     if (!now) out.push([rel, "deleted"]);
-    else if (!sameMeta(was, now)) out.push([rel, "changed"]);
+    else if (!sameMeta(was, now) || (racy && was.racy && was.sha)) out.push([rel, "changed"]);
   }
   for (const rel of after.files.keys()) if (!before.files.has(rel)) out.push([rel, "created"]);
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
