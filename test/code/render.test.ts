@@ -40,7 +40,12 @@ function oracleRender(out: string, match: SgNode, source: string) {
     (all, multi: string | undefined, single: string | undefined, at: number) => {
       const nodes = oracleCaptured(match, (multi ?? single)!, multi !== undefined);
       if (nodes.length === 0) return multi !== undefined ? "" : all;
-      const moved = moveCapture(source, nodes, indentAt(before + template, before.length + at));
+      // The capture's bytes by its range (moveCapture reads a one-line capture's text instead).
+      const slice = source.slice(nodes[0]!.range().start.index, nodes.at(-1)!.range().end.index);
+      const to = indentAt(before + template, before.length + at);
+      const moved = slice.includes("\n")
+        ? moveCapture(source, nodes, to)
+        : { text: slice, kept: [] };
       kept.push(...moved.kept);
       return moved.text;
     },
@@ -53,7 +58,7 @@ const py = languageOf("a.py")!;
 
 /** A call `wrap(first, ...rest)` in TypeScript, with arguments that may span lines. */
 const argument = fc.oneof(
-  fc.constantFrom("x", "a.b", "1", '"s"', "f(y)", "`t\n  emplate`", "[\n    1,\n  2]"),
+  fc.constantFrom("x", "a.b", "1", '"s"', '"é😀"', "f(y)", "`t\n  emplate`", "[\n    1,\n  2]"),
   fc.constantFrom("() => {\n    go();\n  }", "{\n  k: v,\n      w }", "/* c\n */ z"),
 );
 const indentation = fc.constantFrom("", "  ", "    ", "\t", "\t  ");
