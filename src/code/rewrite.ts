@@ -204,6 +204,8 @@ interface Template {
   slots: Slot[];
   /** The literal text after the last capture, cut like a slot's. */
   tail: string[];
+  /** Whether a capture appears twice: its nodes are then asked of the parser once. */
+  repeats: boolean;
 }
 
 const templates = new Map<string, Template>();
@@ -241,7 +243,8 @@ function templateOf(out: string): Template {
     });
     at = m.index + m[0].length;
   }
-  template = { slots, tail: piecesOf(at, out.length) };
+  const repeats = new Set(slots.map((slot) => slot.written)).size < slots.length;
+  template = { slots, tail: piecesOf(at, out.length), repeats };
   if (templates.size > 1000) templates.clear();
   templates.set(out, template);
   return template;
@@ -258,7 +261,7 @@ export function renderReplacement(
   source: string,
   start = match.range().start.index,
 ): Rendered {
-  const { slots, tail } = templateOf(out);
+  const { slots, tail, repeats } = templateOf(out);
   const indent = indentAt(source, start);
   // The output's first line begins with the source before the match: a capture
   // on it lines up with that text's indentation, or past it when it is all blank.
@@ -266,13 +269,13 @@ export function renderReplacement(
   const blankBefore = start - lineStart === indent.length;
   const kept: string[] = [];
   const parts: string[] = [];
-  const seen = new Map<string, SgNode[]>();
+  const seen = repeats ? new Map<string, SgNode[]>() : undefined;
   for (const slot of slots) {
     parts.push(slot.literal.join(indent));
-    let nodes = seen.get(slot.written);
+    let nodes = seen?.get(slot.written);
     if (!nodes) {
       nodes = captured(match, slot.name, slot.multi);
-      seen.set(slot.written, nodes);
+      seen?.set(slot.written, nodes);
     }
     if (nodes.length === 0) {
       if (!slot.multi) parts.push(slot.written);
