@@ -114,9 +114,16 @@ describe("renderReplacement, compiled once per template", () => {
       fc.property(
         fc.constantFrom("", "    ", "        "),
         fc.constantFrom("    ", "  ", "\t"),
-        fc.constantFrom("$$$B", "if ok:\n    $$$B", "with lock:\n$$$B\nend()", "$$$B\n\n  $$$B"),
-        (outer, step, out) => {
-          const source = `def f():\n${outer}if c:\n${outer}${step}a = 1\n${outer}${step}s = """x\ny"""\n${outer}${step}if d:\n${outer}${step}${step}b()\n`;
+        fc.constantFrom(
+          "$$$B",
+          "if not $C:\n    $$$B",
+          "if ok:\n    $$$B",
+          "with lock:\n$$$B\nend()",
+          "$$$B\n\n  $$$B",
+        ),
+        fc.constantFrom("c", 'c == "é😀"', "(a and\n  b)"),
+        (outer, step, out, condition) => {
+          const source = `def f():\n${outer}if ${condition}:\n${outer}${step}a = 1\n${outer}${step}s = """x\ny"""\n${outer}${step}if d:\n${outer}${step}${step}b()\n`;
           const root = parseCode(py, source).root();
           const matches = root.findAll({
             rule: { pattern: { context: "if $C:\n    $$$B", selector: "if_statement" } },
