@@ -6,7 +6,7 @@
  * parser's own floor from the same run: parsing the originals and finding the
  * pattern's matches, which `ast-grep --update-all` pays too.
  */
-import { type Language, languageOf, parseCode } from "../src/code/languages.js";
+import { type Language, languageOf, parseCode, parseInBatch } from "../src/code/languages.js";
 import { prepareOps, rewriteText } from "../src/code/rewrite.js";
 import { checkEditAsync, syntaxProblems } from "../src/code/syntax-check.js";
 import { withText } from "../src/codebase/rewrite.js";
@@ -82,7 +82,8 @@ defineBenchmark({
         mapLimit(rewritten, 16, async ({ before, after, root }) => {
           const doc = parseDocument(before);
           const problems = () => syntaxProblems(root as Parameters<typeof syntaxProblems>[0]);
-          if (await checkEditAsync("a.ts", doc, withText(doc, after), problems)) warned++;
+          const next = withText(doc, after);
+          if (await checkEditAsync("a.ts", doc, next, problems, parseInBatch)) warned++;
         }),
     );
     if (matches !== 18 * BULK_FILES || warned > 0) {

@@ -6,7 +6,7 @@
  * from its text (every literal word of a pattern must appear in a match).
  */
 import type { SgNode } from "@ast-grep/napi";
-import { type Language, parseCode, parseCodeAsync } from "./languages.js";
+import { type Language, parseCode, parseInBatch } from "./languages.js";
 import { indentAt, moveCapture } from "./reindent.js";
 
 export interface RewriteOp {
@@ -336,9 +336,9 @@ export interface FileRewrite {
 
 /**
  * Applies the ops in order to one file's text. `skip(op)` names ops that do
- * not apply in this language (their pattern does not parse in it). Parsing
- * runs on the thread pool, so a caller handling many files parses them side
- * by side.
+ * not apply in this language (their pattern does not parse in it). A large
+ * text parses on the thread pool (parseInBatch), so a caller handling many
+ * files parses them side by side.
  */
 export async function rewriteText(
   language: Language,
@@ -357,7 +357,7 @@ export async function rewriteText(
       kept.push([]);
       continue;
     }
-    root ??= (await parseCodeAsync(language, current)).root();
+    root ??= (await parseInBatch(language, current)).root();
     if (current === text) first ??= root;
     const replacements = replacementsFor(language, root, op, current);
     counts.push(replacements.length);
