@@ -4,6 +4,7 @@
  * adding one is one import line below.
  */
 import { registeredBenchmarks } from "./lib.js";
+import "./ast-plan.js";
 import "./bulk.js";
 import "./cli.js";
 import "./clients/index.js";

@@ -6,7 +6,7 @@
  * from its text (every literal word of a pattern must appear in a match).
  */
 import type { SgNode } from "@ast-grep/napi";
-import { type Language, parseCode, parseCodeAsync } from "./languages.js";
+import { type Language, parseCode, parseInBatch } from "./languages.js";
 import { indentAt, moveCapture } from "./reindent.js";
 
 export interface RewriteOp {
@@ -180,6 +180,76 @@ export interface Rendered {
   kept: string[];
 }
 
+/** A capture's place in `out`, after the literal text before it. */
+interface Slot {
+  /** The literal text before it, cut where the match's indentation goes (see Template). */
+  literal: string[];
+  name: string;
+  multi: boolean;
+  /** `$$$NAME` or `$NAME` as written, put back when a single capture matched nothing. */
+  written: string;
+  /** On the template's first line, where the text before the match comes first. */
+  firstLine: boolean;
+  /** The whitespace its template line starts with, up to the capture. */
+  lead: string;
+}
+
+/**
+ * `out` split once per op into literal text and captures, so that rendering
+ * a match is string work plus its captures' nodes. Every line of `out` after
+ * the first that is not empty starts with the match's indentation: the
+ * literal pieces are joined with it.
+ */
+interface Template {
+  slots: Slot[];
+  /** The literal text after the last capture, cut like a slot's. */
+  tail: string[];
+  /** Whether a capture appears twice: its nodes are then asked of the parser once. */
+  repeats: boolean;
+}
+
+const templates = new Map<string, Template>();
+
+function templateOf(out: string): Template {
+  let template = templates.get(out);
+  if (template) return template;
+  // Where the indentation goes: after a line break, on a line that is not empty.
+  const cuts: number[] = [];
+  for (let i = out.indexOf("\n"); i >= 0 && i + 1 < out.length; i = out.indexOf("\n", i + 1)) {
+    if (out[i + 1] !== "\n") cuts.push(i + 1);
+  }
+  const piecesOf = (from: number, to: number) => {
+    const pieces: string[] = [];
+    let at = from;
+    for (const cut of cuts) {
+      if (cut <= from || cut > to) continue;
+      pieces.push(out.slice(at, cut));
+      at = cut;
+    }
+    pieces.push(out.slice(at, to));
+    return pieces;
+  };
+  const slots: Slot[] = [];
+  let at = 0;
+  for (const m of out.matchAll(METAVAR)) {
+    const lineStart = out.lastIndexOf("\n", m.index - 1) + 1;
+    slots.push({
+      literal: piecesOf(at, m.index),
+      name: (m[1] ?? m[2])!,
+      multi: m[1] !== undefined,
+      written: m[0],
+      firstLine: lineStart === 0,
+      lead: /^[ \t]*/.exec(out.slice(lineStart, m.index))![0],
+    });
+    at = m.index + m[0].length;
+  }
+  const repeats = new Set(slots.map((slot) => slot.written)).size < slots.length;
+  template = { slots, tail: piecesOf(at, out.length), repeats };
+  if (templates.size > 1000) templates.clear();
+  templates.set(out, template);
+  return template;
+}
+
 /**
  * `out` with captures filled in. Its later lines are indented like the line
  * the match starts on, and a multi-line capture keeps its layout relative
@@ -191,25 +261,33 @@ export function renderReplacement(
   source: string,
   start = match.range().start.index,
 ): Rendered {
+  const { slots, tail, repeats } = templateOf(out);
   const indent = indentAt(source, start);
-  const template = out
-    .split("\n")
-    .map((line, i) => (i > 0 && line !== "" ? indent + line : line))
-    .join("\n");
-  // The output's first line begins with the source before the match.
-  const before = source.slice(source.lastIndexOf("\n", start - 1) + 1, start);
+  // The output's first line begins with the source before the match: a capture
+  // on it lines up with that text's indentation, or past it when it is all blank.
+  const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+  const blankBefore = start - lineStart === indent.length;
   const kept: string[] = [];
-  const text = template.replace(
-    METAVAR,
-    (all, multi: string | undefined, single: string | undefined, at: number) => {
-      const nodes = captured(match, (multi ?? single)!, multi !== undefined);
-      if (nodes.length === 0) return multi !== undefined ? "" : all;
-      const moved = moveCapture(source, nodes, indentAt(before + template, before.length + at));
-      kept.push(...moved.kept);
-      return moved.text;
-    },
-  );
-  return { text, kept };
+  const parts: string[] = [];
+  const seen = repeats ? new Map<string, SgNode[]>() : undefined;
+  for (const slot of slots) {
+    parts.push(slot.literal.join(indent));
+    let nodes = seen?.get(slot.written);
+    if (!nodes) {
+      nodes = captured(match, slot.name, slot.multi);
+      seen?.set(slot.written, nodes);
+    }
+    if (nodes.length === 0) {
+      if (!slot.multi) parts.push(slot.written);
+      continue;
+    }
+    const to = slot.firstLine && !blankBefore ? indent : indent + slot.lead;
+    const moved = moveCapture(source, nodes, to);
+    kept.push(...moved.kept);
+    parts.push(moved.text);
+  }
+  parts.push(tail.join(indent));
+  return { text: parts.join(""), kept };
 }
 
 export interface Replacement {
@@ -258,9 +336,9 @@ export interface FileRewrite {
 
 /**
  * Applies the ops in order to one file's text. `skip(op)` names ops that do
- * not apply in this language (their pattern does not parse in it). Parsing
- * runs on the thread pool, so a caller handling many files parses them side
- * by side.
+ * not apply in this language (their pattern does not parse in it). A large
+ * text parses on the thread pool (parseInBatch), so a caller handling many
+ * files parses them side by side.
  */
 export async function rewriteText(
   language: Language,
@@ -279,7 +357,7 @@ export async function rewriteText(
       kept.push([]);
       continue;
     }
-    root ??= (await parseCodeAsync(language, current)).root();
+    root ??= (await parseInBatch(language, current)).root();
     if (current === text) first ??= root;
     const replacements = replacementsFor(language, root, op, current);
     counts.push(replacements.length);

@@ -14,7 +14,7 @@ import type { ChangeContext } from "../change/context.js";
 import { type LoadedFile, loadTextFile } from "../change/load.js";
 import { exclusiveAll } from "../change/lock.js";
 import { atomicNote, putBack, type Written } from "../change/restore.js";
-import type { Language } from "../code/languages.js";
+import { type Language, parseInBatch } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
@@ -38,7 +38,7 @@ export interface Transform {
   words?: string[];
   /** A cheap test on the raw bytes: false means the file cannot match. */
   candidate(bytes: Uint8Array, file: CodeFile): boolean;
-  /** Parses on the thread pool (parseCodeAsync), so files are rewritten side by side. */
+  /** Parses large texts on the thread pool (parseInBatch), so files are rewritten side by side. */
   apply(language: Language, text: string, file: CodeFile): Promise<Rewritten>;
   /** Warnings for a file that was not parsed (the prefilter ruled it out). */
   unmatched(file: CodeFile): string[];
@@ -120,7 +120,7 @@ async function plan(
   const root = result.root;
   const before =
     root && text.length <= SYNTAX_CHECK_MAX_CHARS ? () => syntaxProblems(root) : undefined;
-  const syntax = await checkEditAsync(display, loaded.doc, next, before);
+  const syntax = await checkEditAsync(display, loaded.doc, next, before, parseInBatch);
   if (syntax) warnings.push(syntax);
   return { planned: { code, loaded, next, matches: result.matches, warnings } };
 }

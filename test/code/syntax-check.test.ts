@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { languageOf, parseCode } from "../../src/code/languages.js";
-import { checkEdit, introducedProblems, syntaxProblems } from "../../src/code/syntax-check.js";
+import {
+  languageOf,
+  POOL_MIN_CHARS,
+  parseCode,
+  parseCodeAsync,
+  parseInBatch,
+} from "../../src/code/languages.js";
+import {
+  checkEdit,
+  checkEditAsync,
+  introducedProblems,
+  syntaxProblems,
+} from "../../src/code/syntax-check.js";
 import { parseDocument } from "../../src/text/document.js";
 import { FIXTURES } from "./fixtures.js";
 
@@ -24,6 +35,25 @@ describe.each(Object.entries(FIXTURES))("syntax check in %s", (_name, fx) => {
   it("says nothing about an edit that parses", () => {
     const after = `${fx.source}\n`;
     expect(checkEdit(fx.file, parseDocument(fx.source), parseDocument(after))).toBeUndefined();
+  });
+});
+
+describe("checkEditAsync in a batch (parseInBatch)", () => {
+  // Each fixture, broken and clean, once below the size where a batch hands the parse
+  // to the pool and once above it: the warning is the pool parse's, word for word.
+  const padded = (source: string) => `${source}${"\n".repeat(POOL_MIN_CHARS)}`;
+  it.each(Object.entries(FIXTURES))("warns in %s as the pool parse does", async (_name, fx) => {
+    expect(fx.source.length).toBeLessThan(POOL_MIN_CHARS);
+    for (const source of [fx.source, padded(fx.source)]) {
+      const before = parseDocument(source);
+      for (const after of [source.replace(fx.broken.oldText, fx.broken.newText), `${source}\n`]) {
+        const next = parseDocument(after);
+        const pool = await checkEditAsync(fx.file, before, next, undefined, parseCodeAsync);
+        const batch = await checkEditAsync(fx.file, before, next, undefined, parseInBatch);
+        expect(batch).toBe(pool);
+        expect(batch === undefined).toBe(after === `${source}\n`);
+      }
+    }
   });
 });
 

@@ -6,7 +6,7 @@
 
 import type { ChangeContext } from "../../change/context.js";
 import type { Language } from "../../code/languages.js";
-import { parseCodeAsync } from "../../code/languages.js";
+import { parseInBatch } from "../../code/languages.js";
 import { type PreparedOp, replacementsFor } from "../../code/rewrite.js";
 import {
   type CodeFile,
@@ -72,7 +72,7 @@ async function hitsIn(
 ): Promise<AstHit[]> {
   const wanted = ops.filter((o) => !skip(o) && o.words.every((w) => text.includes(w)));
   if (wanted.length === 0) return [];
-  const root = (await parseCodeAsync(language, text)).root();
+  const root = (await parseInBatch(language, text)).root();
   const starts = lineStarts(text);
   const hits: AstHit[] = [];
   for (const o of wanted) {
