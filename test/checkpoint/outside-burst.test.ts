@@ -5,18 +5,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VERSIONS_PER_MINUTE } from "../../src/checkpoint/outside.js";
-import type { SpliceEvent } from "../../src/events.js";
-import type { Splice } from "../../src/splice.js";
 import { Project } from "../helpers/project.js";
-
-type Outside = Extract<SpliceEvent, { type: "outside_changes" }>;
-
-const open: Splice[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
+import { watched } from "../helpers/watched.js";
 
 const FILES = 10_000;
 
@@ -24,13 +16,7 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("the root watch under a burst", 
   it("rewrites of 10,000 files: lost track, walked again, every change named, versions capped", async () => {
     const p = new Project();
     for (let i = 0; i < FILES; i++) p.write(`d${i % 50}/f${i}.txt`, `v1 ${i}\n`);
-    const s = p.splice({ watch: true });
-    open.push(s);
-    const told: Outside[] = [];
-    s.events.on((e) => {
-      if (e.type === "outside_changes") told.push(e);
-    });
-    expect(await s.watching()).toBeUndefined();
+    const { told } = await watched(p);
     for (let i = 0; i < FILES; i++)
       writeFileSync(join(p.root, `d${i % 50}/f${i}.txt`), `v2 ${i}\n`);
     const named = () => told.reduce((n, e) => n + e.changes.length + e.more, 0);

@@ -6,31 +6,12 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WALK_BELOW } from "../../src/checkpoint/outside.js";
-import type { SpliceEvent } from "../../src/events.js";
 import type { RunResult } from "../../src/index.js";
-import type { Splice } from "../../src/splice.js";
 import type { UndoResult } from "../../src/tools/undo/index.js";
 import { Project } from "../helpers/project.js";
-
-type Outside = Extract<SpliceEvent, { type: "outside_changes" }>;
-
-const open: Splice[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
-
-async function watched(p: Project): Promise<{ s: Splice; told: Outside[] }> {
-  const s = p.splice({ watch: true });
-  open.push(s);
-  const told: Outside[] = [];
-  s.events.on((e) => {
-    if (e.type === "outside_changes") told.push(e);
-  });
-  expect(await s.watching()).toBeUndefined();
-  return { s, told };
-}
+import { type Outside, watched } from "../helpers/watched.js";
 
 /** Waits until `told` holds an event naming `path` (or fails after 5 s). */
 async function toldOf(told: Outside[], path: string): Promise<Outside> {

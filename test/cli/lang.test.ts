@@ -6,27 +6,18 @@
  * its cache, which `npm ci` filled) into a temporary add-on folder.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-
-const REPO = join(import.meta.dirname, "../..");
+import { stagedInstall } from "../helpers/staged-install.js";
 
 let base: string;
 let splice: (args: string[]) => { code: number | null; stdout: string; stderr: string };
 
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), "splice-lang-"));
-  const pkg = join(base, "pkg");
-  for (const part of ["dist", "bin", "package.json"])
-    cpSync(join(REPO, part), join(pkg, part), { recursive: true });
-  const { dependencies } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
-  for (const name of Object.keys(dependencies)) {
-    const link = join(pkg, "node_modules", name);
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(REPO, "node_modules", name), link);
-  }
+  const pkg = stagedInstall(base);
   const project = join(base, "project");
   mkdirSync(project);
   writeFileSync(join(project, "a.swift"), 'func greet() -> String {\n  return "hi"\n}\n');

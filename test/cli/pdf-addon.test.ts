@@ -7,21 +7,13 @@
  * beside its real path, and this clone's has one).
  */
 import { spawnSync } from "node:child_process";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scannedPdf } from "../helpers/scanned-pdf.js";
+import { REPO, stagedInstall } from "../helpers/staged-install.js";
 
-const REPO = join(import.meta.dirname, "../..");
 const pinned = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).peerDependencies;
 
 let base: string;
@@ -43,15 +35,7 @@ function splice(args: string[]) {
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), "splice-pdf-addon-"));
-  const pkg = join(base, "pkg");
-  for (const part of ["dist", "bin", "package.json"])
-    cpSync(join(REPO, part), join(pkg, part), { recursive: true });
-  const { dependencies } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
-  for (const name of Object.keys(dependencies)) {
-    const link = join(pkg, "node_modules", name);
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(REPO, "node_modules", name), link);
-  }
+  stagedInstall(base);
   addons = join(base, "addons");
   project = join(base, "project");
   mkdirSync(project);
