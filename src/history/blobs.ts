@@ -112,10 +112,7 @@ export class BlobStore {
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
     try {
-      if (!this.putExisting(sha, bytes, backup, sync)) {
-        this.write(sha, path, bytes, sync);
-        if (backup) this.markBackedUp(sha, sync);
-      }
+      if (!this.putExisting(sha, bytes, backup, sync)) this.writeNew(sha, bytes, backup, sync);
     } catch (error) {
       // A read or write on a descriptor names no path; the blob's lets the error say where.
       const e = error as NodeJS.ErrnoException;
@@ -148,11 +145,8 @@ export class BlobStore {
     for (const group of packGroups([...fresh])) {
       if (group.length >= PACK_MIN) this.writePack(group, sync);
       else {
-        for (const [sha, { bytes, backup }] of group) {
-          const one = backup ? sync : undefined;
-          this.write(sha, this.pathOf(sha), bytes, one);
-          if (backup) this.markBackedUp(sha, one);
-        }
+        for (const [sha, { bytes, backup }] of group)
+          this.writeNew(sha, bytes, backup, backup ? sync : undefined);
       }
     }
     if (sync && !barrier) sync.flushSync();
@@ -233,7 +227,17 @@ export class BlobStore {
    * undefined when the blob was kept.
    */
   removeIfOlder(sha: string, cutoffMs: number): number | undefined {
-    const path = this.pathOf(sha);
+    const size = this.removeUntouched(this.pathOf(sha), cutoffMs);
+    if (size !== undefined) this.backedUp.delete(sha);
+    return size;
+  }
+
+  /**
+   * Moves `path` aside, checks its mtime again and deletes it unless it was
+   * touched after `cutoffMs` (then it goes back). Its size when deleted;
+   * undefined when kept or already gone.
+   */
+  private removeUntouched(path: string, cutoffMs: number): number | undefined {
     const aside = `${path}.del-${randomId(4)}`;
     try {
       this.fs.rename(path, aside);
@@ -247,8 +251,13 @@ export class BlobStore {
       return undefined;
     }
     this.fs.unlink(aside);
-    this.backedUp.delete(sha);
     return st.size;
+  }
+
+  /** A new loose blob; a backup is synced into `sync` (when the store syncs) and marked so. */
+  private writeNew(sha: string, bytes: Uint8Array, backup: boolean, sync?: SyncBarrier): void {
+    this.write(sha, this.pathOf(sha), bytes, sync);
+    if (backup) this.markBackedUp(sha, sync);
   }
 
   /** One pack of `group`, synced into `sync` when it holds a backup. */
@@ -269,7 +278,7 @@ export class BlobStore {
    * Removes the packs older than `cutoff` that hold a blob not in `referenced`.
    * The referenced blobs of such a pack are first stored loose (and synced,
    * when the store syncs), so the pack goes whole; then it is moved aside and
-   * its mtime checked again, as in removeIfOlder: a pack a `put` touched
+   * its mtime checked again (removeUntouched): a pack a `put` touched
    * meanwhile is put back. Returns the blobs and bytes freed.
    */
   removePacksOlder(
@@ -288,19 +297,8 @@ export class BlobStore {
         if (bytes) this.write(sha, this.pathOf(sha), bytes, sync);
       }
       sync?.flushSync();
-      const aside = `${pack.path}.del-${randomId(4)}`;
-      try {
-        this.fs.rename(pack.path, aside);
-      } catch (error) {
-        if (isErrno(error, "ENOENT")) continue;
-        throw error;
-      }
       this.packs.forget(pack.path);
-      if (this.fs.lstat(aside).mtimeMs >= cutoffMs) {
-        this.fs.rename(aside, pack.path);
-        continue;
-      }
-      this.fs.unlink(aside);
+      if (this.removeUntouched(pack.path, cutoffMs) === undefined) continue;
       for (const { sha, size } of dead) {
         this.backedUp.delete(sha);
         removedBlobs++;
