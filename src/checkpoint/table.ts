@@ -18,6 +18,7 @@ import { closeSync, constants, fstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { PathGuard } from "../guard/path-guard.js";
 import { tempPath } from "../history/fsutil.js";
+import { JOURNAL_FILE } from "../history/journal.js";
 import type { HistoryStore } from "../history/types.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { type FileMeta, sameMeta } from "./meta.js";
@@ -30,8 +31,6 @@ export interface TableDeps {
 
 export const TABLE_FILE = "checkpoint-table";
 const CLOCK_FILE = "checkpoint-clock";
-/** The journal's name in the history (history/journal.ts): a compaction replaces it. */
-const JOURNAL_FILE = "journal.jsonl";
 const MAGIC = "splice-stat-table 1";
 /** Files a table holds at most (about 12 MiB on disk at 100,000): larger trees keep none. */
 export const TABLE_MAX_FILES = 500_000;
