@@ -1,9 +1,12 @@
 /**
  * A per-path writer lock that holds across processes and is never broken
- * while its holder lives. The lock is a symlink created with symlink(2),
- * which fails when the name exists and stores its target (who holds it, see
- * holder.ts) inside the inode: one system call creates it complete, so no
- * reader ever sees a half-written lock, and unlinking it frees no data block.
+ * while its holder lives. The lock is a hard link to this process's holder
+ * file (one per lock folder, made once, holding who holds it: holder.ts):
+ * link(2) fails when the name exists and makes no new inode, so a lock is
+ * never seen half-written and costs no inode to take — an inode is the
+ * expensive part of a small file system change, and a 120-file batch takes
+ * 120 locks. Where hard links are refused the lock is a symlink whose target
+ * is the holder text, and where symlinks are too, a regular file holding it.
  *
  * A lock is broken at once when its holder is provably gone (its pid is gone
  * or was reused) and never while the holder runs, however long it takes — a
@@ -13,7 +16,7 @@
  * ELSEWHERE_STALE_MS is broken. Waiters in one process queue on a promise.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
@@ -35,9 +38,31 @@ export const LOCK_TIMING = {
 /** Waiters in this process queue here instead of polling the lock file. */
 const waiters = new KeyedQueue();
 
-/** The locks this process holds: lock file -> its holder text and where its calls are made. */
-const held = new Map<string, { text: string; fs: BeneathFs }>();
-const heldTokens = new Set<string>();
+/** This process as a lock holder: one text for every lock it takes. */
+let me: { holder: Holder; text: string } | undefined;
+function self(): { holder: Holder; text: string } {
+  if (!me) {
+    const holder = newHolder();
+    me = { holder, text: encodeHolder(holder) };
+  }
+  return me;
+}
+
+/** A file whose hard links are this process's locks in one folder; `ino` tells its links apart. */
+interface HolderFile {
+  path: string;
+  ino: number;
+  dev: number;
+  fs: BeneathFs;
+}
+
+/** Lock folder -> this process's holder file there; null where the file system refuses hard links. */
+const holderFiles = new Map<string, HolderFile | null>();
+const HOLDER_SUFFIX = ".holder";
+let exitHooked = false;
+
+/** The locks this process holds: lock file -> where its calls are made and how it was taken. */
+const held = new Map<string, { fs: BeneathFs; linked?: HolderFile }>();
 let heartbeat: NodeJS.Timeout | undefined;
 
 export function lockName(dir: string, path: string): string {
@@ -55,18 +80,16 @@ function beat(): void {
   }
 }
 
-function hold(fs: BeneathFs, lock: string, holder: Holder, text: string): void {
-  held.set(lock, { text, fs });
-  heldTokens.add(holder.token);
+function hold(fs: BeneathFs, lock: string, linked: HolderFile | undefined): void {
+  held.set(lock, { fs, ...(linked ? { linked } : {}) });
   if (!heartbeat) {
     heartbeat = setInterval(beat, LOCK_TIMING.heartbeatMs);
     heartbeat.unref();
   }
 }
 
-function unhold(lock: string, holder: Holder): void {
+function unhold(lock: string): void {
   held.delete(lock);
-  heldTokens.delete(holder.token);
   if (held.size === 0 && heartbeat) {
     clearInterval(heartbeat);
     heartbeat = undefined;
@@ -74,8 +97,81 @@ function unhold(lock: string, holder: Holder): void {
 }
 
 const NO_SYMLINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+/** link(2) refused by the file system (EMLINK: the holder file has too many links). */
+const NO_LINKS = new Set([...NO_SYMLINKS, "EMLINK", "EXDEV"]);
 
-/** Creates the lock; false when it exists. */
+/**
+ * This process's holder file in `dir`, made on first use (and the holder
+ * files of gone processes there removed); undefined where hard links are
+ * refused. It is removed when the process exits; a killed process's is
+ * removed by the next one to make its own, or by `splice gc`.
+ */
+function holderFile(fs: BeneathFs, dir: string): HolderFile | undefined {
+  const known = holderFiles.get(dir);
+  if (known !== undefined) return known ?? undefined;
+  const { text } = self();
+  const path = join(dir, `${text}${HOLDER_SUFFIX}`);
+  for (;;) {
+    try {
+      fs.create(path, text);
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT")
+        fs.mkdirp(dir); // the lock folder, made when first needed
+      else if (code === "EEXIST")
+        fs.rm(path); // left by this process before the folder was swept
+      else throw error;
+    }
+  }
+  const st = fs.lstat(path);
+  const file = { path, ino: st.ino, dev: st.dev, fs };
+  holderFiles.set(dir, file);
+  if (!exitHooked) process.once("exit", removeHolderFiles);
+  exitHooked = true;
+  for (const dead of deadHolderFiles(fs, dir)) fs.rm(dead);
+  return file;
+}
+
+function removeHolderFiles(): void {
+  for (const file of holderFiles.values()) {
+    if (!file) continue;
+    try {
+      file.fs.rm(file.path);
+    } catch {
+      // Exiting: a holder file left behind is a gone holder's, removed by the next process.
+    }
+  }
+}
+
+/** Takes the lock and holds it; false when it exists. */
+function take(fs: BeneathFs, lock: string): boolean {
+  const dir = dirname(lock);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const file = holderFile(fs, dir);
+    if (!file) break;
+    try {
+      fs.link(file.path, lock);
+      hold(fs, lock, file);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
+      if (code === "ENOENT") {
+        holderFiles.delete(dir); // the folder or the holder file was removed under this process
+        continue;
+      }
+      if (!code || !NO_LINKS.has(code)) throw Object.assign(error as Error, { path: lock });
+      if (code !== "EMLINK") holderFiles.set(dir, null);
+      break;
+    }
+  }
+  if (!create(fs, lock, self().text)) return false;
+  hold(fs, lock, undefined);
+  return true;
+}
+
+/** Creates the lock as a symlink holding `text` (or a regular file where there are none); false when it exists. */
 function create(fs: BeneathFs, lock: string, text: string): boolean {
   for (;;) {
     try {
@@ -132,7 +228,7 @@ function ageMs(fs: BeneathFs, lock: string): number {
 function abandoned(fs: BeneathFs, lock: string, text: string): boolean {
   const holder = decodeHolder(text);
   if (!holder) return ageMs(fs, lock) > LOCK_TIMING.unknownStaleMs;
-  const state = liveness(holder, heldTokens);
+  const state = liveness(holder, held.has(lock));
   if (state === "gone") return true;
   return state === "elsewhere" && ageMs(fs, lock) > LOCK_TIMING.elsewhereStaleMs;
 }
@@ -141,7 +237,7 @@ function abandoned(fs: BeneathFs, lock: string, text: string): boolean {
  * Removes an abandoned lock. It is moved aside first, as only one process can
  * move a given file: if what was moved is not the lock judged abandoned,
  * another waiter broke it and took a new one in between, so that one is put
- * back (its holder finds it by its text, not its inode).
+ * back — linked back, so it is the same inode its holder checks at release.
  */
 function breakLock(fs: BeneathFs, lock: string, seen: string): void {
   const aside = `${lock}.${randomId(4)}.broken`;
@@ -152,7 +248,16 @@ function breakLock(fs: BeneathFs, lock: string, seen: string): void {
     throw error;
   }
   const moved = readLock(fs, aside);
-  if (moved !== undefined && moved !== seen) create(fs, lock, moved);
+  if (moved === seen) {
+    // Its holder is gone too, and so is its holder file (a name made of the checked holder text only).
+    if (decodeHolder(seen)) fs.rm(join(dirname(lock), `${seen}${HOLDER_SUFFIX}`));
+  } else if (moved !== undefined) {
+    try {
+      fs.link(aside, lock);
+    } catch {
+      create(fs, lock, moved);
+    }
+  }
   try {
     fs.unlink(aside);
   } catch {
@@ -160,16 +265,11 @@ function breakLock(fs: BeneathFs, lock: string, seen: string): void {
   }
 }
 
-async function acquire(fs: BeneathFs, lock: string, path: string): Promise<Holder> {
-  const holder = newHolder();
-  const text = encodeHolder(holder);
+async function acquire(fs: BeneathFs, lock: string, path: string): Promise<void> {
   const started = Date.now();
   let delay = 1;
   for (;;) {
-    if (create(fs, lock, text)) {
-      hold(fs, lock, holder, text);
-      return holder;
-    }
+    if (take(fs, lock)) return;
     const other = readLock(fs, lock);
     if (other === undefined) continue;
     if (abandoned(fs, lock, other)) {
@@ -182,12 +282,19 @@ async function acquire(fs: BeneathFs, lock: string, path: string): Promise<Holde
   }
 }
 
+/** Whether the lock at `lock` is still the one this process took. */
+function stillMine(fs: BeneathFs, lock: string, linked: HolderFile | undefined): boolean {
+  if (!linked) return readLock(fs, lock) === self().text;
+  const st = fs.lstat(lock);
+  return st.ino === linked.ino && st.dev === linked.dev;
+}
+
 /** Removes the lock only while it is still this holder's. */
-function release(fs: BeneathFs, lock: string, holder: Holder): void {
-  const text = held.get(lock)?.text;
-  unhold(lock, holder);
+function release(fs: BeneathFs, lock: string): void {
+  const linked = held.get(lock)?.linked;
+  unhold(lock);
   try {
-    if (readLock(fs, lock) === text) fs.unlink(lock);
+    if (stillMine(fs, lock, linked)) fs.unlink(lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
@@ -214,15 +321,41 @@ function stoppedNote(pid: number): string {
   }
 }
 
-/** The lock files in `dir` whose holder is gone (and the asides of broken ones), for `splice gc`. */
-export function deadLocks(fs: BeneathFs, dir: string): string[] {
-  let names: string[];
+/** Holder files in `dir` of holders that are gone (or on another host and silent), never this process's. */
+function deadHolderFiles(fs: BeneathFs, dir: string, names = safeReaddir(fs, dir)): string[] {
+  const mine = holderFiles.get(dir)?.path;
+  const out: string[] = [];
+  for (const name of names) {
+    if (!name.endsWith(HOLDER_SUFFIX)) continue;
+    const path = join(dir, name);
+    if (path === mine) continue;
+    const holder = decodeHolder(name.slice(0, -HOLDER_SUFFIX.length));
+    const state = holder ? liveness(holder, false) : "gone";
+    if (
+      state === "gone" ||
+      (state === "elsewhere" && ageMs(fs, path) > LOCK_TIMING.elsewhereStaleMs)
+    ) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function safeReaddir(fs: BeneathFs, dir: string): string[] {
   try {
-    names = fs.readdir(dir);
+    return fs.readdir(dir);
   } catch {
     return [];
   }
-  const out: string[] = [];
+}
+
+/**
+ * The lock files in `dir` whose holder is gone, the asides of broken ones and
+ * gone holders' holder files, for `splice gc`.
+ */
+export function deadLocks(fs: BeneathFs, dir: string): string[] {
+  const names = safeReaddir(fs, dir);
+  const out = deadHolderFiles(fs, dir, names);
   for (const name of names) {
     const lock = join(dir, name);
     if (name.endsWith(".broken")) {
@@ -242,6 +375,10 @@ export function removeDeadLock(fs: BeneathFs, lock: string): void {
     fs.rm(lock);
     return;
   }
+  if (lock.endsWith(HOLDER_SUFFIX)) {
+    if (deadHolderFiles(fs, dirname(lock), [basename(lock)]).length > 0) fs.rm(lock);
+    return;
+  }
   const text = readLock(fs, lock);
   if (text !== undefined && abandoned(fs, lock, text)) breakLock(fs, lock, text);
 }
@@ -258,11 +395,11 @@ export function withFileLock<T>(
 ): Promise<T> {
   const lock = lockName(dir, path);
   return waiters.run(lock, async () => {
-    const holder = await acquire(fs, lock, path);
+    await acquire(fs, lock, path);
     try {
       return await fn();
     } finally {
-      release(fs, lock, holder);
+      release(fs, lock);
     }
   });
 }

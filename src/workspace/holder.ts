@@ -17,7 +17,7 @@ export interface Holder {
   start: string;
   /** The host and pid namespace the pid means something in (12 hex). */
   host: string;
-  /** Tells this holder's locks apart from a later holding by the same process. */
+  /** Random: makes each process's holder file name its own. */
   token: string;
 }
 
@@ -96,16 +96,14 @@ export type Liveness = "alive" | "gone" | "elsewhere";
 
 /**
  * Whether a holder still runs. "elsewhere": on another host or pid namespace,
- * where only its heartbeat can tell. `held` are the tokens this process holds
- * now: a lock with this process's pid and start but another token was left by
- * this process and is not held any more.
+ * where only its heartbeat can tell. A lock naming this process is alive only
+ * while this process holds it (`heldHere`): one it no longer holds was left by
+ * a release that failed.
  */
-export function liveness(holder: Holder, held: ReadonlySet<string>): Liveness {
+export function liveness(holder: Holder, heldHere: boolean): Liveness {
   const me = newHolder();
   if (holder.host !== me.host) return "elsewhere";
-  if (holder.pid === me.pid && holder.start === me.start) {
-    return held.has(holder.token) ? "alive" : "gone";
-  }
+  if (holder.pid === me.pid && holder.start === me.start) return heldHere ? "alive" : "gone";
   const start = startTime(holder.pid);
   if (start === undefined) return "gone";
   return start === holder.start || start === "0" || holder.start === "0" ? "alive" : "gone";

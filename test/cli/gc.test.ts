@@ -71,7 +71,7 @@ describe.runIf(process.platform === "linux")("splice gc", () => {
     const old = new Date(Date.now() - 10_000);
     utimesSync(temp, old, old); // a dead writer's temp is removed once a few seconds old
     const locks = join(p.root, ".splice", "locks");
-    expect(readdirSync(locks)).toHaveLength(1);
+    expect(readdirSync(locks)).toHaveLength(2); // its lock, and its holder file the lock links to
     const fanout = join(p.root, ".splice", "blobs", "ab");
     mkdirSync(fanout, { recursive: true });
     const dead = exited();
@@ -85,17 +85,17 @@ describe.runIf(process.platform === "linux")("splice gc", () => {
     const listed = gc(p.root, "--dry-run", "--json");
     expect(listed.code).toBe(0);
     const found = JSON.parse(listed.stdout).found as { kind: string; path: string }[];
-    expect(found.map((f) => f.kind).sort()).toEqual(["history_temp", "lock", "temp"]);
+    expect(found.map((f) => f.kind).sort()).toEqual(["history_temp", "lock", "lock", "temp"]);
     expect([existsSync(temp), existsSync(blobTemp), readdirSync(locks).length]).toEqual([
       true,
       true,
-      1,
+      2,
     ]);
 
     const removed = gc(p.root);
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain("a.txt.splice-");
-    expect(removed.stdout).toMatch(/Removed 3 leftover\(s\)\./);
+    expect(removed.stdout).toMatch(/Removed 4 leftover\(s\)\./);
     expect([existsSync(temp), existsSync(blobTemp), readdirSync(locks)]).toEqual([
       false,
       false,

@@ -14,8 +14,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { LOCK_TIMING, lockName } from "../../src/workspace/file-lock.js";
+import { LOCK_TIMING, lockName, withFileLock } from "../../src/workspace/file-lock.js";
 import { encodeHolder, newHolder, startTime } from "../../src/workspace/holder.js";
+import { findLeftovers } from "../../src/workspace/leftovers.js";
 import { sleep } from "../helpers/processes.js";
 import { Project, rejection } from "../helpers/project.js";
 
@@ -24,6 +25,11 @@ const DEFAULTS = { ...LOCK_TIMING };
 afterEach(() => Object.assign(LOCK_TIMING, DEFAULTS));
 
 const lockDir = (p: Project) => join(p.root, ".splice", "locks");
+/** The lock folder's entries but the holder file this test process keeps while it lives. */
+const leftIn = (p: Project) =>
+  readdirSync(lockDir(p)).filter(
+    (n) => !(n.startsWith(`${process.pid}.`) && n.endsWith(".holder")),
+  );
 const lockOf = (p: Project, rel: string) => lockName(lockDir(p), realpathSync(join(p.root, rel)));
 
 /** Process state letter from /proc (R, S, T for stopped, Z …). */
@@ -87,7 +93,7 @@ describe("a lock whose holder is stopped", { timeout: 40_000 }, () => {
     expect(await exited).toBe(0);
     await second;
     expect(p.text("f.txt")).toBe("A\nB\n");
-    expect(readdirSync(lockDir(p))).toEqual([]);
+    expect(leftIn(p)).toEqual([]); // the editor's lock and, as it exited, its holder file
   });
 });
 
@@ -96,7 +102,12 @@ describe("a lock whose holder was killed", { timeout: 30_000 }, () => {
     const p = new Project();
     p.write("f.txt", "a\nb\n");
     const { child, exited } = await editorAtRename(p, "hang", ["f.txt", "a", "A"]);
-    expect(lstatSync(lockOf(p, "f.txt")).isSymbolicLink()).toBe(true);
+    // The lock is a hard link to the editor's holder file, which names it.
+    const lock = lstatSync(lockOf(p, "f.txt"));
+    const holderFile = readdirSync(lockDir(p)).find((n) => n.startsWith(`${child.pid}.`));
+    expect(holderFile).toMatch(/\.holder$/);
+    expect(lstatSync(join(lockDir(p), holderFile!)).ino).toBe(lock.ino);
+    expect(readFileSync(lockOf(p, "f.txt"), "utf8")).toBe(holderFile!.replace(/\.holder$/, ""));
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
     LOCK_TIMING.giveUpMs = 1_000; // an aging rule would time out here
@@ -104,7 +115,7 @@ describe("a lock whose holder was killed", { timeout: 30_000 }, () => {
       .splice()
       .edit({ targets: [{ path: "f.txt", edits: [{ old_text: "b", new_text: "B" }] }] });
     expect(p.text("f.txt")).toBe("a\nB\n");
-    expect(readdirSync(lockDir(p))).toEqual([]);
+    expect(leftIn(p)).toEqual([]); // the broken lock and the dead holder's file
   });
 
   it("is broken when its pid now names a later process", async () => {
@@ -185,5 +196,61 @@ describe("an empty lock file of an older splice", () => {
     await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
     expect(p.text("f.txt")).toBe("y\n");
     rmSync(lock, { force: true });
+  });
+});
+
+describe("locks are hard links to their holder's file", () => {
+  it("so a process's locks share one inode, made once, which names the holder", async () => {
+    const p = new Project();
+    const dir = lockDir(p);
+    const inodes = await withFileLock(dir, "/a", () =>
+      withFileLock(dir, "/b", async () => [
+        lstatSync(lockName(dir, "/a")).ino,
+        lstatSync(lockName(dir, "/b")).ino,
+      ]),
+    );
+    const holder = readdirSync(dir).filter((n) => n.endsWith(".holder"));
+    expect(holder).toHaveLength(1);
+    const file = join(dir, holder[0]!);
+    expect(inodes).toEqual([lstatSync(file).ino, lstatSync(file).ino]);
+    expect(readFileSync(file, "utf8")).toBe(holder[0]!.replace(/\.holder$/, ""));
+    expect(readFileSync(file, "utf8")).toMatch(new RegExp(`^${process.pid}\\.`));
+    expect(readdirSync(dir)).toEqual(holder); // both locks let go
+  });
+
+  it("takes the lock again after its folder was removed under it", async () => {
+    const p = new Project();
+    p.write("f.txt", "x\n");
+    await p.splice().write({ targets: [{ path: "f.txt", text: "y\n" }] });
+    rmSync(lockDir(p), { recursive: true });
+    await p.splice().write({ targets: [{ path: "f.txt", text: "z\n" }] });
+    expect(p.text("f.txt")).toBe("z\n");
+    expect(leftIn(p)).toEqual([]);
+  });
+
+  it("a gone holder's file is listed by gc and swept by the next process to take a lock there", async () => {
+    const p = new Project();
+    p.write("f.txt", "a\nb\n");
+    mkdirSync(lockDir(p), { recursive: true });
+    const done = spawnSync("true");
+    const gone = join(
+      lockDir(p),
+      `${encodeHolder({ ...newHolder(), pid: done.pid!, start: "12345" })}.holder`,
+    );
+    writeFileSync(gone, "");
+    expect(findLeftovers(p.root)).toContainEqual({ kind: "lock", path: gone });
+    const editor = spawnSync(process.execPath, [
+      "--import",
+      "tsx",
+      EDITOR,
+      p.root,
+      "f.txt",
+      "a",
+      "A",
+    ]);
+    expect(editor.status).toBe(0);
+    expect(p.text("f.txt")).toBe("A\nb\n");
+    expect(existsSync(gone)).toBe(false);
+    expect(leftIn(p)).toEqual([]); // and the editor removed its own as it exited
   });
 });

@@ -60,7 +60,10 @@ export async function killAndCheck(point: KillPoint): Promise<StepOutcome> {
   } finally {
     LOCK_TIMING.giveUpMs = giveUp;
   }
-  const locks = readdirSync(join(p.root, ".splice", "locks"));
+  // Holder files are not locks: a gone writer's blocks nothing and is swept (locks.test.ts).
+  const locks = readdirSync(join(p.root, ".splice", "locks")).filter(
+    (name) => !name.endsWith(".holder"),
+  );
   const leftovers = [...temps(p.root), ...historyTemps(join(p.root, ".splice", "blobs"))];
   return { point, killed, torn, phantom, leftovers, locks, blocked };
 }

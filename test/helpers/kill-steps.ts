@@ -33,6 +33,7 @@ const CALLS = [
   "unlinkat",
   "symlink",
   "symlinkat",
+  "link",
   "mkdir",
   "mkdirat",
   "fchmod",
