@@ -58,6 +58,7 @@ export function exclusiveAll<T>(
     }
   };
   const reals = [...new Set(inputs.flatMap(real))].sort();
+  if (reals.length > 1) context.workspace.expectWrites?.(reals.length);
   const run = (i: number): Promise<T> =>
     i === reals.length ? fn() : context.workspace.exclusive(reals[i]!, () => run(i + 1));
   return retryRaces(() => keptToTheEnd(() => run(0)), attempts);

@@ -129,6 +129,7 @@ async function planAll(
   context: ChangeContext,
   files: readonly CodeFile[],
   transform: Transform,
+  writing: boolean,
 ): Promise<{ planned: Planned[]; reports: CodeEditFile[]; warnings: string[] }> {
   const planned: Planned[] = [];
   const reports: CodeEditFile[] = [];
@@ -149,6 +150,8 @@ async function planAll(
   };
   // ripgrep finds the files that hold a word of some op; only those are read here.
   const hits = transform.words && (await filesContaining(context, files, transform.words));
+  // The files that may be written are known now: the workspace prepares while they are planned.
+  if (writing) context.workspace.expectWrites?.(hits ? hits.size : files.length);
   await mapLimit(files, 16, async (code) => {
     if (hits && !hits.has(code.file.real)) {
       reportProgress(context, { phase: "scanning", done: ++done, total: files.length });
@@ -338,7 +341,12 @@ export async function runCodeEdit(
   /** Warnings about the whole call, asked for once every file is planned. */
   callWarnings: () => string[] = () => [],
 ): Promise<CodeEditResult> {
-  const { planned, reports, warnings } = await planAll(context, collected.files, transform);
+  const { planned, reports, warnings } = await planAll(
+    context,
+    collected.files,
+    transform,
+    request.mode === "apply",
+  );
   const results: CodeEditFile[] = [...reports];
   const backup = request.mode === "apply" ? context.backup : undefined;
   let validation: ValidationPass | undefined;

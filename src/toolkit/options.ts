@@ -169,7 +169,12 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     workspace:
       o.workspace ??
       remote?.workspace ??
-      new LocalWorkspace({ confineTo: guard.root, lockDir: join(historyDir, "locks"), durable }),
+      new LocalWorkspace({
+        confineTo: guard.root,
+        lockDir: join(historyDir, "locks"),
+        sparesDir: join(historyDir, "spares"),
+        durable,
+      }),
     history,
     events: busWith(o.listeners ?? []),
     ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),

@@ -1,8 +1,8 @@
 /**
  * Crash leftovers under a project root, for `splice gc`: staged temp files
- * of gone writers in the project (temp.ts), history's temp files of gone
- * writers (history/temps.ts), and writer locks whose holder is gone
- * (file-lock.ts). Each is judged as the sweep that would meet it judges it,
+ * of gone writers in the project (temp.ts), history's temp files and spare
+ * inodes of gone writers (history/temps.ts, spares.ts), and writer locks
+ * whose holder is gone, with their holder files (file-lock.ts). Each is judged as the sweep that would meet it judges it,
  * so gc removes nothing a running splice still needs; every call is made
  * beneath the root.
  */
@@ -52,6 +52,9 @@ export function findLeftovers(root: string, historyDir = join(root, ".splice")):
   if (fs.root !== undefined && isInside(fs.root, root)) walk(root);
   const blobs = join(historyDir, "blobs");
   for (const path of deadTemps(fs, historyDir, now)) out.push({ kind: "history_temp", path });
+  for (const path of deadTemps(fs, join(historyDir, "spares"), now)) {
+    out.push({ kind: "history_temp", path }); // spare inodes of a killed process (spares.ts)
+  }
   for (const fanout of safeReaddir(fs, blobs)) {
     for (const path of deadTemps(fs, join(blobs, fanout), now)) {
       out.push({ kind: "history_temp", path });

@@ -25,6 +25,7 @@ import { sha256 } from "../util/hash.js";
 import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { BeneathFs, PLAIN } from "./beneath-fs.js";
 import { withFileLock } from "./file-lock.js";
+import { SparePool } from "./spares.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
   type DirEntry,
@@ -49,6 +50,8 @@ export interface LocalWorkspaceOptions {
   durable?: boolean | Durability;
   /** Where compare-and-swap writes keep their lock files (default: the OS temp folder). */
   lockDir?: string;
+  /** Where spare inodes for temp files are made ahead (spares.ts; default: none). */
+  sparesDir?: string;
 }
 
 function isMissing(error: unknown): boolean {
@@ -69,6 +72,7 @@ export class LocalWorkspace implements Workspace {
   readonly #relaxed: boolean;
   readonly #lockDir: string;
   readonly #lockFs: BeneathFs;
+  readonly #spares: SparePool | undefined;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
@@ -78,6 +82,14 @@ export class LocalWorkspace implements Workspace {
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
     // Lock calls are confined too: a `.splice/locks` swapped for a link out of the root is refused.
     this.#lockFs = BeneathFs.around(dirname(this.#lockDir), options.confineTo);
+    const spares = options.sparesDir;
+    this.#spares = spares
+      ? SparePool.in(BeneathFs.around(dirname(spares), options.confineTo), spares)
+      : undefined;
+  }
+
+  expectWrites(count: number): void {
+    this.#spares?.expect(count);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
@@ -181,7 +193,9 @@ export class LocalWorkspace implements Workspace {
         staged.temp = `${staged.dir}/${temp}`;
         let fd: number;
         try {
-          fd = openSync(staged.temp, STAGE_FLAGS, 0o600);
+          fd =
+            (folder !== undefined ? this.#spares?.stageAt(folder, staged.temp) : undefined) ??
+            openSync(staged.temp, STAGE_FLAGS, 0o600);
         } catch (error) {
           releaseFolder(folder);
           throw error;

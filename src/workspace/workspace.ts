@@ -99,6 +99,11 @@ export interface Workspace {
    */
   removeIf(path: string, expected: string): Promise<boolean>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * A hint that about `count` writes are coming (a batch whose locks are
+   * being taken), so a workspace can prepare for them meanwhile.
+   */
+  expectWrites?(count: number): void;
 }
 
 export type WorkspaceErrorKind = "missing" | "is_directory" | "not_a_file" | "escape" | "io";
