@@ -72,7 +72,10 @@ export class LocalWorkspace implements Workspace {
   readonly #relaxed: boolean;
   readonly #lockDir: string;
   readonly #lockFs: BeneathFs;
-  readonly #spares: SparePool | undefined;
+  readonly #sparesDir: string | undefined;
+  readonly #confineTo: string | undefined;
+  /** undefined until the first write; null when there is none. */
+  #pool: SparePool | null | undefined;
 
   constructor(options: LocalWorkspaceOptions = {}) {
     this.#disk = options.confineTo ? new Beneath(options.confineTo) : PLAIN;
@@ -82,14 +85,22 @@ export class LocalWorkspace implements Workspace {
     this.#lockDir = options.lockDir ?? join(tmpdir(), "splice-locks");
     // Lock calls are confined too: a `.splice/locks` swapped for a link out of the root is refused.
     this.#lockFs = BeneathFs.around(dirname(this.#lockDir), options.confineTo);
-    const spares = options.sparesDir;
-    this.#spares = spares
-      ? SparePool.in(BeneathFs.around(dirname(spares), options.confineTo), spares)
-      : undefined;
+    this.#sparesDir = options.sparesDir;
+    this.#confineTo = options.confineTo;
+  }
+
+  /** The spare pool, made on the first write: a process that only reads makes none. */
+  #spares(): SparePool | undefined {
+    if (this.#pool === undefined) {
+      const dir = this.#sparesDir;
+      const fs = dir && BeneathFs.around(dirname(dir), this.#confineTo);
+      this.#pool = (fs && dir && SparePool.in(fs, dir)) || null;
+    }
+    return this.#pool ?? undefined;
   }
 
   expectWrites(count: number): void {
-    this.#spares?.expect(count);
+    this.#spares()?.expect(count);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
@@ -194,7 +205,7 @@ export class LocalWorkspace implements Workspace {
         let fd: number;
         try {
           fd =
-            (folder !== undefined ? this.#spares?.stageAt(folder, staged.temp) : undefined) ??
+            (folder !== undefined ? this.#spares()?.stageAt(folder, staged.temp) : undefined) ??
             openSync(staged.temp, STAGE_FLAGS, 0o600);
         } catch (error) {
           releaseFolder(folder);

@@ -25,6 +25,8 @@ import type { BeneathFs } from "./beneath-fs.js";
 const BASE = 4;
 /** The most kept ready, whatever the last batch took. */
 const MAX = 512;
+/** How long after its last take the pool is topped up. */
+const REFILL_AFTER_MS = 10;
 
 const MAKE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const REUSE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW;
@@ -44,6 +46,7 @@ export class SparePool {
   #target = BASE;
   #making = 0;
   #broken = false;
+  #refill: NodeJS.Timeout | undefined;
 
   private constructor(folder: number, dev: number) {
     this.#folder = folder;
@@ -71,7 +74,6 @@ export class SparePool {
     pools.set(dir, pool);
     if (!exitHooked) process.once("exit", removeAllSpares);
     exitHooked = true;
-    pool.#make();
     return pool;
   }
 
@@ -87,12 +89,9 @@ export class SparePool {
    * serve that folder, and the caller makes the temp file itself.
    */
   stageAt(folder: number, temp: string): number | undefined {
-    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) {
-      this.#make();
-      return undefined;
-    }
+    this.#refillSoon();
+    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) return undefined;
     const spare = this.#ready.shift()!; // the oldest first: what is made ahead is what a batch uses
-    this.#make();
     try {
       renameSync(this.#path(spare.name), temp);
     } catch {
@@ -116,6 +115,19 @@ export class SparePool {
       // Gone already.
     }
     return undefined;
+  }
+
+  /**
+   * Tops the pool up once the writes pause: asking the thread pool costs the
+   * main thread ~0.1 ms a spare, which a batch should not pay between its writes.
+   */
+  #refillSoon(): void {
+    if (this.#refill) clearTimeout(this.#refill);
+    this.#refill = setTimeout(() => {
+      this.#refill = undefined;
+      this.#make();
+    }, REFILL_AFTER_MS);
+    this.#refill.unref();
   }
 
   #path(name: string): string {

@@ -72,10 +72,9 @@ describe.runIf(process.platform === "linux")("splice gc", () => {
     utimesSync(temp, old, old); // a dead writer's temp is removed once a few seconds old
     const locks = join(p.root, ".splice", "locks");
     expect(readdirSync(locks)).toHaveLength(2); // its lock, and its holder file the lock links to
-    // Its spare inodes, made ahead for temp files (workspace/spares.ts), are history temps.
+    // Spare inodes it made ahead for temp files (workspace/spares.ts), if any, are history temps.
     const spareDir = join(p.root, ".splice", "spares");
-    const spares = readdirSync(spareDir).map((n) => join(spareDir, n));
-    expect(spares.length).toBeGreaterThan(0);
+    const spares = existsSync(spareDir) ? readdirSync(spareDir).map((n) => join(spareDir, n)) : [];
     for (const spare of spares) utimesSync(spare, old, old);
     const fanout = join(p.root, ".splice", "blobs", "ab");
     mkdirSync(fanout, { recursive: true });
