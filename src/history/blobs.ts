@@ -133,11 +133,22 @@ export class BlobStore {
     const sync =
       this.fsync && items.some((i) => i.backup) ? (barrier ?? new SyncBarrier()) : undefined;
     const fresh = new Map<string, Fresh[1]>();
+    // One listing says which fan-out folders exist: a blob in a missing one is not loose, and
+    // looking for it walked from the root to fail. A folder made meanwhile costs a second copy only.
+    const fanouts = new Set(readdirSafe(this.fs, this.root));
     const shas = items.map(({ bytes, backup, sha: known }) => {
       const sha = known ?? sha256(bytes);
       const seen = fresh.get(sha);
       if (seen) seen.backup ||= backup;
-      else if (!this.putExisting(sha, bytes, backup, backup ? sync : undefined)) {
+      else if (
+        !this.putExisting(
+          sha,
+          bytes,
+          backup,
+          backup ? sync : undefined,
+          fanouts.has(sha.slice(0, 2)),
+        )
+      ) {
         fresh.set(sha, { bytes, backup });
       }
       return sha;
@@ -318,9 +329,10 @@ export class BlobStore {
     bytes: Uint8Array,
     backup: boolean,
     sync: SyncBarrier | undefined,
+    mayBeLoose = true,
   ): boolean {
     const path = this.pathOf(sha);
-    if (this.touch(path)) {
+    if (mayBeLoose && this.touch(path)) {
       if (backup) this.makeBackup(sha, path, bytes, sync);
       return true;
     }
