@@ -85,6 +85,8 @@ function stored(meta: FileMeta): CheckpointFile {
   const file: CheckpointFile = {
     size: meta.size,
     mtime_ms: meta.mtimeMs,
+    // A racy stat proves nothing (a same-tick rewrite keeps it): 0 never matches, so its bytes are compared.
+    ctime_ms: meta.racy ? 0 : meta.ctimeMs,
     ino: String(meta.ino),
     mode: meta.mode,
   };
@@ -185,6 +187,7 @@ export async function diffCheckpoint(deps: SnapshotDeps, name: string): Promise<
 const sameAsStored = (was: CheckpointFile, now: FileMeta) =>
   was.size === now.size &&
   was.mtime_ms === now.mtimeMs &&
+  was.ctime_ms === now.ctimeMs &&
   was.ino === String(now.ino) &&
   was.mode === now.mode;
 

@@ -27,6 +27,8 @@ export interface CheckpointFile {
    * matches by metadata, so their bytes are compared.
    */
   mtime_ms: number;
+  /** The ctime too (0: racy), so a same-size rewrite with its mtime put back is no match. */
+  ctime_ms: number;
   ino: string;
   mode: number;
   /** SHA-256 of the bytes kept in history, when they were copied. */
