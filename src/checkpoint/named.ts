@@ -84,8 +84,10 @@ async function recapture(
 function stored(meta: FileMeta): CheckpointFile {
   const file: CheckpointFile = {
     size: meta.size,
-    mtime_ns: meta.mtimeNs.toString(),
-    ino: meta.ino.toString(),
+    mtime_ms: meta.mtimeMs,
+    // A racy stat proves nothing (a same-tick rewrite keeps it): 0 never matches, so its bytes are compared.
+    ctime_ms: meta.racy ? 0 : meta.ctimeMs,
+    ino: String(meta.ino),
     mode: meta.mode,
   };
   if (meta.sha) file.sha = meta.sha;
@@ -184,8 +186,9 @@ export async function diffCheckpoint(deps: SnapshotDeps, name: string): Promise<
 
 const sameAsStored = (was: CheckpointFile, now: FileMeta) =>
   was.size === now.size &&
-  was.mtime_ns === now.mtimeNs.toString() &&
-  was.ino === now.ino.toString() &&
+  was.mtime_ms === now.mtimeMs &&
+  was.ctime_ms === now.ctimeMs &&
+  was.ino === String(now.ino) &&
   was.mode === now.mode;
 
 function sameBytes(was: CheckpointFile, bytes: Uint8Array): boolean {

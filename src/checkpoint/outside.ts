@@ -206,12 +206,9 @@ export class OutsideWatch {
     }
   }
 
-  #stat(rel: string, clock: bigint | undefined): FileMeta | undefined {
+  #stat(rel: string, clock: number | undefined): FileMeta | undefined {
     try {
-      const st = lstatSync(join(this.#deps.guard.root, rel), {
-        bigint: true,
-        throwIfNoEntry: false,
-      });
+      const st = lstatSync(join(this.#deps.guard.root, rel), { throwIfNoEntry: false });
       return st?.isFile() ? metaOf(st, clock) : undefined;
     } catch {
       return undefined;

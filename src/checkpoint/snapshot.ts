@@ -5,7 +5,7 @@
  * file up to CAPTURE_MAX_BYTES kept in history as blobs, before the command
  * can change them. Two snapshots diff into what was created, changed, deleted.
  */
-import { type BigIntStats, lstatSync } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { GuardedPath, PathGuard } from "../guard/path-guard.js";
@@ -16,7 +16,7 @@ import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
 import { trackedUnchanged } from "./large.js";
-import { type FileMeta, metaOf, sameMeta } from "./meta.js";
+import { type FileMeta, isRacy, metaOf, sameMeta } from "./meta.js";
 import { keepTable, priorTable, readClock, trustedSha } from "./table.js";
 
 /**
@@ -139,11 +139,11 @@ const NO_LAYERS: Layer[] = [];
 const listings = new WeakMap<PathGuard, Map<string, Listing>>();
 
 /** A folder's or .gitignore's stat as one string; undefined when gone or racy. */
-function lstatKey(abs: string, clock: bigint | undefined): string | undefined {
+function lstatKey(abs: string, clock: number | undefined): string | undefined {
   try {
-    const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
-    if (!st || clock === undefined || st.ctimeNs >= clock) return undefined;
-    return `${st.size}\t${st.mtimeNs}\t${st.ctimeNs}\t${st.ino}\t${st.dev}\t${st.mode}`;
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (!st || isRacy(st.ctimeMs, clock)) return undefined;
+    return `${st.size}\t${st.mtimeMs}\t${st.ctimeMs}\t${st.ino}\t${st.dev}\t${st.mode}`;
   } catch {
     return undefined;
   }
@@ -189,9 +189,9 @@ async function metadataPass(deps: SnapshotDeps): Promise<Snapshot> {
   for (const list of files) {
     for (const { rel, abs } of list) {
       if (++statted % STAT_SLICE === 0) await setImmediate();
-      let st: BigIntStats | undefined;
+      let st: Stats | undefined;
       try {
-        st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+        st = lstatSync(abs, { throwIfNoEntry: false });
       } catch {
         snapshot.unwatched.push(rel); // unreadable (EACCES): named, not guessed
         continue;
@@ -209,7 +209,7 @@ async function listFolder(
   deps: SnapshotDeps,
   folder: Folder,
   stat: string,
-  clock: bigint | undefined,
+  clock: number | undefined,
 ): Promise<Listing | undefined> {
   const { guard, workspace } = deps;
   let entries: DirEntry[];

@@ -31,7 +31,8 @@ export interface TableDeps {
 
 export const TABLE_FILE = "checkpoint-table";
 const CLOCK_FILE = "checkpoint-clock";
-const MAGIC = "splice-stat-table 1";
+/** 2: times in milliseconds (doubles), as meta.ts keeps them; a table of 1 (nanoseconds) is rebuilt. */
+const MAGIC = "splice-stat-table 2";
 /** Files a table holds at most (about 12 MiB on disk at 100,000): larger trees keep none. */
 export const TABLE_MAX_FILES = 500_000;
 
@@ -45,7 +46,7 @@ export interface Table {
 }
 
 /** The stat fields an entry must match, as one string (compared whole). */
-const statKey = (m: FileMeta) => `${m.size}\t${m.mtimeNs}\t${m.ctimeNs}\t${m.ino}\t${m.mode}`;
+const statKey = (m: FileMeta) => `${m.size}\t${m.mtimeMs}\t${m.ctimeMs}\t${m.ino}\t${m.mode}`;
 
 /** This process's table: the snapshot's own files. */
 function liveTable(journal: string, files: Map<string, FileMeta>): Table {
@@ -82,7 +83,7 @@ function fsOf(deps: TableDeps): BeneathFs {
  * The file-system clock now: the ctime a write gives a file in the history
  * (the same clock the root's files are stamped by); undefined when it cannot be written.
  */
-export function readClock(deps: TableDeps): bigint | undefined {
+export function readClock(deps: TableDeps): number | undefined {
   if (deps.history.unavailable) return undefined;
   let fd: number | undefined;
   try {
@@ -92,7 +93,7 @@ export function readClock(deps: TableDeps): bigint | undefined {
       0o600,
     );
     writeSync(fd, "t");
-    return fstatSync(fd, { bigint: true }).ctimeNs;
+    return fstatSync(fd).ctimeMs;
   } catch {
     return undefined; // no clock: every entry counts as racy, so none is trusted
   } finally {

@@ -21,8 +21,14 @@ export const isCheckpointName = (name: string) => NAME.test(name) && !name.endsW
 /** One regular file as a checkpoint noted it. */
 export interface CheckpointFile {
   size: number;
-  /** Nanoseconds, as a decimal string (JSON has no bigint). */
-  mtime_ns: string;
+  /**
+   * Milliseconds, as the checkpoint's stat gave them (checkpoint/meta.ts). A
+   * checkpoint written before kept `mtime_ns` instead: none of its files
+   * matches by metadata, so their bytes are compared.
+   */
+  mtime_ms: number;
+  /** The ctime too (0: racy), so a same-size rewrite with its mtime put back is no match. */
+  ctime_ms: number;
   ino: string;
   mode: number;
   /** SHA-256 of the bytes kept in history, when they were copied. */

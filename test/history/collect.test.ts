@@ -154,7 +154,7 @@ describe("collect", () => {
     const history = openHistory({ maxEntries: 1 });
     const kept = history.keepBlob(bytes("noted by a checkpoint"));
     const loose = history.keepBlob(bytes("noted by nobody"));
-    const file = { size: 1, mtime_ns: "1", ino: "1", mode: 0o644 };
+    const file = { size: 1, mtime_ms: 1, ctime_ms: 1, ino: "1", mode: 0o644 };
     const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
     const checkpoint = (name: string, i: number, sha?: string) => ({
       name,
