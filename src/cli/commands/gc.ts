@@ -7,8 +7,9 @@ export const gc = defineCommand({
   summary: "remove what killed splice processes left behind (temp files, dead locks)",
   usage: "[--dry-run]",
   description: `Removes crash leftovers under the project root: staged temp files
-(.NAME.splice-*.tmp) whose writer is gone, history's own temp files in .splice/
-whose writer is gone, and writer locks in .splice/locks whose holder is gone.
+(.NAME.splice-*.tmp) whose writer is gone, history's own temp files and spare
+inodes (.splice/spares) whose writer is gone, and writer locks in .splice/locks
+whose holder is gone, with that holder's file.
 A leftover of a process that still runs is kept. Each is named as it is removed;
 --dry-run only lists them. Writes also sweep the folders they touch, so gc is
 needed only for folders no write comes back to.`,
