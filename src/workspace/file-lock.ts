@@ -111,17 +111,16 @@ function holderFile(fs: BeneathFs, dir: string): HolderFile | undefined {
   if (known !== undefined) return known ?? undefined;
   const { text } = self();
   const path = join(dir, `${text}${HOLDER_SUFFIX}`);
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     try {
       fs.create(path, text);
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (attempt === 3 || (code !== "ENOENT" && code !== "EEXIST")) throw error;
       if (code === "ENOENT")
         fs.mkdirp(dir); // the lock folder, made when first needed
-      else if (code === "EEXIST")
-        fs.rm(path); // left by this process before the folder was swept
-      else throw error;
+      else fs.rm(path); // this process's own, its entry forgotten when a link found it missing
     }
   }
   const st = fs.lstat(path);

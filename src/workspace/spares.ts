@@ -29,7 +29,8 @@ const MAX = 512;
 const REFILL_AFTER_MS = 10;
 
 const MAKE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-const REUSE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW;
+// O_NONBLOCK: a FIFO swapped in at the name fails (ENXIO) instead of blocking the open.
+const REUSE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 interface Spare {
   name: string;
