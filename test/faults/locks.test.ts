@@ -17,10 +17,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LOCK_TIMING, lockName, withFileLock } from "../../src/workspace/file-lock.js";
 import { encodeHolder, newHolder, startTime } from "../../src/workspace/holder.js";
 import { findLeftovers } from "../../src/workspace/leftovers.js";
-import { sleep } from "../helpers/processes.js";
+import { EDITOR, editInChild, sleep } from "../helpers/processes.js";
 import { Project, rejection } from "../helpers/project.js";
 
-const EDITOR = join(import.meta.dirname, "fixtures/editor.ts");
 const DEFAULTS = { ...LOCK_TIMING };
 afterEach(() => Object.assign(LOCK_TIMING, DEFAULTS));
 
@@ -239,15 +238,7 @@ describe("locks are hard links to their holder's file", () => {
     );
     writeFileSync(gone, "");
     expect(findLeftovers(p.root)).toContainEqual({ kind: "lock", path: gone });
-    const editor = spawnSync(process.execPath, [
-      "--import",
-      "tsx",
-      EDITOR,
-      p.root,
-      "f.txt",
-      "a",
-      "A",
-    ]);
+    const editor = editInChild(p.root, "f.txt", "a", "A");
     expect(editor.status).toBe(0);
     expect(p.text("f.txt")).toBe("A\nb\n");
     expect(existsSync(gone)).toBe(false);

@@ -20,10 +20,9 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findLeftovers } from "../../src/workspace/leftovers.js";
-import { sleep } from "../helpers/processes.js";
+import { editInChild, sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
-const EDITOR = join(import.meta.dirname, "../faults/fixtures/editor.ts");
 const FILES = Array.from({ length: 10 }, (_, i) => `f${i}.txt`);
 const sparesOf = (p: Project) => join(p.root, ".splice", "spares");
 
@@ -113,15 +112,7 @@ describe("spare inodes", () => {
   it("a process removes its spares as it exits; a killed one's are gc's and the next pool's", async () => {
     const p = new Project();
     p.write("f.txt", "a\n");
-    const editor = spawnSync(process.execPath, [
-      "--import",
-      "tsx",
-      EDITOR,
-      p.root,
-      "f.txt",
-      "a",
-      "b",
-    ]);
+    const editor = editInChild(p.root, "f.txt", "a", "b");
     expect(editor.status).toBe(0);
     expect(p.text("f.txt")).toBe("b\n");
     const pid = String(editor.pid);
@@ -135,15 +126,7 @@ describe("spare inodes", () => {
     const old = new Date(Date.now() - 10_000);
     utimesSync(left, old, old);
     expect(findLeftovers(p.root)).toContainEqual({ kind: "history_temp", path: left });
-    const next = spawnSync(process.execPath, [
-      "--import",
-      "tsx",
-      EDITOR,
-      p.root,
-      "f.txt",
-      "b",
-      "c",
-    ]);
+    const next = editInChild(p.root, "f.txt", "b", "c");
     expect(next.status).toBe(0);
     expect(existsSync(left)).toBe(false);
   });
