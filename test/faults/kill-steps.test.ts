@@ -15,7 +15,10 @@ if (!HAVE_STRACE) {
 /** One step of each kind, by what it touches. */
 const SAMPLE: [string, RegExp][] = [
   ["taking the lock", /^\d+ +link(at)?\(".*\.holder"/],
-  ["staging the temp file", /^\d+ +(openat\(.*\.f\.txt\.splice-.*O_CREAT|rename\(".*\.tmp-s-[^"]*", ".*\.f\.txt\.splice-)/],
+  [
+    "staging the temp file",
+    /^\d+ +(openat\(.*\.f\.txt\.splice-.*O_CREAT|rename\(".*\.tmp-s-[^"]*", ".*\.f\.txt\.splice-)/,
+  ],
   ["writing the temp file", /^\d+ +write\(\d+, "v3/],
   ["appending the journal line", /^\d+ +write\(\d+, "\{\\"id/],
   ["the rename into place", /^\d+ +rename\(".*\.f\.txt\.splice-/],
