@@ -91,10 +91,9 @@ export class LocalWorkspace implements Workspace {
 
   /** The spare pool, made on the first write: a process that only reads makes none. */
   #spares(): SparePool | undefined {
-    if (this.#pool === undefined) {
-      const dir = this.#sparesDir;
-      const fs = dir && BeneathFs.around(dirname(dir), this.#confineTo);
-      this.#pool = (fs && dir && SparePool.in(fs, dir)) || null;
+    const dir = this.#sparesDir;
+    if (this.#pool === undefined && dir !== undefined) {
+      this.#pool = SparePool.in(BeneathFs.around(dirname(dir), this.#confineTo), dir) ?? null;
     }
     return this.#pool ?? undefined;
   }
