@@ -6,7 +6,7 @@
  * parser's own floor from the same run: parsing the originals and finding the
  * pattern's matches, which `ast-grep --update-all` pays too.
  */
-import { type Language, languageOf, parseCode, parseInBatch } from "../src/code/languages.js";
+import { type Language, languageOf, parseCode } from "../src/code/languages.js";
 import { prepareOps, rewriteText } from "../src/code/rewrite.js";
 import { checkEditAsync, syntaxProblems } from "../src/code/syntax-check.js";
 import { withText } from "../src/codebase/rewrite.js";
@@ -83,7 +83,7 @@ defineBenchmark({
           const doc = parseDocument(before);
           const problems = () => syntaxProblems(root as Parameters<typeof syntaxProblems>[0]);
           const next = withText(doc, after);
-          if (await checkEditAsync("a.ts", doc, next, problems, parseInBatch)) warned++;
+          if (await checkEditAsync("a.ts", doc, next, problems)) warned++;
         }),
     );
     if (matches !== 18 * BULK_FILES || warned > 0) {

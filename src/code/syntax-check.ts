@@ -3,7 +3,7 @@
  * file before and after, and name the parse errors the edit introduced.
  * Errors that were already there, or only moved, are not the edit's fault.
  */
-import type { SgNode, SgRoot } from "@ast-grep/napi";
+import type { SgNode } from "@ast-grep/napi";
 import { commonSpan } from "../text/diff.js";
 import { type Document, normalizedText } from "../text/document.js";
 import { type Language, languageOf, parseCode, parseCodeAsync } from "./languages.js";
@@ -181,19 +181,17 @@ export function checkEdit(
 
 /**
  * checkEdit with the new version parsed on the thread pool, while the caller
- * goes on; a rewrite of many files passes parseInBatch, which parses a small
- * text at once.
+ * goes on: an edit or a batch writes meanwhile, and waits for the warning last.
  */
 export async function checkEditAsync(
   path: string,
   before: Document | undefined,
   after: Document,
   beforeProblems?: () => readonly SyntaxProblem[],
-  parse: (language: Language, text: string) => Promise<SgRoot> = parseCodeAsync,
 ): Promise<string | undefined> {
   const language = languageOf(path);
   if (!language || tooBig(after)) return undefined;
-  const root = (await parse(language, normalizedText(after))).root();
+  const root = (await parseCodeAsync(language, normalizedText(after))).root();
   return warningFor(language, before, after, syntaxProblems(root), beforeProblems);
 }
 

@@ -14,7 +14,7 @@ import type { ChangeContext } from "../change/context.js";
 import { type LoadedFile, loadTextFile } from "../change/load.js";
 import { exclusiveAll } from "../change/lock.js";
 import { atomicNote, putBack, type Written } from "../change/restore.js";
-import { type Language, parseInBatch } from "../code/languages.js";
+import type { Language } from "../code/languages.js";
 import { checkEditAsync, SYNTAX_CHECK_MAX_CHARS, syntaxProblems } from "../code/syntax-check.js";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
@@ -80,6 +80,8 @@ interface Planned {
   next: Document;
   matches: number;
   warnings: string[];
+  /** The syntax check's warning, on its way: it parses on the thread pool while the batch writes. */
+  syntax: Promise<string | undefined>;
 }
 
 type WriteChange = Extract<Change, { kind: "write" }>;
@@ -120,9 +122,12 @@ async function plan(
   const root = result.root;
   const before =
     root && text.length <= SYNTAX_CHECK_MAX_CHARS ? () => syntaxProblems(root) : undefined;
-  const syntax = await checkEditAsync(display, loaded.doc, next, before, parseInBatch);
-  if (syntax) warnings.push(syntax);
-  return { planned: { code, loaded, next, matches: result.matches, warnings } };
+  // The new version parses on the thread pool while the batch goes on to lock and write.
+  const syntax = checkEditAsync(display, loaded.doc, next, before).catch(
+    (error: unknown) =>
+      `Syntax check (${code.language.name}) did not run (${error instanceof Error ? error.message : String(error)}); check the diff yourself.`,
+  );
+  return { planned: { code, loaded, next, matches: result.matches, warnings, syntax } };
 }
 
 async function planAll(
@@ -206,11 +211,15 @@ async function recheck(
   p: Planned,
   transform: Transform,
   { action }: CodeEditRequest,
-): Promise<{ change?: WriteChange; report: CodeEditFile }> {
+): Promise<
+  | { change: WriteChange; report: CodeEditFile; syntax: Planned["syntax"] }
+  | { change?: undefined; report: CodeEditFile }
+> {
   const file: GuardedPath = context.guard.check(p.code.file.real, "write");
   const current = await loadTextFile(context, file);
   let next = p.next;
   let matches = p.matches;
+  let syntax = p.syntax;
   const warnings = [...p.warnings];
   if (current.sha !== p.loaded.sha) {
     const again = await plan(p.code, current, transform);
@@ -227,7 +236,7 @@ async function recheck(
         },
       };
     }
-    ({ next, matches } = again.planned);
+    ({ next, matches, syntax } = again.planned);
     warnings.splice(0, warnings.length, ...again.planned.warnings);
     warnings.push(
       "The file changed while this call ran; the rewrite was applied to its new version.",
@@ -237,12 +246,14 @@ async function recheck(
   return {
     change,
     report: { path: file.display, matches, changed: false, applied: false, diff: "", warnings },
+    syntax,
   };
 }
 
 /**
  * Writes every planned file as one batch under one lock set (commitBatch):
- * all of them or none; a failure puts back what was written.
+ * all of them or none; a failure puts back what was written. The syntax
+ * checks finish after the locks are let go.
  */
 async function writeAll(
   context: ChangeContext,
@@ -251,16 +262,16 @@ async function writeAll(
   request: CodeEditRequest,
 ): Promise<{ results: CodeEditFile[]; written: Written[] }> {
   const paths = planned.map((p) => p.code.file.real);
-  return exclusiveAll(context, paths, async () => {
+  const { results, written, checks } = await exclusiveAll(context, paths, async () => {
     const results: CodeEditFile[] = [];
     const changes: WriteChange[] = [];
-    const reports: CodeEditFile[] = [];
+    const reports: { report: CodeEditFile; syntax: Planned["syntax"] }[] = [];
     for (const p of planned) {
-      const { change, report } = await recheck(context, p, transform, request);
-      if (change) {
-        changes.push(change);
-        reports.push(report);
-      } else results.push(report);
+      const checked = await recheck(context, p, transform, request);
+      if (checked.change) {
+        changes.push(checked.change);
+        reports.push(checked);
+      } else results.push(checked.report);
     }
     const batch = await commitBatch(context, changes, { force: request.force });
     const written: Written[] = [];
@@ -276,19 +287,26 @@ async function writeAll(
       const note = atomicNote(back, context.backup);
       throw new BatchError(failed, asToolError(batch.failed.error), [], others, note);
     }
-    batch.outcomes.forEach((outcome, i) => {
-      const r = reports[i]!;
-      results.push({
-        ...r,
+    const checks = batch.outcomes.map((outcome, i) => {
+      const { report, syntax } = reports[i]!;
+      const result: CodeEditFile = {
+        ...report,
         changed: outcome!.changed,
         applied: outcome!.applied,
         file_hash: outcome!.tag,
         header: outcome!.header,
         diff: outcome!.diff,
-      });
+      };
+      results.push(result);
+      return { result, syntax };
     });
-    return { results, written };
+    return { results, written, checks };
   });
+  for (const { result, syntax } of checks) {
+    const warning = await syntax;
+    if (warning) result.warnings.push(warning);
+  }
+  return { results, written };
 }
 
 async function preview(
@@ -307,6 +325,8 @@ async function preview(
   } as const;
   const outcome = await commit(context, change, { mode, force });
   const warnings = [...p.warnings];
+  const syntax = await p.syntax;
+  if (syntax) warnings.push(syntax);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
   return {
     path: file.display,

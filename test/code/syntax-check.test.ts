@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  languageOf,
-  POOL_MIN_CHARS,
-  parseCode,
-  parseCodeAsync,
-  parseInBatch,
-} from "../../src/code/languages.js";
+import { languageOf, parseCode } from "../../src/code/languages.js";
 import {
   checkEdit,
   checkEditAsync,
@@ -38,20 +32,17 @@ describe.each(Object.entries(FIXTURES))("syntax check in %s", (_name, fx) => {
   });
 });
 
-describe("checkEditAsync in a batch (parseInBatch)", () => {
-  // Each fixture, broken and clean, once below the size where a batch hands the parse
-  // to the pool and once above it: the warning is the pool parse's, word for word.
-  const padded = (source: string) => `${source}${"\n".repeat(POOL_MIN_CHARS)}`;
-  it.each(Object.entries(FIXTURES))("warns in %s as the pool parse does", async (_name, fx) => {
-    expect(fx.source.length).toBeLessThan(POOL_MIN_CHARS);
-    for (const source of [fx.source, padded(fx.source)]) {
+describe("checkEditAsync", () => {
+  // Each fixture, broken and clean, short and long: the pool parse's warning
+  // is the one a parse on the main thread gives, word for word.
+  it.each(Object.entries(FIXTURES))("warns in %s as checkEdit does", async (_name, fx) => {
+    for (const source of [fx.source, `${fx.source}${"\n".repeat(8192)}`]) {
       const before = parseDocument(source);
       for (const after of [source.replace(fx.broken.oldText, fx.broken.newText), `${source}\n`]) {
         const next = parseDocument(after);
-        const pool = await checkEditAsync(fx.file, before, next, undefined, parseCodeAsync);
-        const batch = await checkEditAsync(fx.file, before, next, undefined, parseInBatch);
-        expect(batch).toBe(pool);
-        expect(batch === undefined).toBe(after === `${source}\n`);
+        const pool = await checkEditAsync(fx.file, before, next);
+        expect(pool).toBe(checkEdit(fx.file, before, next));
+        expect(pool === undefined).toBe(after === `${source}\n`);
       }
     }
   });

@@ -177,6 +177,29 @@ describe("ast_edit", () => {
     ]);
   });
 
+  it("names the broken file's syntax errors in an applied batch, after writing every file", async () => {
+    // The check parses while the batch writes: its warning still lands on its own file.
+    const p = new Project();
+    p.write("a.ts", "const a = g(1);\n");
+    p.write("b.ts", "const b = 1;\nconst c = g(2) + 3;\n");
+    const result = await astEdit(p, {
+      ops: [{ pat: "g($A)", out: "g($A" }],
+      paths: ["a.ts", "b.ts"],
+    });
+    expect(p.text("a.ts")).toBe("const a = g(1;\n");
+    expect(p.text("b.ts")).toBe("const b = 1;\nconst c = g(2 + 3;\n");
+    const warnings = Object.fromEntries(result.files.map((f) => [f.path, f.warnings]));
+    expect(warnings["a.ts"]).toEqual([
+      expect.stringMatching(/^Syntax check \(TypeScript\): .* line 1:/),
+    ]);
+    expect(warnings["b.ts"]).toEqual([
+      expect.stringMatching(/^Syntax check \(TypeScript\): .* line 2:/),
+    ]);
+    expect(result.content).toContain(
+      "[Syntax check (TypeScript): the edit introduces parse errors",
+    );
+  });
+
   it("re-indents a multi-line capture, and warns about lines it could not move", async () => {
     const p = new Project();
     p.write("a.py", "def m(x):\n    if x:\n        t = [1,\n  2]\n        b()\n    return 1\n");
