@@ -86,6 +86,30 @@ export async function measure(
   return summarize(samples);
 }
 
+/**
+ * Two measurements taken in turn (a, b, a, b, …), each run after its own
+ * `before`: drift in a shared machine then hits both alike, and a ratio of
+ * their medians means what it says.
+ */
+export async function measureInTurn(
+  options: MeasureOptions,
+  a: (i: number) => unknown | Promise<unknown>,
+  b: (i: number) => unknown | Promise<unknown>,
+): Promise<[Stats, Stats]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < options.warmup + options.runs; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      await options.before?.(i);
+      const start = performance.now();
+      const result = await fn(i);
+      const elapsed = performance.now() - start;
+      await options.after?.(i, result);
+      if (i >= options.warmup) samples[k]!.push(elapsed);
+    }
+  }
+  return [summarize(samples[0]), summarize(samples[1])];
+}
+
 // ---------------------------------------------------------------- data
 
 /** A seeded PRNG (xorshift32): the same seed gives the same corpus on every machine. */
