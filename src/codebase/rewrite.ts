@@ -21,6 +21,7 @@ import type { GuardedPath } from "../guard/path-guard.js";
 import type { ValidationPass } from "../lsp/validate.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
+import { Ahead } from "../util/ahead.js";
 import { mapLimit } from "../util/map-limit.js";
 import type { CodeFile, CodeFiles } from "./files.js";
 import { filesContaining, loadedFrom, readRaw, reportProgress } from "./files.js";
@@ -130,6 +131,13 @@ async function plan(
   return { planned: { code, loaded, next, matches: result.matches, warnings, syntax } };
 }
 
+/**
+ * The text the syntax checks still parsing may hold while the plan goes on
+ * (their trees take several times that). A bound by count instead (16 or 32
+ * checks ahead) made the 120-file bulk benchmark 30-45% slower.
+ */
+const CHECKS_AHEAD_BYTES = 4 * 1024 * 1024;
+
 async function planAll(
   context: ChangeContext,
   files: readonly CodeFile[],
@@ -140,6 +148,7 @@ async function planAll(
   const reports: CodeEditFile[] = [];
   const skipped: string[] = [];
   let done = 0;
+  const checking = new Ahead(CHECKS_AHEAD_BYTES);
   const unmatched = (code: CodeFile) => {
     const warnings = transform.unmatched(code);
     if (code.explicit || warnings.length > 0) {
@@ -191,8 +200,11 @@ async function planAll(
       return;
     }
     const { planned: p, report } = outcome;
-    if (p) planned.push(p);
     if (report) reports.push(report);
+    if (!p) return;
+    planned.push(p);
+    // A check holds two parse trees until it is done: the plan runs only so far ahead of them.
+    await checking.admit(p.syntax, p.loaded.bytes.length);
   });
   const byPath = (a: { path: string }, b: { path: string }) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
