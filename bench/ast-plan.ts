@@ -4,16 +4,30 @@
  * 2,160 replacements) and the syntax check of the results (a parse and a walk
  * for parse errors), 16 files at a time as the plan runs them — beside the
  * parser's own floor from the same run: parsing the originals and finding the
- * pattern's matches, which `ast-grep --update-all` pays too.
+ * pattern's matches, which `ast-grep --update-all` pays too; and beside
+ * `ast-grep --update-all`'s whole run on the same files, its process's CPU
+ * (every thread) as bash's `time` reports it.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { type Language, languageOf, parseCode } from "../src/code/languages.js";
 import { prepareOps, rewriteText } from "../src/code/rewrite.js";
 import { checkEditAsync, syntaxProblems } from "../src/code/syntax-check.js";
 import { withText } from "../src/codebase/rewrite.js";
 import { parseDocument } from "../src/text/document.js";
 import { mapLimit } from "../src/util/map-limit.js";
-import { BULK_FILES, testFile } from "./bulk-fixture.js";
-import { defineBenchmark, formatTable, measure, ms, type Stats } from "./lib.js";
+import { BULK_FILES, plantBulkProject, testFile } from "./bulk-fixture.js";
+import {
+  defineBenchmark,
+  formatTable,
+  measure,
+  ms,
+  type Stats,
+  summarize,
+  withScratchDir,
+} from "./lib.js";
+
+const AST_GREP = join(import.meta.dirname, "..", "node_modules", ".bin", "ast-grep");
 
 const OP = { pat: "expect($A).toBe($B)", out: "expect($A).toStrictEqual($B)" };
 const RUNS = 15;
@@ -37,6 +51,26 @@ async function timed(
     if (i >= options.warmup) cpu.push(used);
   });
   return { wall, cpu: cpu.sort((a, b) => a - b)[cpu.length >> 1]! };
+}
+
+/** `ast-grep -U` over a project planted afresh for each run: its wall time and its process's CPU. */
+function astGrepRuns(dir: string): { wall: Stats; cpu: number } {
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 0; i < 2 + RUNS; i++) {
+    plantBulkProject(dir, BULK_FILES, 1000 + i);
+    const script = `TIMEFORMAT='%3R %3U %3S'; time "$0" run -p "$1" -r "$2" -U test >/dev/null`;
+    const run = spawnSync("bash", ["-c", script, AST_GREP, OP.pat, OP.out], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const [real, user, sys] = run.stderr.trim().split(/\s+/).slice(-3).map(Number);
+    if (run.status !== 0 || !(real! > 0)) throw new Error(`ast-grep failed: ${run.stderr}`);
+    if (i < 2) continue;
+    walls.push(real! * 1000);
+    cpus.push((user! + sys!) * 1000);
+  }
+  return { wall: summarize(walls), cpu: cpus.sort((a, b) => a - b)[cpus.length >> 1]! };
 }
 
 /** Fresh texts per run, so no cache of a previous run's strings helps. */
@@ -89,6 +123,7 @@ defineBenchmark({
     if (matches !== 18 * BULK_FILES || warned > 0) {
       throw new Error(`the fixture changed: ${matches} matches, ${warned} syntax warnings`);
     }
+    const astGrep = await withScratchDir("ast-plan", async (dir) => astGrepRuns(dir));
     type Timed = { wall: Stats; cpu: number };
     const row = (what: string, s: Timed, base?: Timed, note = "") => [
       what,
@@ -112,6 +147,7 @@ defineBenchmark({
           row("floor: parse + findAll (sync)", floor),
           row("rewrite: parse, match, render", rewrite, floor),
           row("syntax check of the results", check, floor, "a second parse and a walk"),
+          row("ast-grep -U, its whole run", astGrep, floor, "its process, every thread"),
         ],
       ),
     );
