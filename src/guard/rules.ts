@@ -40,7 +40,11 @@ export type ListName =
 
 interface Glob {
   pattern: string;
-  test: (p: string) => boolean;
+  /**
+   * Whether the path matches. `lower` is the path lowercased when it is all
+   * ASCII, else undefined: the literal prefilter compares against it.
+   */
+  test: (p: string, lower: string | undefined) => boolean;
 }
 
 export interface Refusal {
@@ -75,6 +79,44 @@ function folderRule(dir: string): Glob {
   };
 }
 
+const GROUP_OPEN = "([{";
+const GROUP_CLOSE = ")]}";
+const WILD = "*?!@+";
+
+/**
+ * The longest run of plain characters, outside every group, brace and
+ * class, that each path the glob matches must contain; undefined when no
+ * such run is sure (a negated glob, escapes, a leading "./", a top-level
+ * "|"), or too short to rule much out. A path without it cannot match, and
+ * a substring test costs a small part of the glob's regular expression.
+ */
+export function requiredLiteral(pattern: string): string | undefined {
+  if (pattern.startsWith("!") || pattern.startsWith("./") || pattern.includes("\\")) {
+    return undefined;
+  }
+  let best = "";
+  let run = "";
+  let depth = 0;
+  const flush = () => {
+    // A slash beside "**" is optional ("**/.git" matches ".git"): only the names are sure.
+    const sure = run.replace(/^\/+|\/+$/g, "");
+    if (sure.length > best.length) best = sure;
+    run = "";
+  };
+  for (const c of pattern) {
+    if (GROUP_OPEN.includes(c)) depth++;
+    else if (GROUP_CLOSE.includes(c)) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === "|") return undefined;
+    else if (depth === 0 && !WILD.includes(c)) {
+      run += c;
+      continue;
+    }
+    flush();
+  }
+  flush();
+  return best.length >= 3 ? best : undefined;
+}
+
 function compile(patterns: readonly string[], option: string, nocase: boolean): Glob[] {
   return patterns.map((pattern) => {
     if (typeof pattern !== "string" || pattern.trim() === "") {
@@ -86,7 +128,14 @@ function compile(patterns: readonly string[], option: string, nocase: boolean): 
     }
     try {
       const test = picomatch(pattern, { dot: true, nocase });
-      return { pattern, test: (p: string) => test(p) };
+      const literal = requiredLiteral(pattern);
+      if (literal === undefined) return { pattern, test: (p: string) => test(p) };
+      const needle = nocase ? literal.toLowerCase() : literal;
+      // Case-blind, the prefilter trusts only an ASCII path's lowercase (see refusal).
+      const has = nocase
+        ? (_: string, lower: string | undefined) => lower === undefined || lower.includes(needle)
+        : (p: string) => p.includes(needle);
+      return { pattern, test: (p: string, lower) => has(p, lower) && test(p) };
     } catch (error) {
       throw new ToolError(
         "invalid_input",
@@ -96,6 +145,8 @@ function compile(patterns: readonly string[], option: string, nocase: boolean): 
     }
   });
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The compiled lists of one guard. */
 export class Rules {
@@ -131,18 +182,21 @@ export class Rules {
    */
   refusal(lexical: string, real: string, scope: Scope): Refusal | undefined {
     const paths = lexical === real ? [real] : [lexical, real];
+    // Outside ASCII, lowercase and a case-blind regular expression fold letters apart
+    // ("ς" matches "Σ" but lowercases to no "σ"): only an ASCII path's lowercase is trusted.
+    const lowers = paths.map((p) => (NON_ASCII.test(p) ? undefined : p.toLowerCase()));
     const blocked = (list: Glob[], name: ListName): Refusal | undefined => {
-      for (const p of paths) {
-        const hit = list.find((g) => g.test(p));
+      for (const [i, p] of paths.entries()) {
+        const hit = list.find((g) => g.test(p, lowers[i]));
         if (hit) return { reason: "blocked", list: name, pattern: hit.pattern, matched: p };
       }
       return undefined;
     };
     const allowed = (list: Glob[], name: ListName): Refusal | undefined => {
       if (list.length === 0) return undefined;
-      for (const p of paths) {
+      for (const [i, p] of paths.entries()) {
         if (p === "") continue;
-        if (!list.some((g) => g.test(p))) {
+        if (!list.some((g) => g.test(p, lowers[i]))) {
           return {
             reason: "not_allowed",
             list: name,
