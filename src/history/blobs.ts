@@ -11,7 +11,7 @@ import { randomId } from "../util/ids.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
 import { PackSet } from "./packs.js";
-import { sweepDeadTemps } from "./temps.js";
+import { noteFreshFolder, sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -81,6 +81,17 @@ export class BlobStore {
   private readonly unsyncedFanouts = new Set<string>();
   /** Whether this process created the store's root without fsyncing its entry in the folder above. */
   private unsyncedRoot = false;
+  /**
+   * Fan-out folders known to exist (listed once, then each one this process
+   * made or wrote in); undefined until the first put. A blob whose folder is
+   * not in it is written without first looking for it, and its folder made
+   * without first failing a write: each of those walks from the project root.
+   * A folder another process made meanwhile costs a second copy of the same
+   * bytes only.
+   */
+  private fanouts: Set<string> | undefined;
+  /** Whether the store's root is known to exist. */
+  private rootListed = false;
 
   /** Where the calls are made: beneath the project (History passes its own), else beneath `root` itself. */
   private readonly fs: BeneathFs;
@@ -112,7 +123,10 @@ export class BlobStore {
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
     try {
-      if (!this.putExisting(sha, bytes, backup, sync)) this.writeNew(sha, bytes, backup, sync);
+      const listed = this.knownFanout(sha);
+      if (!this.putExisting(sha, bytes, backup, sync, listed)) {
+        this.writeNew(sha, bytes, backup, sync);
+      }
     } catch (error) {
       // A read or write on a descriptor names no path; the blob's lets the error say where.
       const e = error as NodeJS.ErrnoException;
@@ -391,19 +405,39 @@ export class BlobStore {
     }
   }
 
+  /** Whether the blob's fan-out folder is known to exist (the root is listed on the first call). */
+  private knownFanout(sha: string): boolean {
+    if (!this.fanouts) {
+      const names = readdirSafe(this.fs, this.root);
+      this.fanouts = new Set(names.filter((name) => FANOUT_PATTERN.test(name)));
+      this.rootListed = names.length > 0; // an empty listing may be a missing root
+    }
+    return this.fanouts.has(sha.slice(0, 2));
+  }
+
   /** Writes a new blob; with `sync`, it and its folder entries are synced there. */
   private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
-    const dir = join(this.root, sha.slice(0, 2));
+    const fanout = sha.slice(0, 2);
+    const dir = join(this.root, fanout);
+    const made = () => {
+      // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
+      // New folders' entries are synced with the blob (syncEntry), not here on the hot path.
+      if (!this.rootListed && ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
+      this.rootListed = true;
+      if (!ensureDir(this.fs, dir, false)) return;
+      this.unsyncedFanouts.add(dir);
+      noteFreshFolder(dir); // nothing to sweep in it
+    };
+    if (!this.knownFanout(sha)) made();
     try {
       writeFileAtomic(this.fs, path, bytes);
     } catch (error) {
-      // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
       if (!isErrno(error, "ENOENT")) throw error;
-      // New folders' entries are synced with the blob (syncEntry), not here on the hot path.
-      if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
-      if (ensureDir(this.fs, dir, false)) this.unsyncedFanouts.add(dir);
+      this.rootListed = false; // removed since it was listed, perhaps with the root
+      made();
       writeFileAtomic(this.fs, path, bytes);
     }
+    this.fanouts?.add(fanout);
     sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder
     if (sync) this.syncEntry(sha, path, sync);
   }

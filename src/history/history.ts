@@ -24,8 +24,8 @@ import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
 import { ensureDir, isErrno } from "./fsutil.js";
 import {
-  appendLines,
   JOURNAL_FILE,
+  JournalAppender,
   JournalReader,
   landedLine,
   newEventId,
@@ -103,6 +103,8 @@ class Store {
   readonly maxBytes: number;
   readonly maxEntries: number;
   private readonly reader: JournalReader;
+  /** Every append of this store, on one descriptor kept open while appends keep coming. */
+  private readonly appender: JournalAppender;
   private eventLimit: number;
   private byteLimit: number;
   private journalEntrySynced = false;
@@ -154,6 +156,7 @@ class Store {
     if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
     this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync, this.fs);
     this.reader = new JournalReader(this.fs, this.journalPath);
+    this.appender = new JournalAppender(this.fs, this.journalPath);
   }
 
   /**
@@ -256,7 +259,7 @@ class Store {
   /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
   appendLanded(id: string): void {
     if (this.unavailable) return;
-    const appended = appendLines(this.fs, this.journalPath, [landedLine(id)], false, this.lockPath);
+    const appended = this.appender.append([landedLine(id)], false, this.lockPath);
     this.index.markLanded([id]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
@@ -264,13 +267,7 @@ class Store {
   /** Appends the completion marks of a batch in one write. */
   appendLandedAll(ids: readonly string[]): void {
     if (this.unavailable || ids.length === 0) return;
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      ids.map(landedLine),
-      false,
-      this.lockPath,
-    );
+    const appended = this.appender.append(ids.map(landedLine), false, this.lockPath);
     this.index.markLanded([...ids]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
@@ -284,14 +281,7 @@ class Store {
     if (events.length === 0) return [];
     const stored = events.map((event) => ({ id: newEventId(), ...event }));
     const lines = stored.map(serializeEvent);
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      lines,
-      this.fsync,
-      this.lockPath,
-      barrier,
-    );
+    const appended = this.appender.append(lines, this.fsync, this.lockPath, barrier);
     if (this.fsync && !this.journalEntrySynced) {
       barrier.addFolder(this.dir);
       barrier.onSynced(() => {
@@ -318,14 +308,7 @@ class Store {
       return id;
     }
     const line = serializeEvent({ id, ...event });
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      [line],
-      durable,
-      this.lockPath,
-      barrier,
-    );
+    const appended = this.appender.append([line], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       const sync = barrier ?? new SyncBarrier();
