@@ -346,10 +346,14 @@ export class BlobStore {
     mayBeLoose = true,
   ): boolean {
     const path = this.pathOf(sha);
-    if (mayBeLoose && this.touch(path)) {
-      if (backup) this.makeBackup(sha, path, bytes, sync);
-      return true;
-    }
+    if (mayBeLoose && backup) {
+      // A backup's bytes are checked anyway: read them on the descriptor the touch opens.
+      const stored = this.touchAndRead(path);
+      if (stored) {
+        this.makeBackup(sha, path, bytes, stored, sync);
+        return true;
+      }
+    } else if (mayBeLoose && this.touch(path)) return true;
     const pack = this.packs.packOf(sha);
     if (!pack || !this.touch(pack)) return false;
     if (!backup || this.backedUp.has(sha)) return true;
@@ -390,6 +394,16 @@ export class BlobStore {
       return true;
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
+      throw error;
+    }
+  }
+
+  /** touch, returning the blob's bytes; undefined when it does not exist. */
+  private touchAndRead(path: string): Buffer | undefined {
+    try {
+      return this.fs.touchAndRead(path);
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
       throw error;
     }
   }
@@ -448,15 +462,15 @@ export class BlobStore {
    * `bytes` (a power loss after a non-durable rename can leave it empty):
    * sync it when it does (once per process), write it afresh when it does not.
    */
-  private makeBackup(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
-    let stored: Buffer | undefined;
-    try {
-      stored = this.fs.readFile(path);
-    } catch (error) {
-      if (!isErrno(error, "ENOENT")) throw error;
-    }
-    if (stored?.equals(bytes) && this.backedUp.has(sha)) return;
-    if (!stored?.equals(bytes)) this.write(sha, path, bytes, sync);
+  private makeBackup(
+    sha: string,
+    path: string,
+    bytes: Uint8Array,
+    stored: Buffer,
+    sync?: SyncBarrier,
+  ): void {
+    if (stored.equals(bytes) && this.backedUp.has(sha)) return;
+    if (!stored.equals(bytes)) this.write(sha, path, bytes, sync);
     else if (sync) this.syncEntry(sha, path, sync);
     this.markBackedUp(sha, sync);
   }

@@ -303,13 +303,13 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  */
 function waitWhileLocked(fs: BeneathFs, lockPath: string): void {
   for (;;) {
-    let age: number;
+    let lock: Stats | undefined;
     try {
-      age = Date.now() - fs.lstat(lockPath).mtimeMs;
+      lock = fs.lstatIfAny(lockPath); // no lock is the common case: no error made for it
     } catch {
       return;
     }
-    if (age > LOCK_STALE_MS) return;
+    if (lock === undefined || Date.now() - lock.mtimeMs > LOCK_STALE_MS) return;
     Atomics.wait(sleeper, 0, 0, 2);
   }
 }

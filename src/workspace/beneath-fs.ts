@@ -145,6 +145,11 @@ export class BeneathFs {
     return this.#at(abs, (dir, name) => lstatSync(`${dir}/${name}`));
   }
 
+  /** lstat, or undefined when the last name is missing: no error is made for the common miss. */
+  lstatIfAny(abs: string): Stats | undefined {
+    return this.#at(abs, (dir, name) => lstatSync(`${dir}/${name}`, { throwIfNoEntry: false }));
+  }
+
   /** stat(2) with links inside the root followed by the walk. */
   stat(abs: string): Stats {
     return this.#at(abs, (dir, name) => {
@@ -209,6 +214,20 @@ export class BeneathFs {
   }
 
   /** A link's own times set to now (a lock's heartbeat). */
+  /** touch, then the file's bytes, on one descriptor. */
+  touchAndRead(abs: string): Buffer {
+    const fd = this.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const now = new Date();
+      futimesSync(fd, now, now);
+      return readFileSync(fd);
+    } catch (error) {
+      throw named(error, abs);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   touchLink(abs: string): void {
     const now = new Date();
     this.#at(abs, (dir, name) => lutimesSync(`${dir}/${name}`, now, now));
