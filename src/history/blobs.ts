@@ -9,7 +9,7 @@ import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
-import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
+import { ensureDir, isErrno, type Stage, writeFileAtomic } from "./fsutil.js";
 import { PackSet } from "./packs.js";
 import { noteFreshFolder, sweepDeadTemps } from "./temps.js";
 
@@ -97,9 +97,13 @@ export class BlobStore {
   private readonly fs: BeneathFs;
   private readonly packs: PackSet;
 
-  constructor(root: string, fsync = true, fs?: BeneathFs) {
+  /** A spare inode to stage a new blob in, when the process keeps a pool (history.ts spareStage). */
+  private readonly stage: () => Stage | undefined;
+
+  constructor(root: string, fsync = true, fs?: BeneathFs, stage?: () => Stage | undefined) {
     this.root = root;
     this.fsync = fsync;
+    this.stage = stage ?? (() => undefined);
     this.fs = fs ?? BeneathFs.around(root);
     this.packs = new PackSet(this.fs, join(root, "packs"));
   }
@@ -125,7 +129,7 @@ export class BlobStore {
     try {
       const listed = this.knownFanout(sha);
       if (!this.putExisting(sha, bytes, backup, sync, listed)) {
-        this.writeNew(sha, bytes, backup, sync);
+        this.writeNew(sha, bytes, backup, sync, this.stage());
       }
     } catch (error) {
       // A read or write on a descriptor names no path; the blob's lets the error say where.
@@ -280,8 +284,14 @@ export class BlobStore {
   }
 
   /** A new loose blob; a backup is synced into `sync` (when the store syncs) and marked so. */
-  private writeNew(sha: string, bytes: Uint8Array, backup: boolean, sync?: SyncBarrier): void {
-    this.write(sha, this.pathOf(sha), bytes, sync);
+  private writeNew(
+    sha: string,
+    bytes: Uint8Array,
+    backup: boolean,
+    sync?: SyncBarrier,
+    stage?: Stage,
+  ): void {
+    this.write(sha, this.pathOf(sha), bytes, sync, stage);
     if (backup) this.markBackedUp(sha, sync);
   }
 
@@ -429,8 +439,18 @@ export class BlobStore {
     return this.fanouts.has(sha.slice(0, 2));
   }
 
-  /** Writes a new blob; with `sync`, it and its folder entries are synced there. */
-  private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
+  /**
+   * Writes a new blob; with `sync`, it and its folder entries are synced
+   * there. A single write (put) stages in a spare; a batch's blobs do not,
+   * since the batch's own files take as many spares as the pool was told of.
+   */
+  private write(
+    sha: string,
+    path: string,
+    bytes: Uint8Array,
+    sync?: SyncBarrier,
+    stage?: Stage,
+  ): void {
     const fanout = sha.slice(0, 2);
     const dir = join(this.root, fanout);
     const made = () => {
@@ -444,12 +464,12 @@ export class BlobStore {
     };
     if (!this.knownFanout(sha)) made();
     try {
-      writeFileAtomic(this.fs, path, bytes);
+      writeFileAtomic(this.fs, path, bytes, stage);
     } catch (error) {
       if (!isErrno(error, "ENOENT")) throw error;
       this.rootListed = false; // removed since it was listed, perhaps with the root
       made();
-      writeFileAtomic(this.fs, path, bytes);
+      writeFileAtomic(this.fs, path, bytes, stage);
     }
     this.fanouts?.add(fanout);
     sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder

@@ -13,6 +13,7 @@ import { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
+import { SparePool } from "../workspace/spares.js";
 import { type BlobPut, BlobStore } from "./blobs.js";
 import {
   listCheckpoints,
@@ -22,7 +23,7 @@ import {
 } from "./checkpoints.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
-import { ensureDir, isErrno } from "./fsutil.js";
+import { ensureDir, isErrno, type Stage } from "./fsutil.js";
 import {
   JOURNAL_FILE,
   JournalAppender,
@@ -154,7 +155,12 @@ class Store {
     }
     this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
     if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
-    this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync, this.fs);
+    this.blobs = new BlobStore(
+      join(this.dir, "blobs"),
+      this.fsync,
+      this.fs,
+      spareStage(this.fs, join(this.dir, "blobs"), options.sparesDir),
+    );
     this.reader = new JournalReader(this.fs, this.journalPath);
     this.appender = new JournalAppender(this.fs, this.journalPath);
   }
@@ -709,3 +715,29 @@ export type {
   VersionRef,
   WriteRecord,
 } from "./types.js";
+
+/**
+ * Staging in the process's spare pool, made on the first new blob (a
+ * process that only reads makes none), when the pool and the blobs share a
+ * file system (a spare is moved, not copied); undefined when there is no pool.
+ */
+function spareStage(
+  fs: BeneathFs,
+  blobs: string,
+  dir: string | undefined,
+): () => Stage | undefined {
+  let stage: Stage | null | undefined; // null: no pool, or another file system
+  return () => {
+    if (stage === undefined && dir !== undefined) {
+      const pool = SparePool.in(fs, dir);
+      let dev: number | undefined;
+      try {
+        dev = fs.lstat(blobs).dev;
+      } catch {
+        return undefined; // no blob folder yet: the first blob makes it, the next one asks again
+      }
+      stage = pool && pool.dev === dev ? (at) => pool.stageTo(at) : null;
+    }
+    return stage ?? undefined;
+  };
+}

@@ -110,6 +110,11 @@ export class BeneathFs {
     return this.#at(abs, (dir, name) => openSync(`${dir}/${name}`, flags | NOFOLLOW, mode), create);
   }
 
+  /** What `open` returns, given the path the call would use (a held folder's /proc path and the name). */
+  openWith<T>(abs: string, open: (at: string) => T): T {
+    return this.#at(abs, (dir, name) => open(`${dir}/${name}`));
+  }
+
   readFile(abs: string): Buffer {
     const fd = this.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     try {

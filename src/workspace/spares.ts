@@ -90,8 +90,25 @@ export class SparePool {
    * serve that folder, and the caller makes the temp file itself.
    */
   stageAt(folder: number, temp: string): number | undefined {
+    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) {
+      this.#refillSoon();
+      return undefined;
+    }
+    return this.stageTo(temp);
+  }
+
+  /** The pool's file system: a folder on another cannot take its spares. */
+  get dev(): number {
+    return this.#dev;
+  }
+
+  /**
+   * stageAt for a folder the caller knows to be on the pool's file system
+   * (`dev`): history's blob folders, beside the pool in `.splice`.
+   */
+  stageTo(temp: string): number | undefined {
     this.#refillSoon();
-    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) return undefined;
+    if (this.#ready.length === 0) return undefined;
     const spare = this.#ready.shift()!; // the oldest first: what is made ahead is what a batch uses
     try {
       renameSync(this.#path(spare.name), temp);
