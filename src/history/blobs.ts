@@ -363,7 +363,10 @@ export class BlobStore {
         this.makeBackup(sha, path, bytes, stored, sync);
         return true;
       }
-    } else if (mayBeLoose && this.touch(path)) return true;
+    } else if (mayBeLoose && this.mayExist(path) && this.touch(path)) {
+      // A new version's blob is mostly not there yet: a miss makes no error object.
+      return true;
+    }
     const pack = this.packs.packOf(sha);
     if (!pack || !this.touch(pack)) return false;
     if (!backup || this.backedUp.has(sha)) return true;
@@ -414,6 +417,16 @@ export class BlobStore {
       return this.fs.touchAndRead(path);
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
+      throw error;
+    }
+  }
+
+  /** False when nothing is at `path` (its folder gone too); asked without making an error for a miss. */
+  private mayExist(path: string): boolean {
+    try {
+      return this.fs.lstatIfAny(path) !== undefined;
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
       throw error;
     }
   }
