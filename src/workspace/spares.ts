@@ -136,10 +136,14 @@ export class SparePool {
   }
 
   /**
-   * Tops the pool up once the writes pause: asking the thread pool costs the
-   * main thread ~0.1 ms a spare, which a batch should not pay between its writes.
+   * Tops the pool up once the writes pause, or 10 ms after it ran low: asking
+   * the thread pool costs the main thread ~0.1 ms a spare, which a batch
+   * should not pay between its writes.
    */
   #refillSoon(): void {
+    // Single writes in a steady stream never pause that long: once the pool is low, the refill
+    // already due is not put off again (a batch's pool, made for it, is low only at its end).
+    if (this.#refill && this.#ready.length < BASE) return;
     if (this.#refill) clearTimeout(this.#refill);
     this.#refill = setTimeout(() => {
       this.#refill = undefined;
