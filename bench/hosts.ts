@@ -122,11 +122,26 @@ const MODES = {
 /** How often each row's servers' writes still waited for an fsync, as each logs when it stops. */
 const waits = new Map<string, string>();
 
-/** One splice server per durability mode (util/durable.ts). */
-async function splice(dir: string, mode: keyof typeof MODES, row: string): Promise<Subject> {
+/**
+ * Another build of splice to run beside this one in the same rounds
+ * (`HOSTS_BASELINE=/path/to/checkout/bin/splice`), relaxed: a change's
+ * before and after from one run, as the reference is.
+ */
+const BASELINE_BIN = process.env.HOSTS_BASELINE;
+const BASELINE_NAME = "splice (relaxed), HOSTS_BASELINE build";
+
+/** One splice server per durability mode (util/durable.ts); `baseline`: the HOSTS_BASELINE build. */
+async function splice(
+  dir: string,
+  mode: keyof typeof MODES,
+  row: string,
+  baseline = false,
+): Promise<Subject> {
   writeCorpus(dir);
-  const { name, env } = MODES[mode];
-  const command = [process.execPath, SPLICE_BIN, "serve", "--root", dir];
+  const { env } = MODES[mode];
+  const name = baseline ? BASELINE_NAME : MODES[mode].name;
+  const bin = baseline && BASELINE_BIN ? BASELINE_BIN : SPLICE_BIN;
+  const command = [process.execPath, bin, "serve", "--root", dir];
   const { client, cpu } = await connect(
     command,
     "splice",
@@ -292,8 +307,19 @@ async function startSubjects(dir: string, row: string): Promise<Subject[]> {
     await splice(folder("none"), "none", row),
     await reference(folder("reference")),
     engine(folder("engine")),
+    ...(BASELINE_BIN ? [await splice(folder("baseline"), "relaxed", row, true)] : []),
   ];
 }
+
+/** The subject folders startSubjects makes, in its order. */
+const FOLDERS = [
+  "relaxed",
+  "full",
+  "none",
+  "reference",
+  "engine",
+  ...(BASELINE_BIN ? ["baseline"] : []),
+];
 
 /** The splice servers, each judged against the reference (the subject after them). */
 const COMPARED = 3;
@@ -323,7 +349,7 @@ export const hosts = defineBenchmark({
           await Promise.all(subjects.map((s) => s.close()));
         }
         if (k > 0) {
-          for (const name of ["relaxed", "full", "none", "reference", "engine"]) {
+          for (const name of FOLDERS) {
             checkEdited(join(rowDir, name), `${operation}, ${name}`);
           }
         }
@@ -331,7 +357,9 @@ export const hosts = defineBenchmark({
         for (const [j, s] of subjects.entries()) {
           const { stats: ours, cpuPerCall } = timed[j]!;
           const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
-          const judged = j < COMPARED;
+          // The baseline build is judged as the relaxed server is (verdict's subject 0).
+          const baseline = BASELINE_BIN !== undefined && j === subjects.length - 1;
+          const judged = j < COMPARED || baseline;
           const cpuRatio =
             judged && cpuPerCall !== undefined && theirs.cpuPerCall
               ? ratio(cpuPerCall, theirs.cpuPerCall)
@@ -345,7 +373,7 @@ export const hosts = defineBenchmark({
             judged ? ratio(ours.p95, theirs.stats.p95) : "",
             cpuPerCall === undefined ? "" : ms(cpuPerCall),
             cpuRatio,
-            judged ? verdict(operation, j, ours, theirs.stats) : "",
+            judged ? verdict(operation, baseline ? 0 : j, ours, theirs.stats) : "",
           ]);
         }
       }
@@ -387,9 +415,9 @@ splice's MCP round trip minus that row is what the host and the stdio transport 
 "server CPU ms/call" is the server process's user and system time (all threads, /proc) over
 its timed calls and a ${SETTLE_MS} ms pause after each round, so background fsyncs count too. On
 2 shared cores a call's wall time is mostly its CPU plus waiting for a core: the CPU column
-is the figure other load distorts least.`);
+is the figure other load distorts least.${BASELINE_BIN ? `\n"${BASELINE_NAME}" is ${BASELINE_BIN}, in the same rounds.` : ""}`);
       // Each server logs its counts as it stops (SPLICE_SYNC_STATS=1).
-      const expected = (ROWS.length - 1) * COMPARED;
+      const expected = (ROWS.length - 1) * (COMPARED + (BASELINE_BIN ? 1 : 0));
       for (let waited = 0; waited < 3000 && waits.size < expected; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

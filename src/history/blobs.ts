@@ -9,9 +9,9 @@ import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
-import { ensureDir, isErrno, writeFileAtomic } from "./fsutil.js";
+import { ensureDir, isErrno, type Stage, writeFileAtomic } from "./fsutil.js";
 import { PackSet } from "./packs.js";
-import { sweepDeadTemps } from "./temps.js";
+import { noteFreshFolder, sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -81,14 +81,29 @@ export class BlobStore {
   private readonly unsyncedFanouts = new Set<string>();
   /** Whether this process created the store's root without fsyncing its entry in the folder above. */
   private unsyncedRoot = false;
+  /**
+   * Fan-out folders known to exist (listed once, then each one this process
+   * made or wrote in); undefined until the first put. A blob whose folder is
+   * not in it is written without first looking for it, and its folder made
+   * without first failing a write: each of those walks from the project root.
+   * A folder another process made meanwhile costs a second copy of the same
+   * bytes only.
+   */
+  private fanouts: Set<string> | undefined;
+  /** Whether the store's root is known to exist. */
+  private rootListed = false;
 
   /** Where the calls are made: beneath the project (History passes its own), else beneath `root` itself. */
   private readonly fs: BeneathFs;
   private readonly packs: PackSet;
 
-  constructor(root: string, fsync = true, fs?: BeneathFs) {
+  /** A spare inode to stage a new blob in, when the process keeps a pool (history.ts spareStage). */
+  private readonly stage: () => Stage | undefined;
+
+  constructor(root: string, fsync = true, fs?: BeneathFs, stage?: () => Stage | undefined) {
     this.root = root;
     this.fsync = fsync;
+    this.stage = stage ?? (() => undefined);
     this.fs = fs ?? BeneathFs.around(root);
     this.packs = new PackSet(this.fs, join(root, "packs"));
   }
@@ -112,7 +127,10 @@ export class BlobStore {
     const path = this.pathOf(sha);
     const sync = backup && this.fsync ? (barrier ?? new SyncBarrier()) : undefined;
     try {
-      if (!this.putExisting(sha, bytes, backup, sync)) this.writeNew(sha, bytes, backup, sync);
+      const listed = this.knownFanout(sha);
+      if (!this.putExisting(sha, bytes, backup, sync, listed)) {
+        this.writeNew(sha, bytes, backup, sync, this.stage());
+      }
     } catch (error) {
       // A read or write on a descriptor names no path; the blob's lets the error say where.
       const e = error as NodeJS.ErrnoException;
@@ -266,8 +284,14 @@ export class BlobStore {
   }
 
   /** A new loose blob; a backup is synced into `sync` (when the store syncs) and marked so. */
-  private writeNew(sha: string, bytes: Uint8Array, backup: boolean, sync?: SyncBarrier): void {
-    this.write(sha, this.pathOf(sha), bytes, sync);
+  private writeNew(
+    sha: string,
+    bytes: Uint8Array,
+    backup: boolean,
+    sync?: SyncBarrier,
+    stage?: Stage,
+  ): void {
+    this.write(sha, this.pathOf(sha), bytes, sync, stage);
     if (backup) this.markBackedUp(sha, sync);
   }
 
@@ -332,8 +356,15 @@ export class BlobStore {
     mayBeLoose = true,
   ): boolean {
     const path = this.pathOf(sha);
-    if (mayBeLoose && this.touch(path)) {
-      if (backup) this.makeBackup(sha, path, bytes, sync);
+    if (mayBeLoose && backup) {
+      // A backup's bytes are checked anyway: read them on the descriptor the touch opens.
+      const stored = this.touchAndRead(path);
+      if (stored) {
+        this.makeBackup(sha, path, bytes, stored, sync);
+        return true;
+      }
+    } else if (mayBeLoose && this.mayExist(path) && this.touch(path)) {
+      // A new version's blob is mostly not there yet: a miss makes no error object.
       return true;
     }
     const pack = this.packs.packOf(sha);
@@ -380,6 +411,26 @@ export class BlobStore {
     }
   }
 
+  /** touch, returning the blob's bytes; undefined when it does not exist. */
+  private touchAndRead(path: string): Buffer | undefined {
+    try {
+      return this.fs.touchAndRead(path);
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
+      throw error;
+    }
+  }
+
+  /** False when nothing is at `path` (its folder gone too); asked without making an error for a miss. */
+  private mayExist(path: string): boolean {
+    try {
+      return this.fs.lstatIfAny(path) !== undefined;
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
+      throw error;
+    }
+  }
+
   /** Refresh the mtime of an existing blob; false when it does not exist. */
   private touch(path: string): boolean {
     try {
@@ -391,19 +442,49 @@ export class BlobStore {
     }
   }
 
-  /** Writes a new blob; with `sync`, it and its folder entries are synced there. */
-  private write(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
-    const dir = join(this.root, sha.slice(0, 2));
-    try {
-      writeFileAtomic(this.fs, path, bytes);
-    } catch (error) {
-      // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
-      if (!isErrno(error, "ENOENT")) throw error;
-      // New folders' entries are synced with the blob (syncEntry), not here on the hot path.
-      if (ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
-      if (ensureDir(this.fs, dir, false)) this.unsyncedFanouts.add(dir);
-      writeFileAtomic(this.fs, path, bytes);
+  /** Whether the blob's fan-out folder is known to exist (the root is listed on the first call). */
+  private knownFanout(sha: string): boolean {
+    if (!this.fanouts) {
+      const names = readdirSafe(this.fs, this.root);
+      this.fanouts = new Set(names.filter((name) => FANOUT_PATTERN.test(name)));
+      this.rootListed = names.length > 0; // an empty listing may be a missing root
     }
+    return this.fanouts.has(sha.slice(0, 2));
+  }
+
+  /**
+   * Writes a new blob; with `sync`, it and its folder entries are synced
+   * there. A single write (put) stages in a spare; a batch's blobs do not,
+   * since the batch's own files take as many spares as the pool was told of.
+   */
+  private write(
+    sha: string,
+    path: string,
+    bytes: Uint8Array,
+    sync?: SyncBarrier,
+    stage?: Stage,
+  ): void {
+    const fanout = sha.slice(0, 2);
+    const dir = join(this.root, fanout);
+    const made = () => {
+      // The fan-out folder is made only when missing: a mkdir per blob costs as much as the write.
+      // New folders' entries are synced with the blob (syncEntry), not here on the hot path.
+      if (!this.rootListed && ensureDir(this.fs, this.root, false)) this.unsyncedRoot = true;
+      this.rootListed = true;
+      if (!ensureDir(this.fs, dir, false)) return;
+      this.unsyncedFanouts.add(dir);
+      noteFreshFolder(dir); // nothing to sweep in it
+    };
+    if (!this.knownFanout(sha)) made();
+    try {
+      writeFileAtomic(this.fs, path, bytes, stage);
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+      this.rootListed = false; // removed since it was listed, perhaps with the root
+      made();
+      writeFileAtomic(this.fs, path, bytes, stage);
+    }
+    this.fanouts?.add(fanout);
     sweepDeadTemps(this.fs, dir); // a killed writer's staged blob in this folder
     if (sync) this.syncEntry(sha, path, sync);
   }
@@ -414,15 +495,15 @@ export class BlobStore {
    * `bytes` (a power loss after a non-durable rename can leave it empty):
    * sync it when it does (once per process), write it afresh when it does not.
    */
-  private makeBackup(sha: string, path: string, bytes: Uint8Array, sync?: SyncBarrier): void {
-    let stored: Buffer | undefined;
-    try {
-      stored = this.fs.readFile(path);
-    } catch (error) {
-      if (!isErrno(error, "ENOENT")) throw error;
-    }
-    if (stored?.equals(bytes) && this.backedUp.has(sha)) return;
-    if (!stored?.equals(bytes)) this.write(sha, path, bytes, sync);
+  private makeBackup(
+    sha: string,
+    path: string,
+    bytes: Uint8Array,
+    stored: Buffer,
+    sync?: SyncBarrier,
+  ): void {
+    if (stored.equals(bytes) && this.backedUp.has(sha)) return;
+    if (!stored.equals(bytes)) this.write(sha, path, bytes, sync);
     else if (sync) this.syncEntry(sha, path, sync);
     this.markBackedUp(sha, sync);
   }

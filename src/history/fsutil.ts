@@ -62,13 +62,24 @@ export function writeAll(fd: number, data: Uint8Array): void {
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 /**
+ * A temp file made ahead, moved to `at` (the path a call on the temp name
+ * uses) and open for writing; undefined to create one there instead.
+ */
+export type Stage = (at: string) => number | undefined;
+
+/**
  * Create or replace `target` atomically: write a temp file beside it, then
  * rename. Not fsync'ed: callers that need it durable sync it after (a
  * SyncBarrier), before anything relies on it.
  */
-export function writeFileAtomic(fs: BeneathFs, target: string, data: Uint8Array): void {
+export function writeFileAtomic(
+  fs: BeneathFs,
+  target: string,
+  data: Uint8Array,
+  stage?: Stage,
+): void {
   const temp = tempPath(dirname(target), "w");
-  const fd = fs.open(temp, CREATE);
+  const fd = (stage && fs.openWith(temp, stage)) ?? fs.open(temp, CREATE);
   try {
     writeAll(fd, data);
   } catch (error) {

@@ -13,6 +13,7 @@ import { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
+import { SparePool } from "../workspace/spares.js";
 import { type BlobPut, BlobStore } from "./blobs.js";
 import {
   listCheckpoints,
@@ -22,10 +23,10 @@ import {
 } from "./checkpoints.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
-import { ensureDir, isErrno } from "./fsutil.js";
+import { ensureDir, isErrno, type Stage } from "./fsutil.js";
 import {
-  appendLines,
   JOURNAL_FILE,
+  JournalAppender,
   JournalReader,
   landedLine,
   newEventId,
@@ -103,6 +104,8 @@ class Store {
   readonly maxBytes: number;
   readonly maxEntries: number;
   private readonly reader: JournalReader;
+  /** Every append of this store, on one descriptor kept open while appends keep coming. */
+  private readonly appender: JournalAppender;
   private eventLimit: number;
   private byteLimit: number;
   private journalEntrySynced = false;
@@ -152,8 +155,14 @@ class Store {
     }
     this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
     if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
-    this.blobs = new BlobStore(join(this.dir, "blobs"), this.fsync, this.fs);
+    this.blobs = new BlobStore(
+      join(this.dir, "blobs"),
+      this.fsync,
+      this.fs,
+      spareStage(this.fs, join(this.dir, "blobs"), options.sparesDir),
+    );
     this.reader = new JournalReader(this.fs, this.journalPath);
+    this.appender = new JournalAppender(this.fs, this.journalPath);
   }
 
   /**
@@ -256,7 +265,7 @@ class Store {
   /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
   appendLanded(id: string): void {
     if (this.unavailable) return;
-    const appended = appendLines(this.fs, this.journalPath, [landedLine(id)], false, this.lockPath);
+    const appended = this.appender.append([landedLine(id)], false, this.lockPath);
     this.index.markLanded([id]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
@@ -264,13 +273,7 @@ class Store {
   /** Appends the completion marks of a batch in one write. */
   appendLandedAll(ids: readonly string[]): void {
     if (this.unavailable || ids.length === 0) return;
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      ids.map(landedLine),
-      false,
-      this.lockPath,
-    );
+    const appended = this.appender.append(ids.map(landedLine), false, this.lockPath);
     this.index.markLanded([...ids]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
@@ -284,14 +287,7 @@ class Store {
     if (events.length === 0) return [];
     const stored = events.map((event) => ({ id: newEventId(), ...event }));
     const lines = stored.map(serializeEvent);
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      lines,
-      this.fsync,
-      this.lockPath,
-      barrier,
-    );
+    const appended = this.appender.append(lines, this.fsync, this.lockPath, barrier);
     if (this.fsync && !this.journalEntrySynced) {
       barrier.addFolder(this.dir);
       barrier.onSynced(() => {
@@ -318,14 +314,7 @@ class Store {
       return id;
     }
     const line = serializeEvent({ id, ...event });
-    const appended = appendLines(
-      this.fs,
-      this.journalPath,
-      [line],
-      durable,
-      this.lockPath,
-      barrier,
-    );
+    const appended = this.appender.append([line], durable, this.lockPath, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       const sync = barrier ?? new SyncBarrier();
@@ -726,3 +715,29 @@ export type {
   VersionRef,
   WriteRecord,
 } from "./types.js";
+
+/**
+ * Staging in the process's spare pool, made on the first new blob (a
+ * process that only reads makes none), when the pool and the blobs share a
+ * file system (a spare is moved, not copied); undefined when there is no pool.
+ */
+function spareStage(
+  fs: BeneathFs,
+  blobs: string,
+  dir: string | undefined,
+): () => Stage | undefined {
+  let stage: Stage | null | undefined; // null: no pool, or another file system
+  return () => {
+    if (stage === undefined && dir !== undefined) {
+      const pool = SparePool.in(fs, dir);
+      let dev: number | undefined;
+      try {
+        dev = fs.lstat(blobs).dev;
+      } catch {
+        return undefined; // no blob folder yet: the first blob makes it, the next one asks again
+      }
+      stage = pool && pool.dev === dev ? (at) => pool.stageTo(at) : null;
+    }
+    return stage ?? undefined;
+  };
+}

@@ -182,29 +182,105 @@ export function appendLines(
   waitForLock?: string,
   barrier?: SyncBarrier,
 ): Appended {
-  if (waitForLock) waitWhileLocked(fs, waitForLock);
-  const body = `${lines.join("\n")}\n`;
-  for (let attempt = 1; ; attempt++) {
-    const fd = fs.open(path, APPEND);
-    let start: Stats;
-    let end: Stats;
-    let length: number;
-    try {
-      start = fstatSync(fd);
-      const torn = start.size > 0 && readRange(fd, start.size - 1, 1)[0] !== NEWLINE;
-      const data = Buffer.from(torn ? `\n${body}` : body, "utf8");
-      writeAll(fd, data);
-      length = data.length;
-      if (durable && !barrier) fsyncFd(fd, path);
-      end = fstatSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    if (!replacedSince(fs, path, start) || attempt >= MAX_APPEND_ATTEMPTS) {
-      if (durable) barrier?.add(path);
-      return { start, end, length };
+  const appender = new JournalAppender(fs, path);
+  try {
+    return appender.append(lines, durable, waitForLock, barrier);
+  } finally {
+    appender.close();
+  }
+}
+
+/** How long an appender keeps the journal open after its last append. */
+const KEEP_OPEN_MS = 2_000;
+
+/**
+ * appendLines for a process that appends often (a history's every change):
+ * the descriptor stays open between appends, for KEEP_OPEN_MS, so an append
+ * is a stat, a write and a stat, not an open and a close as well; and the
+ * last byte is read only when the file changed since this appender's own
+ * line. The check after each write (the path still names the file written
+ * to) is the same as for a fresh descriptor: a journal replaced by a
+ * compaction, or removed, since the last append is found there and the
+ * lines written again into a file opened afresh.
+ */
+export class JournalAppender {
+  readonly #fs: BeneathFs;
+  readonly #path: string;
+  #fd: number | undefined;
+  /** The file as this appender's last append left it: it then ends with a newline. */
+  #after: Stats | undefined;
+  #idle: NodeJS.Timeout | undefined;
+
+  constructor(fs: BeneathFs, path: string) {
+    this.#fs = fs;
+    this.#path = path;
+  }
+
+  append(lines: string[], durable: boolean, waitForLock?: string, barrier?: SyncBarrier): Appended {
+    if (waitForLock) waitWhileLocked(this.#fs, waitForLock);
+    const body = `${lines.join("\n")}\n`;
+    for (let attempt = 1; ; attempt++) {
+      const kept = this.#fd !== undefined;
+      const fd = this.#fd ?? this.#fs.open(this.#path, APPEND);
+      this.#fd = fd;
+      let start: Stats;
+      let end: Stats;
+      let length: number;
+      try {
+        start = fstatSync(fd);
+        const torn = start.size > 0 && !this.#endsOwnLine(start) && !endsWithNewline(fd, start);
+        const data = Buffer.from(torn ? `\n${body}` : body, "utf8");
+        writeAll(fd, data);
+        length = data.length;
+        if (durable && !barrier) fsyncFd(fd, this.#path);
+        end = fstatSync(fd);
+      } catch (error) {
+        this.close();
+        throw error;
+      }
+      this.#after = end;
+      const moved = replacedSince(this.#fs, this.#path, start, kept);
+      if (!moved || attempt >= MAX_APPEND_ATTEMPTS) {
+        if (durable) barrier?.add(this.#path);
+        this.#keepOpen();
+        return { start, end, length };
+      }
+      this.close();
     }
   }
+
+  /** Closes the descriptor (the next append opens the journal again). */
+  close(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+    this.#after = undefined;
+  }
+
+  /** Whether nothing touched the file since this appender's last write (which ended a line). */
+  #endsOwnLine(now: Stats): boolean {
+    const after = this.#after;
+    return (
+      after !== undefined &&
+      now.ino === after.ino &&
+      now.size === after.size &&
+      now.ctimeMs === after.ctimeMs &&
+      now.mtimeMs === after.mtimeMs
+    );
+  }
+
+  #keepOpen(): void {
+    if (this.#idle) this.#idle.refresh();
+    else {
+      this.#idle = setTimeout(() => this.close(), KEEP_OPEN_MS);
+      this.#idle.unref();
+    }
+  }
+}
+
+function endsWithNewline(fd: number, st: Stats): boolean {
+  return readRange(fd, st.size - 1, 1)[0] === NEWLINE;
 }
 
 /** `a+`: read the last byte, append, create when missing. */
@@ -227,23 +303,28 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  */
 function waitWhileLocked(fs: BeneathFs, lockPath: string): void {
   for (;;) {
-    let age: number;
+    let lock: Stats | undefined;
     try {
-      age = Date.now() - fs.lstat(lockPath).mtimeMs;
+      lock = fs.lstatIfAny(lockPath); // no lock is the common case: no error made for it
     } catch {
       return;
     }
-    if (age > LOCK_STALE_MS) return;
+    if (lock === undefined || Date.now() - lock.mtimeMs > LOCK_STALE_MS) return;
     Atomics.wait(sleeper, 0, 0, 2);
   }
 }
 
-function replacedSince(fs: BeneathFs, path: string, before: Stats): boolean {
+/**
+ * Whether `path` no longer names the file `before` was taken of. A journal
+ * removed right after a fresh open is left so (someone cleared history); a
+ * kept descriptor may predate the removal, and its lines go to a new file.
+ */
+function replacedSince(fs: BeneathFs, path: string, before: Stats, kept = false): boolean {
   try {
     const now = fs.lstat(path);
     return now.ino !== before.ino || now.dev !== before.dev;
   } catch (error) {
-    if (isErrno(error, "ENOENT")) return false;
+    if (isErrno(error, "ENOENT")) return kept;
     throw error;
   }
 }

@@ -60,6 +60,12 @@ export function deadTemps(fs: BeneathFs, dir: string, now = Date.now()): string[
   return out;
 }
 
+/** A folder this process has just made holds no leftovers: its first write need not list it. */
+export function noteFreshFolder(dir: string, now = Date.now()): void {
+  if (swept.size > 10_000) swept.clear();
+  swept.set(dir, now);
+}
+
 /** Removes the dead leftovers in `dir`, at most once a minute per folder; never throws. */
 export function sweepDeadTemps(fs: BeneathFs, dir: string, now = Date.now()): void {
   const last = swept.get(dir);

@@ -37,6 +37,12 @@ export interface HistoryOptions {
    */
   relaxed?: boolean;
   /**
+   * Where the process's spare inodes are made ahead (workspace/spares.ts,
+   * the workspace's `sparesDir`): a new blob is then staged in one, not in
+   * an inode made on the hot path. Default: none.
+   */
+  sparesDir?: string;
+  /**
    * Journals above this many bytes are read a path at a time when an earlier
    * process left their totals (default 4 MiB); see journal-prefix.ts.
    */

@@ -162,6 +162,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
     fsync: durable !== "none",
     relaxed: durable === "relaxed",
+    sparesDir: join(historyDir, "spares"),
   });
   const hiddenEnv = o.hiddenEnv ?? o.hidden_env;
   const context: BaseContext = {

@@ -110,6 +110,11 @@ export class BeneathFs {
     return this.#at(abs, (dir, name) => openSync(`${dir}/${name}`, flags | NOFOLLOW, mode), create);
   }
 
+  /** What `open` returns, given the path the call would use (a held folder's /proc path and the name). */
+  openWith<T>(abs: string, open: (at: string) => T): T {
+    return this.#at(abs, (dir, name) => open(`${dir}/${name}`));
+  }
+
   readFile(abs: string): Buffer {
     const fd = this.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
@@ -143,6 +148,11 @@ export class BeneathFs {
   /** lstat(2): a link at the last name is itself. */
   lstat(abs: string): Stats {
     return this.#at(abs, (dir, name) => lstatSync(`${dir}/${name}`));
+  }
+
+  /** lstat, or undefined when the last name is missing: no error is made for the common miss. */
+  lstatIfAny(abs: string): Stats | undefined {
+    return this.#at(abs, (dir, name) => lstatSync(`${dir}/${name}`, { throwIfNoEntry: false }));
   }
 
   /** stat(2) with links inside the root followed by the walk. */
@@ -209,6 +219,20 @@ export class BeneathFs {
   }
 
   /** A link's own times set to now (a lock's heartbeat). */
+  /** touch, then the file's bytes, on one descriptor. */
+  touchAndRead(abs: string): Buffer {
+    const fd = this.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const now = new Date();
+      futimesSync(fd, now, now);
+      return readFileSync(fd);
+    } catch (error) {
+      throw named(error, abs);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   touchLink(abs: string): void {
     const now = new Date();
     this.#at(abs, (dir, name) => lutimesSync(`${dir}/${name}`, now, now));

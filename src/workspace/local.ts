@@ -99,7 +99,8 @@ export class LocalWorkspace implements Workspace {
   }
 
   expectWrites(count: number): void {
-    this.#spares()?.expect(count);
+    // Each write stages its file in a spare, and history (sharing the pool) its new version.
+    this.#spares()?.expect(2 * count);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {

@@ -15,7 +15,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import watcher from "@parcel/watcher";
 import type { PathGuard } from "../guard/path-guard.js";
-import { isTempName, tempName } from "./temp.js";
+import { isTempName, MARK_STEM, STAGED_TEMP_PATH, tempName } from "./temp.js";
 import { ignoredBy, type Layer, loadLayer, SKIPPED_FOLDERS } from "./walk.js";
 import type { Workspace } from "./workspace.js";
 
@@ -81,7 +81,11 @@ export class RootWatch {
     watch.#subscription = await watcher.subscribe(
       guard.root,
       (error, events) => watch.#events(error, events),
-      { ignore: [...SKIPPED_FOLDERS].map((name) => `**/${name}`) },
+      {
+        // Temp files are ignored natively: the watch's thread neither stats them nor wakes
+        // JavaScript for them (#shown would drop them), about four events per write.
+        ignore: [...[...SKIPPED_FOLDERS].map((name) => `**/${name}`), STAGED_TEMP_PATH],
+      },
     );
     return watch;
   }
@@ -108,7 +112,7 @@ export class RootWatch {
    * telling it as a batch. `lost` when the mark did not come back in time.
    */
   async sync(): Promise<WatchBatch> {
-    const mark = path.join(this.#root, tempName("watch"));
+    const mark = path.join(this.#root, tempName(MARK_STEM));
     let arrived = false;
     try {
       const seen = new Promise<void>((resolve) => this.#marks.set(mark, resolve));

@@ -90,8 +90,25 @@ export class SparePool {
    * serve that folder, and the caller makes the temp file itself.
    */
   stageAt(folder: number, temp: string): number | undefined {
+    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) {
+      this.#refillSoon();
+      return undefined;
+    }
+    return this.stageTo(temp);
+  }
+
+  /** The pool's file system: a folder on another cannot take its spares. */
+  get dev(): number {
+    return this.#dev;
+  }
+
+  /**
+   * stageAt for a folder the caller knows to be on the pool's file system
+   * (`dev`): history's blob folders, beside the pool in `.splice`.
+   */
+  stageTo(temp: string): number | undefined {
     this.#refillSoon();
-    if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) return undefined;
+    if (this.#ready.length === 0) return undefined;
     const spare = this.#ready.shift()!; // the oldest first: what is made ahead is what a batch uses
     try {
       renameSync(this.#path(spare.name), temp);
@@ -119,10 +136,14 @@ export class SparePool {
   }
 
   /**
-   * Tops the pool up once the writes pause: asking the thread pool costs the
-   * main thread ~0.1 ms a spare, which a batch should not pay between its writes.
+   * Tops the pool up once the writes pause, or 10 ms after it ran low: asking
+   * the thread pool costs the main thread ~0.1 ms a spare, which a batch
+   * should not pay between its writes.
    */
   #refillSoon(): void {
+    // Single writes in a steady stream never pause that long: once the pool is low, the refill
+    // already due is not put off again (a batch's pool, made for it, is low only at its end).
+    if (this.#refill && this.#ready.length < BASE) return;
     if (this.#refill) clearTimeout(this.#refill);
     this.#refill = setTimeout(() => {
       this.#refill = undefined;

@@ -17,6 +17,18 @@ const TEMP_NAME = /^\.(?:.+\.)?splice-(?:([0-9a-z]+)-)?[0-9a-f]{12}\.tmp$/;
 /** Globs (ripgrep's syntax) that leave splice's temp files out of a search. */
 export const TEMP_GLOBS: readonly string[] = ["!.*.splice-*.tmp", "!.splice-*.tmp"];
 
+/** The name a watch's marks are made from (`tempName(MARK_STEM)`): the one temp file a watch must see. */
+export const MARK_STEM = "watch";
+
+/**
+ * A root-relative path (`/`-separated) ending in a temp file of the current
+ * form other than a watch mark: what a watch need not even look at (each
+ * write stages one beside its file, and the event is dropped anyway).
+ */
+export const STAGED_TEMP_PATH = new RegExp(
+  `(?:^|[/])\\.(?!${MARK_STEM}\\.splice-)(?:[^/]+\\.)?splice-[0-9a-z]+-[0-9a-f]{12}\\.tmp$`,
+);
+
 /** Whether `name` is one of splice's staged temp files. */
 export function isTempName(name: string): boolean {
   return TEMP_NAME.test(name);

@@ -5,6 +5,7 @@
  * tmpfs mount where the machine allows one, real child processes.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   existsSync,
   linkSync,
@@ -53,7 +54,8 @@ describe("spare inodes", () => {
     const p = new Project();
     for (const f of FILES) p.write(f, "one\n");
     await editAll(p, "one", "two"); // the pool learns a batch of 10 is coming
-    const ready = await sparesReady(p, FILES.length);
+    // A spare for each file, and one for each file's new version in history.
+    const ready = await sparesReady(p, 2 * FILES.length);
     const inodes = new Set(ready.map((n) => lstatSync(join(sparesOf(p), n)).ino));
     await editAll(p, "two", "three");
     for (const f of FILES) {
@@ -62,6 +64,23 @@ describe("spare inodes", () => {
       expect(statSync(join(p.root, f)).mode & 0o777).toBe(0o644); // the file's mode, not the spare's
     }
     expect(readdirSync(p.root).filter((n) => n.includes(".splice-"))).toEqual([]);
+  });
+
+  it("stage history's new version of a single edit too: its blob is an inode the pool made", async () => {
+    const p = new Project();
+    p.write("f.txt", "one\n");
+    const s = p.splice();
+    await s.edit({ targets: [{ path: "f.txt", edits: [{ old_text: "one", new_text: "two" }] }] });
+    const ready = await sparesReady(p, 4);
+    await sleep(50); // a spare on disk is ready once its open's callback has run
+    const inodes = new Set(ready.map((n) => lstatSync(join(sparesOf(p), n)).ino));
+    await s.edit({ targets: [{ path: "f.txt", edits: [{ old_text: "two", new_text: "three" }] }] });
+    const sha = createHash("sha256").update("three\n").digest("hex");
+    const blob = join(p.root, ".splice", "blobs", sha.slice(0, 2), sha.slice(2));
+    expect(readFileSync(blob, "utf8")).toBe("three\n");
+    expect(inodes.has(lstatSync(blob).ino)).toBe(true);
+    expect(inodes.has(statSync(join(p.root, "f.txt")).ino)).toBe(true);
+    expect(lstatSync(blob).ino).not.toBe(statSync(join(p.root, "f.txt")).ino);
   });
 
   it("a spare swapped for a link to another file is not written: that file keeps its bytes", async () => {
