@@ -69,21 +69,11 @@ export interface MeasureOptions {
   after?: (i: number, result: unknown) => unknown;
 }
 
+type Timed = (i: number) => unknown | Promise<unknown>;
+
 /** Milliseconds per call of `fn`, measured with performance.now() after `warmup` untimed calls. */
-export async function measure(
-  options: MeasureOptions,
-  fn: (i: number) => unknown | Promise<unknown>,
-): Promise<Stats> {
-  const samples: number[] = [];
-  for (let i = 0; i < options.warmup + options.runs; i++) {
-    await options.before?.(i);
-    const start = performance.now();
-    const result = await fn(i);
-    const elapsed = performance.now() - start;
-    await options.after?.(i, result);
-    if (i >= options.warmup) samples.push(elapsed);
-  }
-  return summarize(samples);
+export async function measure(options: MeasureOptions, fn: Timed): Promise<Stats> {
+  return (await inTurn(options, [fn]))[0]!;
 }
 
 /**
@@ -93,12 +83,17 @@ export async function measure(
  */
 export async function measureInTurn(
   options: MeasureOptions,
-  a: (i: number) => unknown | Promise<unknown>,
-  b: (i: number) => unknown | Promise<unknown>,
+  a: Timed,
+  b: Timed,
 ): Promise<[Stats, Stats]> {
-  const samples: [number[], number[]] = [[], []];
+  const [first, second] = await inTurn(options, [a, b]);
+  return [first!, second!];
+}
+
+async function inTurn(options: MeasureOptions, fns: Timed[]): Promise<Stats[]> {
+  const samples = fns.map((): number[] => []);
   for (let i = 0; i < options.warmup + options.runs; i++) {
-    for (const [k, fn] of [a, b].entries()) {
+    for (const [k, fn] of fns.entries()) {
       await options.before?.(i);
       const start = performance.now();
       const result = await fn(i);
@@ -107,7 +102,7 @@ export async function measureInTurn(
       if (i >= options.warmup) samples[k]!.push(elapsed);
     }
   }
-  return [summarize(samples[0]), summarize(samples[1])];
+  return samples.map(summarize);
 }
 
 // ---------------------------------------------------------------- data

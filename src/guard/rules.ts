@@ -132,10 +132,9 @@ function compile(patterns: readonly string[], option: string, nocase: boolean): 
       if (literal === undefined) return { pattern, test: (p: string) => test(p) };
       const needle = nocase ? literal.toLowerCase() : literal;
       // Case-blind, the prefilter trusts only an ASCII path's lowercase (see refusal).
-      const has = nocase
-        ? (_: string, lower: string | undefined) => lower === undefined || lower.includes(needle)
-        : (p: string) => p.includes(needle);
-      return { pattern, test: (p: string, lower) => has(p, lower) && test(p) };
+      const may = (p: string, lower: string | undefined) =>
+        nocase ? lower === undefined || lower.includes(needle) : p.includes(needle);
+      return { pattern, test: (p: string, lower) => may(p, lower) && test(p) };
     } catch (error) {
       throw new ToolError(
         "invalid_input",

@@ -151,21 +151,14 @@ export class BlobStore {
     const sync =
       this.fsync && items.some((i) => i.backup) ? (barrier ?? new SyncBarrier()) : undefined;
     const fresh = new Map<string, Fresh[1]>();
-    // One listing says which fan-out folders exist: a blob in a missing one is not loose, and
-    // looking for it walked from the root to fail. A folder made meanwhile costs a second copy only.
-    const fanouts = new Set(readdirSafe(this.fs, this.root));
+    // A blob in a fan-out folder not known to exist is not loose (knownFanout): looking for it
+    // would walk from the root to fail.
     const shas = items.map(({ bytes, backup, sha: known }) => {
       const sha = known ?? sha256(bytes);
       const seen = fresh.get(sha);
       if (seen) seen.backup ||= backup;
       else if (
-        !this.putExisting(
-          sha,
-          bytes,
-          backup,
-          backup ? sync : undefined,
-          fanouts.has(sha.slice(0, 2)),
-        )
+        !this.putExisting(sha, bytes, backup, backup ? sync : undefined, this.knownFanout(sha))
       ) {
         fresh.set(sha, { bytes, backup });
       }

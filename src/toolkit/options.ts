@@ -153,6 +153,8 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     o.history?.dir ??
     (remote ? remoteHistoryDir(remote.workspace.host, guard.root) : join(guard.root, ".splice"));
   const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
+  // One pool of spare inodes for the workspace's writes and history's blobs.
+  const sparesDir = join(historyDir, "spares");
   const history = History.open({
     dir: historyDir,
     // A remote root's history is on this machine: no local folder holds it in.
@@ -162,7 +164,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
     fsync: durable !== "none",
     relaxed: durable === "relaxed",
-    sparesDir: join(historyDir, "spares"),
+    sparesDir,
   });
   const hiddenEnv = o.hiddenEnv ?? o.hidden_env;
   const context: BaseContext = {
@@ -173,7 +175,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
       new LocalWorkspace({
         confineTo: guard.root,
         lockDir: join(historyDir, "locks"),
-        sparesDir: join(historyDir, "spares"),
+        sparesDir,
         durable,
       }),
     history,

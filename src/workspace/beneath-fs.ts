@@ -218,7 +218,6 @@ export class BeneathFs {
     }
   }
 
-  /** A link's own times set to now (a lock's heartbeat). */
   /** touch, then the file's bytes, on one descriptor. */
   touchAndRead(abs: string): Buffer {
     const fd = this.open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -233,6 +232,7 @@ export class BeneathFs {
     }
   }
 
+  /** A link's own times set to now (a lock's heartbeat). */
   touchLink(abs: string): void {
     const now = new Date();
     this.#at(abs, (dir, name) => lutimesSync(`${dir}/${name}`, now, now));
