@@ -19,6 +19,7 @@ import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "./l
 import { exclusiveAll } from "./lock.js";
 import { reportCallProgress } from "./progress.js";
 import { restoreFile, type Written } from "./restore.js";
+import { type FileConflict, planRevert, type RevertPlan } from "./revert.js";
 
 export interface UndoFile {
   path: string;
@@ -39,6 +40,34 @@ interface Step {
   content?: Document | OpaqueContent;
   /** The history note of the restore. */
   note: string;
+  /** How the revert goes; absent for a wholesale restore. */
+  plan?: RevertPlan;
+}
+
+/** Undo as a revert (revert.ts); without it a session's before-versions are restored wholesale. */
+export interface Reverting {
+  /** Restore wholesale anyway: what the files hold now is backed up first. */
+  force: boolean;
+  /** The refusal for the files whose later changes overlap the session's, thrown before any write. */
+  refuse(conflicts: Conflicted[]): ToolError;
+}
+
+/** A file whose revert would lose a later change. */
+export interface Conflicted {
+  rel: string;
+  display: string;
+  conflict: FileConflict;
+  change: NetChange;
+  /** SHA-256 of what it holds now; null: no file. */
+  now: string | null;
+  /** When it last changed, when it exists. */
+  mtimeMs?: number;
+}
+
+export interface RestoreSessionOptions {
+  /** What history records the restore as (default: undo's note, naming the session). */
+  note?: string;
+  revert?: Reverting;
 }
 
 /** The mode to put back with the content, when history kept it (journals before modes did not). */
@@ -86,6 +115,7 @@ async function planStep(
   sessionId: string,
   rel: string,
   change: NetChange,
+  revert: boolean,
 ): Promise<Step> {
   const file = guarded(context, rel);
   const before = change.first.before;
@@ -99,7 +129,55 @@ async function planStep(
   }
   const current = await loadReplaced(context, file);
   const content = bytes ? { content: restorable(bytes) } : {};
-  return { rel, file, change, current, note: `${UNDO_NOTE}${sessionId}`, ...content };
+  const step: Step = { rel, file, change, current, note: `${UNDO_NOTE}${sessionId}`, ...content };
+  if (revert) step.plan = revertPlan(context, step);
+  return step;
+}
+
+function revertPlan(context: ChangeContext, step: Step): RevertPlan {
+  const { change, current } = step;
+  const after = change.last.after?.sha ?? null;
+  return planRevert({
+    before: change.first.before?.sha ?? null,
+    after,
+    beforeContent: step.content,
+    afterBytes: () => (after ? context.history.getBlob(after) : undefined),
+    current,
+    decode: restorable,
+  });
+}
+
+/** The files whose revert conflicts, with when each last changed. */
+async function conflicts(context: ChangeContext, steps: Step[]): Promise<Conflicted[]> {
+  const out: Conflicted[] = [];
+  for (const s of steps) {
+    if (s.plan?.kind !== "conflict") continue;
+    const stat = s.current ? await context.workspace.stat(s.file.real) : undefined;
+    out.push({
+      rel: s.rel,
+      display: s.file.display,
+      conflict: s.plan.conflict,
+      change: s.change,
+      now: s.current?.sha ?? null,
+      ...(stat ? { mtimeMs: stat.mtimeMs } : {}),
+    });
+  }
+  return out;
+}
+
+/** What a step writes: the merge of a file changed since, else the before-version. */
+function target(step: Step): {
+  content: Document | OpaqueContent | undefined;
+  expected: string | null;
+  merged: boolean;
+} {
+  const { plan, current, change } = step;
+  if (plan?.kind === "merged") return { content: plan.doc, expected: current!.sha, merged: true };
+  if (plan?.kind === "nothing") {
+    // Already what the revert gives: the swap writes nothing.
+    return { content: step.content, expected: current?.sha ?? null, merged: false };
+  }
+  return { content: step.content, expected: change.last.after?.sha ?? null, merged: false };
 }
 
 function asToolError(error: unknown, rel: string): ToolError {
@@ -113,13 +191,14 @@ async function planSteps(
   context: ChangeContext,
   sessionId: string,
   entries: [string, NetChange][],
+  revert: boolean,
 ): Promise<Step[]> {
   const steps: Step[] = [];
   const problems: ToolError[] = [];
   for (const [i, [rel, change]] of entries.entries()) {
     reportCallProgress(context, { phase: "checking", done: i, total: entries.length });
     try {
-      steps.push(await planStep(context, sessionId, rel, change));
+      steps.push(await planStep(context, sessionId, rel, change, revert));
     } catch (error) {
       problems.push(asToolError(error, rel));
     }
@@ -146,19 +225,20 @@ async function applyStep(
   mode: Mode,
 ): Promise<UndoFile> {
   const { file, current, change } = step;
+  const { content, expected, merged } = target(step);
   const restored = await restoreFile(
     context,
     {
       file,
-      content: step.content,
-      ...modeOf(change),
-      expected: change.last.after?.sha ?? null,
+      content,
+      ...(merged ? {} : modeOf(change)),
+      expected,
       current: current ?? null,
     },
     { note: step.note, action: "undo", ifChanged: "replace", mode },
   );
   const { outcome, changedSince } = restored;
-  const warnings: string[] = [];
+  const warnings: string[] = merged ? [mergedWarning(file.display, sessionId)] : [];
   if (changedSince !== undefined) {
     warnings.push(
       changedSince
@@ -212,8 +292,10 @@ export async function restoreSession(
   sessionId: string,
   entries: [string, NetChange][],
   mode: Mode,
-  note?: string,
+  options: RestoreSessionOptions = {},
 ): Promise<{ files: UndoFile[]; backup: string }> {
+  const { note, revert } = options;
+  const reverting = revert !== undefined && !revert.force;
   const paths = entries.map(([rel]) => join(context.guard.root, rel));
   // What it restores is the call's own backup session, so it can be undone in turn (a
   // RootSet gives the undo of one session in several roots one id, so it redoes as one).
@@ -221,7 +303,11 @@ export async function restoreSession(
   const backup = context.backup;
   const own = { ...context, backup };
   const done = await exclusiveAll(own, paths, async () => {
-    const steps = await planSteps(own, sessionId, entries);
+    const steps = await planSteps(own, sessionId, entries, reverting);
+    if (revert && reverting) {
+      const refused = await conflicts(own, steps);
+      if (refused.length > 0) throw revert.refuse(refused);
+    }
     if (note !== undefined) for (const step of steps) step.note = note;
     if (mode === "apply") return restoreBatch(own, steps, sessionId);
     const files: UndoFile[] = [];
@@ -242,9 +328,16 @@ export async function restoreSession(
   return { files: done.files, backup };
 }
 
+/** What undo says of a file whose later changes it kept. */
+function mergedWarning(display: string, sessionId: string): string {
+  return `${display} changed after session ${sessionId}; only the session's own lines were reverted, and the later changes were kept.`;
+}
+
 /** What undo warns of a file that changed after the session being undone. */
 function changedSinceWarning(context: ChangeContext, step: Step, sessionId: string): string[] {
-  const { file, current, change } = step;
+  const { file, current, change, plan } = step;
+  if (plan?.kind === "merged") return [mergedWarning(file.display, sessionId)];
+  if (plan?.kind === "nothing") return [];
   if ((current?.sha ?? null) === (change.last.after?.sha ?? null)) return [];
   return [
     current
@@ -267,7 +360,8 @@ async function restoreBatch(
   const owners: Step[] = [];
   const files: UndoFile[] = [];
   for (const step of steps) {
-    const { file, current, content, note } = step;
+    const { file, current, note } = step;
+    const { content, merged } = target(step);
     if (!content && !current) {
       files.push({
         path: file.display,
@@ -288,7 +382,7 @@ async function restoreBatch(
             note,
             action: "undo",
             restores: true,
-            ...modeOf(step.change),
+            ...(merged ? {} : modeOf(step.change)),
           }
         : { kind: "delete", file, before: current!, note, action: "undo" },
     );

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/index.js";
 import type { UndoResult } from "../../src/tools/undo/index.js";
-import { Project } from "../helpers/project.js";
+import { Project, rejection } from "../helpers/project.js";
 
 /** Every file's bytes and mode, so a restore can be compared exactly. */
 function tree(p: Project, rels: string[]): Map<string, [string, number]> {
@@ -108,7 +108,16 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("run checkpoints", () => {
       { path: "gen/two.txt", kind: "created", added: 1, removed: 0 },
     ]);
     writeFileSync(join(p.root, "gen/two.txt"), "edited by hand\n");
-    const undone = (await s.undo({ backup_session: ran.backup_session! })) as UndoResult;
+    // A created file changed since is a conflict: nothing of the command is undone...
+    const refused = await rejection(s.undo({ backup_session: ran.backup_session! }));
+    expect(refused.code).toBe("conflict");
+    expect(refused.message).toContain("gen/two.txt: the session created it, and it changed since");
+    expect(p.text("a.txt")).toBe("a\nb\n");
+    // ...until force restores it wholesale.
+    const undone = (await s.undo({
+      backup_session: ran.backup_session!,
+      force: true,
+    })) as UndoResult;
     expect(p.text("a.txt")).toBe("a\n");
     expect(existsSync(join(p.root, "gen/one.txt"))).toBe(false);
     const two = undone.files.find((f) => f.path === "gen/two.txt")!;

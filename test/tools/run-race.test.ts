@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/index.js";
 import type { UndoResult } from "../../src/tools/undo/index.js";
-import { Project } from "../helpers/project.js";
+import { Project, rejection } from "../helpers/project.js";
 
 /** Waits until `rel` exists (the command's signal that it reached a point). */
 async function until(p: Project, rel: string): Promise<void> {
@@ -73,8 +73,16 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("a command racing an edit", () =
     });
     expect(ran.not_restorable).toBeUndefined();
 
-    // Undoing the command puts the original back; the edit made after it is backed up and named.
-    const back = (await agent.undo({ backup_session: ran.backup_session! })) as UndoResult;
+    // The edit overlaps the command's line: undoing the command is refused, naming the edit...
+    const refused = await rejection(agent.undo({ backup_session: ran.backup_session! }));
+    expect(refused.code).toBe("conflict");
+    expect(refused.message).toMatch(/f\.txt: line 1 changed since — by session \S+ \(edit\)/);
+    expect(p.text("f.txt")).toBe("by command, then edited\n");
+    // ...and force puts the original back; the edit made after it is backed up and named.
+    const back = (await agent.undo({
+      backup_session: ran.backup_session!,
+      force: true,
+    })) as UndoResult;
     const undone = back.files.find((x) => x.path === "f.txt")!;
     expect(undone.warnings.join(" ")).toContain("changed after session");
     expect(p.text("f.txt")).toBe("original\n");

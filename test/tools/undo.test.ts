@@ -35,8 +35,14 @@ describe("undo (backup sessions)", () => {
     await s.write({ targets: [{ path: "f.txt", text: "v3\n" }] });
     const first = (await s.undo({})) as UndoResult;
     expect(p.text("f.txt")).toBe("v2\n");
-    await s.undo({});
+    const second = (await s.undo({})) as UndoResult;
     expect(p.text("f.txt")).toBe("v1\n");
+    // Redoing the newer write first would overwrite the line the second undo put back.
+    const early = await rejection(s.undo({ backup_session: first.backup_session! }));
+    expect(early.code).toBe("conflict");
+    expect(early.details.undo_first).toEqual([second.backup_session]);
+    expect(p.text("f.txt")).toBe("v1\n");
+    await s.undo({ backup_session: second.backup_session! });
     await s.undo({ backup_session: first.backup_session! });
     expect(p.text("f.txt")).toBe("v3\n");
   });
@@ -63,7 +69,7 @@ describe("undo (backup sessions)", () => {
     expect(p.text("a.txt")).toBe("a1\n");
   });
 
-  it("restores one path from a session and warns about later changes", async () => {
+  it("refuses a path whose later change overlaps; force restores it wholesale and warns", async () => {
     const p = new Project();
     p.write("a.txt", numbered(2));
     p.write("b.txt", numbered(2));
@@ -75,10 +81,13 @@ describe("undo (backup sessions)", () => {
       ],
     });
     writeFileSync(join(p.root, "a.txt"), "changed by hand\n");
-    const undone = (await s.undo({
-      backup_session: results[0]!.backup_session!,
-      path: "a.txt",
-    })) as UndoResult;
+    const args = { backup_session: results[0]!.backup_session!, path: "a.txt" };
+    const refused = await rejection(s.undo(args));
+    expect(refused.code).toBe("conflict");
+    expect(refused.message).toMatch(/a\.txt: line 1 changed since — outside splice at \d\d:\d\d\./);
+    expect(refused.message).toContain('"path": "a.txt", "force": true}');
+    expect(p.text("a.txt")).toBe("changed by hand\n");
+    const undone = (await s.undo({ ...args, force: true })) as UndoResult;
     expect(p.text("a.txt")).toBe(numbered(2));
     expect(p.text("b.txt")).toBe("B\n");
     expect(undone.files[0]!.warnings[0]).toContain("changed after session");
@@ -139,7 +148,9 @@ describe("undo (backup sessions)", () => {
     });
     p.write("a.txt", Buffer.from([0x89, 0x50, 0, 1]));
     p.write("b.txt", "y".repeat(5000));
-    const undone = (await s.undo({})) as UndoResult;
+    // Not text now: no merge can keep that change, so only force restores them.
+    expect((await rejection(s.undo({}))).code).toBe("conflict");
+    const undone = (await s.undo({ force: true })) as UndoResult;
     expect(undone.files.map((f) => f.action)).toEqual(["restore", "restore"]);
     expect(p.text("a.txt")).toBe("a\n");
     expect(p.text("b.txt")).toBe("b\n");

@@ -131,7 +131,7 @@ async function restore(context: ToolContext, name: string, apply: boolean) {
       `checkpoint ${name}`,
       entries,
       apply ? "apply" : "preview",
-      `restore checkpoint ${name}`,
+      { note: `restore checkpoint ${name}` },
     );
     files = done.files;
     if (apply && files.some((f) => f.action !== "unchanged")) backup = done.backup;

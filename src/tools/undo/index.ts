@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { identify } from "../../change/load.js";
-import { argPath, restoreSession, type UndoFile } from "../../change/restore-session.js";
+import {
+  argPath,
+  type Conflicted,
+  restoreSession,
+  type UndoFile,
+} from "../../change/restore-session.js";
 import { ToolError, type Voice } from "../../errors.js";
 import type { BackupSession, HistoryStore } from "../../history/history.js";
 import {
@@ -17,6 +22,8 @@ import { type Document, documentFromBytes } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
+import { conflictError, explain } from "./conflict.js";
+import { revertsNow, type Seen } from "./reverts.js";
 import type { SessionList, SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
 
@@ -27,6 +34,7 @@ const input = z.strictObject({
   limit: z.number().int().min(1).max(200).optional().describe("Default 10."),
   before: z.string().optional().describe("List sessions older than this (a list's next)."),
   all_sessions: z.boolean().optional().describe("Also other agents' changes."),
+  force: z.boolean().optional().describe("Restore wholesale over overlapping later changes."),
   mode: modeSchema,
 });
 
@@ -61,6 +69,8 @@ function isUndo(session: BackupSession, byId: Map<string, BackupSession>): boole
 
 /** Every backup session with what is undone of it; `sessions` are the ones this call may see. */
 interface State {
+  /** Every backup session, newest first. */
+  all: BackupSession[];
   sessions: BackupSession[];
   byId: Map<string, BackupSession>;
   undone: UndoneFiles;
@@ -69,6 +79,7 @@ interface State {
 function state(context: ToolContext, all: boolean | undefined): State {
   const backups = context.history.backups();
   return {
+    all: backups,
     sessions: all ? backups : backups.filter((b) => b.session === context.history.session),
     byId: new Map(backups.map((b) => [b.id, b])),
     // Undos by other agents count too: the files are shared.
@@ -179,7 +190,12 @@ function changedPaths(context: ToolContext, session: BackupSession): string {
   return paths.map((rel) => argPath(context, rel)).join(", ") || "only files you may not read";
 }
 
-function summarize(context: ToolContext, b: BackupSession, st: State): SessionSummary {
+async function summarize(
+  context: ToolContext,
+  b: BackupSession,
+  st: State,
+  seen: Seen,
+): Promise<SessionSummary> {
   const closed = st.undone.get(b.id);
   const changes = [...netChanges(b)];
   const shown = changes.filter(([path]) => readable(context, path));
@@ -190,6 +206,8 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
   });
   const undoes = undoTarget(b);
   const note = b.changes.find((c) => c.note !== undefined)?.note;
+  const open = shown.filter(([path]) => !closed?.has(path));
+  const reverts = await revertsNow(context, open, seen);
   return {
     backup_session: b.id,
     at: b.at,
@@ -197,6 +215,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
     ...(b.client !== undefined ? { client: b.client } : {}),
     ...(b.tool !== undefined ? { tool: b.tool } : {}),
     undone: changes.every(([path]) => closed?.has(path)),
+    reverts,
     is_undo: isUndo(b, st.byId),
     ...(undoes !== undefined ? { undoes } : {}),
     ...(note !== undefined ? { note } : {}),
@@ -205,7 +224,7 @@ function summarize(context: ToolContext, b: BackupSession, st: State): SessionSu
   };
 }
 
-function list(context: ToolContext, args: z.output<typeof input>): SessionList {
+async function list(context: ToolContext, args: z.output<typeof input>): Promise<SessionList> {
   const st = state(context, args.all_sessions);
   let from = 0;
   if (args.before !== undefined) {
@@ -226,8 +245,11 @@ function list(context: ToolContext, args: z.output<typeof input>): SessionList {
   const page = st.sessions.slice(from, from + (args.limit ?? 10));
   const last = page.at(-1);
   const more = last !== undefined && from + page.length < st.sessions.length;
+  const seen: Seen = new Map();
+  const sessions: SessionSummary[] = [];
+  for (const b of page) sessions.push(await summarize(context, b, st, seen));
   return {
-    sessions: page.map((b) => summarize(context, b, st)),
+    sessions,
     ...(more ? { next: last.id } : {}),
   };
 }
@@ -310,11 +332,14 @@ async function undo(
     }
   }
   // Restored newest change first, as the journal made them; reported in journal order.
+  const refuse = (conflicts: Conflicted[]) =>
+    conflictError(explain(conflicts, session, st.all, st.undone), session, st.all, args.path);
   const { files, backup } = await restoreSession(
     context,
     session.id,
     changes.reverse(),
     args.mode ?? "apply",
+    { revert: { force: args.force === true, refuse } },
   );
   const applied = (args.mode ?? "apply") === "apply";
   const wrote = applied && files.some((f) => f.action !== "unchanged");

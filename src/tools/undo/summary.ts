@@ -7,6 +7,11 @@ export interface SessionSummary {
   client?: string;
   /** Every file of the session is undone (each file's own `undone` shows a partial undo). */
   undone: boolean;
+  /**
+   * Whether undoing it now would revert cleanly, or be refused because a later
+   * change overlaps its lines (`force` restores wholesale), or nothing is left to undo.
+   */
+  reverts?: "clean" | "conflict" | "undone";
   /** This session undoes another (undoing it redoes that); a redo is a change again. */
   is_undo: boolean;
   /** The session this one undid (for an undo or a redo). */

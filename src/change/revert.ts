@@ -1,0 +1,95 @@
+/**
+ * Undo as a revert: the inverse of one session's change applied to a file as
+ * it is now, as `git revert` does — a three-way merge with the session's
+ * after-version as base, the current file as one side and its before-version
+ * as the other. A file nobody changed since gets its before-version back byte
+ * for byte; later changes are kept where they do not overlap the session's own
+ * lines, and where they do, the file is a conflict, never a guess.
+ *
+ * History holds the exact base, so no fuzzy context is needed: changes on
+ * adjacent lines merge; only overlapping ranges, or two insertions at one
+ * point, collide (`merge3`).
+ */
+import { merge3 } from "../text/diff.js";
+import {
+  type Document,
+  hasFinalNewline,
+  isCanonical,
+  lineEndingStyle,
+  parseDocument,
+  renderDocument,
+  restyle,
+} from "../text/document.js";
+import type { OpaqueContent, Replaced } from "./load.js";
+
+/** What undoing one file's change comes to, against what the file holds now. */
+export type RevertPlan =
+  /** The file is as the session left it: its before-version goes back whole. */
+  | { kind: "exact" }
+  /** Changed since; the session's own lines are reverted in what it holds now. */
+  | { kind: "merged"; doc: Document }
+  /** It already holds what the revert would give (its before-version, or no file). */
+  | { kind: "nothing" }
+  | { kind: "conflict"; conflict: FileConflict };
+
+/** Why one file cannot be reverted without losing a later change. */
+export interface FileConflict {
+  /** The session created it, deleted it, it was deleted since, it is not text, or its lines overlap. */
+  reason: "created" | "deleted" | "gone" | "opaque" | "unknown_base" | "overlap";
+  /** With "overlap": the 1-based inclusive line ranges of the current file that collide. */
+  lines?: [number, number][];
+}
+
+export interface RevertInput {
+  /** SHA-256 of the session's before- and after-version; null: no file. */
+  before: string | null;
+  after: string | null;
+  /** The before-version's content (absent when the session created the file). */
+  beforeContent: Document | OpaqueContent | undefined;
+  /** The after-version's bytes, when history still holds them. */
+  afterBytes: () => Uint8Array | undefined;
+  current: Replaced | undefined;
+  /** Decodes stored bytes (`restorable`). */
+  decode: (bytes: Uint8Array) => Document | OpaqueContent;
+}
+
+const conflict = (reason: FileConflict["reason"], lines?: [number, number][]): RevertPlan => ({
+  kind: "conflict",
+  conflict: lines ? { reason, lines } : { reason },
+});
+
+const finalNewline = (doc: Document) => doc.lines.length === 0 || hasFinalNewline(doc);
+
+/** Plans the revert of one file; reads nothing but the after-version's bytes. */
+export function planRevert(input: RevertInput): RevertPlan {
+  const { before, after, current } = input;
+  const now = current?.sha ?? null;
+  if (now === after) return { kind: "exact" };
+  if (now === before) return { kind: "nothing" };
+  if (before === null) return conflict("created");
+  if (after === null) return conflict("deleted");
+  if (!current) return conflict("gone");
+  const base = input.afterBytes();
+  if (!base) return conflict("unknown_base");
+  const a = input.decode(base);
+  const b = input.beforeContent;
+  const c = current.doc;
+  if (!b || "opaque" in a || "opaque" in b || !c) return conflict("opaque");
+  return revertText(a, b, c);
+}
+
+/** The merge of three text versions: `a` the session's after, `b` its before, `c` the file now. */
+export function revertText(a: Document, b: Document, c: Document): RevertPlan {
+  const merged = merge3(a.lines, b.lines, c.lines);
+  if (!merged.clean) return conflict("overlap", merged.conflicts);
+  // A style the session changed is reverted too; any other stays as the file has it now.
+  const last = finalNewline(a) !== finalNewline(b) ? finalNewline(b) : finalNewline(c);
+  let doc = restyle(c, merged.lines, last);
+  if (lineEndingStyle(a) !== lineEndingStyle(b)) {
+    const eols = doc.eols.map((e) => (e === "" ? "" : b.eol));
+    doc = { ...doc, eols, eol: b.eol };
+  }
+  if (a.bom !== b.bom) doc = { ...doc, bom: b.bom };
+  // A merge can leave a last empty line without a newline: parse it as its bytes will read.
+  return { kind: "merged", doc: isCanonical(doc) ? doc : parseDocument(renderDocument(doc)) };
+}

@@ -1,0 +1,134 @@
+/**
+ * Why an undo is refused: which files' later changes overlap the session's
+ * own, which lines, and who made them — the later backup sessions that touched
+ * the file, or a change outside splice when no session explains what the file
+ * holds now — and the ways forward: undo those sessions first, or force.
+ */
+import type { Conflicted } from "../../change/restore-session.js";
+import { ToolError, type Voice } from "../../errors.js";
+import type { BackupSession } from "../../history/history.js";
+import { netChanges, type UndoneFiles } from "../../history/undo-state.js";
+
+/** The session outside changes are recorded in (the root watch's; see checkpoint/outside.ts). */
+const OUTSIDE_SESSION = "outside";
+
+/** `HH:MM`, local time, as a person reads a clock. */
+export function clock(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+/** One refused file, as `details.conflicts` gives it. */
+export interface ConflictReport {
+  path: string;
+  reason: Conflicted["conflict"]["reason"];
+  /** Lines of the file as it is now (1-based, inclusive) that collide. */
+  lines?: [number, number][];
+  /** Later backup sessions, newest first, still in effect on this file: undo them first. */
+  changed_by: string[];
+  /** Set when a change outside splice explains what the file holds now: HH:MM (local), or "deleted". */
+  outside?: string;
+}
+
+function ranges(lines: [number, number][]): string {
+  const each = lines.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
+  return `line${lines.length === 1 && lines[0]![0] === lines[0]![1] ? "" : "s"} ${each.join(", ")}`;
+}
+
+const WHAT: Record<ConflictReport["reason"], string> = {
+  created: "the session created it, and it changed since",
+  deleted: "the session deleted it, and it exists again",
+  gone: "it was deleted since",
+  opaque: "it is not text and changed since (only a wholesale restore can put it back)",
+  unknown_base: "it changed since, and history no longer holds the session's version to merge with",
+  overlap: "changed since",
+};
+
+/** Explains each conflicted file from the backup sessions newer than `session` (newest first). */
+export function explain(
+  conflicts: Conflicted[],
+  session: BackupSession,
+  backups: readonly BackupSession[],
+  undone: UndoneFiles,
+): ConflictReport[] {
+  const later = backups.slice(
+    0,
+    backups.findIndex((b) => b.id === session.id),
+  );
+  return conflicts.map((c) => {
+    const touching = later.filter((b) => netChanges(b).has(c.rel));
+    const open = touching.filter((b) => !undone.get(b.id)?.has(c.rel));
+    // What history last knew the file as: the newest session that touched it, else this one.
+    const known = touching[0] ? netChanges(touching[0]).get(c.rel) : c.change;
+    let explained = (known?.last.after?.sha ?? null) === c.now;
+    if (!explained && c.now !== null) {
+      // A write that raced the session (an edit while a command ran) is older than its record.
+      const writer = backups.find(
+        (b) => b.id !== session.id && netChanges(b).get(c.rel)?.last.after?.sha === c.now,
+      );
+      if (writer) {
+        explained = true;
+        if (!open.includes(writer)) open.push(writer);
+      }
+    }
+    const outsideAt = open.find((b) => b.session === OUTSIDE_SESSION)?.at;
+    const outside = !explained
+      ? c.mtimeMs !== undefined
+        ? clock(c.mtimeMs)
+        : "deleted"
+      : outsideAt !== undefined
+        ? clock(Date.parse(outsideAt))
+        : undefined;
+    return {
+      path: c.display,
+      reason: c.conflict.reason,
+      ...(c.conflict.lines ? { lines: c.conflict.lines } : {}),
+      changed_by: open.filter((b) => b.session !== OUTSIDE_SESSION).map((b) => b.id),
+      ...(outside !== undefined ? { outside } : {}),
+    };
+  });
+}
+
+function sentence(r: ConflictReport, byId: Map<string, BackupSession>): string {
+  const what =
+    r.reason === "overlap" && r.lines ? `${ranges(r.lines)} ${WHAT.overlap}` : WHAT[r.reason];
+  const who = r.changed_by.map((id) => {
+    const tool = byId.get(id)?.tool;
+    return `by session ${id}${tool ? ` (${tool})` : ""}`;
+  });
+  if (r.outside !== undefined) {
+    who.push(r.outside === "deleted" ? "deleted outside splice" : `outside splice at ${r.outside}`);
+  }
+  return `${r.path}: ${what}${who.length > 0 ? ` — ${who.join(" and ")}` : ""}.`;
+}
+
+/** The refusal: nothing was undone; each file, its lines and who changed them; what to do. */
+export function conflictError(
+  reports: ConflictReport[],
+  session: BackupSession,
+  backups: readonly BackupSession[],
+  path: string | undefined,
+): ToolError {
+  const byId = new Map(backups.map((b) => [b.id, b]));
+  // Newest first, each once, as they must be undone.
+  const first = backups.filter((b) => reports.some((r) => r.changed_by.includes(b.id)));
+  const ids = first.map((b) => b.id);
+  const only = path !== undefined ? { path } : {};
+  const force = { backup_session: session.id, ...only, force: true };
+  const lower = (s: string) => s.replace(/^\w/, (c) => c.toLowerCase());
+  const say = (v: Voice) => {
+    const undoFirst =
+      ids.length === 0
+        ? ""
+        : `Undo the later ${ids.length === 1 ? "session" : "sessions"} first (${ids.map((id) => lower(v.call("undo", { backup_session: id }))).join(", then ")}), or `;
+    const forced = lower(v.call("undo", force));
+    const head = undoFirst === "" ? forced.replace(/^\w/, (c) => c.toUpperCase()) : forced;
+    return `${undoFirst}${head} to put back the session's versions wholesale (what the files hold now is backed up first, so that undo can itself be undone).`;
+  };
+  return new ToolError(
+    "conflict",
+    `Nothing was undone: undoing session ${session.id} would overwrite later changes. ${reports.map((r) => sentence(r, byId)).join(" ")}`,
+    { backup_session: session.id, conflicts: reports, undo_first: ids },
+    { tool: "undo", args: force, say },
+  );
+}
