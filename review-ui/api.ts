@@ -87,7 +87,7 @@ export const api = {
     return get<SessionList>(`sessions?${query}`);
   },
   history: (path: string) => get<FileHistory>(`history?path=${encodeURIComponent(path)}`),
-  undo: (args: { backup_session: string; path?: string }, preview: boolean) =>
+  undo: (args: { backup_session: string; path?: string; force?: boolean }, preview: boolean) =>
     post<UndoResult>("undo", { ...args, preview }),
   rollback: (args: { path: string; hash: string }, preview: boolean) =>
     post<RollbackResult>("rollback", { ...args, preview }),

@@ -314,7 +314,8 @@ function drawSession(s: Session): void {
   const hidden = s.hidden_files
     ? [h("p", { class: "muted" }, `${s.hidden_files} more file(s) you may not read.`)]
     : [];
-  detail.replaceChildren(head, actions, ...hidden, ...s.files.map((f) => fileCard(s, f)));
+  const rule = h("p", { class: "muted help" }, UNDO_RULE);
+  detail.replaceChildren(head, actions, rule, ...hidden, ...s.files.map((f) => fileCard(s, f)));
   detail.scrollTop = 0;
   view = { session: s.backup_session, state: stateOf(s) };
 }
@@ -388,8 +389,28 @@ async function showHistory(path: string): Promise<void> {
   );
 }
 
+/** What undo says of every session: the rule behind its buttons. */
+const UNDO_RULE =
+  "Undo reverts only this session's own lines in the files as they are now: later changes (other sessions, an editor, a formatter) are kept where they do not overlap them. Where they overlap, nothing is undone; undo the later sessions first, or force a wholesale restore (what the files hold now is backed up first).";
+
+/** An undo refused because later changes overlap: the tool's reasons, and the same choices. */
+function refused(title: string, args: { backup_session: string; path?: string }, why: string) {
+  const force = button("Force: restore wholesale", "force", () => {
+    dialog.close();
+    void act(`${title} (forced)`, "undo", { ...args, force: true });
+  });
+  const cancel = button("Cancel", "cancel", () => dialog.close());
+  dialog.replaceChildren(
+    h("h2", { class: "dialog-title" }, `${title}: refused (conflict)`),
+    h("p", { class: "warning" }, why),
+    h("p", { class: "muted" }, UNDO_RULE),
+    h("div", { class: "actions" }, cancel, force),
+  );
+  dialog.showModal();
+}
+
 type Action =
-  | { tool: "undo"; args: { backup_session: string; path?: string } }
+  | { tool: "undo"; args: { backup_session: string; path?: string; force?: boolean } }
   | { tool: "rollback"; args: { path: string; hash: string } };
 
 function run(a: Action, preview: boolean) {
@@ -403,6 +424,10 @@ async function act(title: string, tool: Action["tool"], args: Action["args"]): P
   try {
     preview = await run(action, true);
   } catch (error) {
+    if (error instanceof ApiError && error.code === "conflict" && action.tool === "undo") {
+      refused(title, action.args, error.message);
+      return;
+    }
     say((error as Error).message, "error");
     return;
   }

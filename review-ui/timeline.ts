@@ -15,8 +15,10 @@ function when(at: string): string {
 
 function state(s: Session): string {
   if (s.undone) return "undone";
-  if (s.is_undo) return "undo";
-  return s.files.some((f) => f.undone) ? "partly undone" : "";
+  // Undoing it now would be refused: a later change overlaps its lines.
+  const conflicts = s.reverts === "conflict" ? "conflicts" : "";
+  const own = s.is_undo ? "undo" : s.files.some((f) => f.undone) ? "partly undone" : "";
+  return [own, conflicts].filter(Boolean).join(", ");
 }
 
 /** Each session's +/- lines, counted once: rows are drawn again on every scroll. */

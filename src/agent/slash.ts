@@ -63,6 +63,16 @@ async function undo(deps: SlashDeps): Promise<void> {
   } catch (error) {
     if (isToolError(error) && error.code === "not_found") {
       note(terminal, "[nothing left to undo: this conversation has no change still in effect]");
+    } else if (isToolError(error) && error.code === "conflict") {
+      // Its advice is the model's; a person is told the command that forces it.
+      const id = String(error.details.backup_session);
+      const first = (error.details.undo_first as string[] | undefined) ?? [];
+      const later = first.length > 0 ? `undo ${first.join(", then ")} first, or ` : "";
+      note(
+        terminal,
+        `[undo refused: ${error.facts} To go on, ${later}run splice undo ${id} --force to restore wholesale]`,
+        "yellow",
+      );
     } else {
       note(terminal, `[undo failed: ${(error as Error).message}]`, "red");
     }

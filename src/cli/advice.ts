@@ -32,7 +32,7 @@ export function commandFor(tool: string, args: Record<string, unknown>): string 
     if (args.list) return "splice undo --list";
     const id = typeof args.backup_session === "string" ? ` ${args.backup_session}` : "";
     const only = typeof args.path === "string" ? ` --path ${quoted(args.path)}` : "";
-    return `splice undo${id}${only}`;
+    return `splice undo${id}${only}${args.force === true ? " --force" : ""}`;
   }
   if (tool === "checkpoint" && typeof args.action === "string") {
     const name = typeof args.name === "string" ? ` ${quoted(args.name)}` : "";

@@ -27,8 +27,10 @@ function when(at: string): string {
 
 function state(s: SessionSummary): string {
   if (s.undone) return "undone";
-  if (s.is_undo) return "undo";
-  return s.files.some((f) => f.undone) ? "partly undone" : "";
+  // Undoing it now would be refused: a later change overlaps its lines.
+  const conflicts = s.reverts === "conflict" ? "conflicts" : "";
+  const own = s.is_undo ? "undo" : s.files.some((f) => f.undone) ? "partly undone" : "";
+  return [own, conflicts].filter(Boolean).join(", ");
 }
 
 /** Columns padded to their widest cell; the last one takes what is left. */

@@ -132,7 +132,7 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
       changes: true,
       run: (_, body) =>
         toolkit.call("undo", {
-          ...pick(body, ["backup_session", "path"]),
+          ...pick(body, ["backup_session", "path", "force"]),
           all_sessions: true,
           mode: mode(body),
         }),

@@ -1,5 +1,6 @@
 import { ToolError } from "../../errors.js";
 import type { SessionSummary, UndoResult } from "../../index.js";
+import { diffCounts } from "../../text/diff-counts.js";
 import { defineCommand, UsageError } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
 import { outputWidth, sessionDiff, sessionLines, statView } from "../history-view.js";
@@ -18,16 +19,33 @@ function undoView(r: UndoResult, paint: Paint): string {
   return lines.join("\n");
 }
 
+/** What is about to be reverted, said on stderr first: a plain undo picks the session itself. */
+function aboutTo(r: UndoResult): string {
+  const files = r.files.map((f) => {
+    const c = diffCounts(f.diff);
+    return `${f.path} +${c.added} -${c.removed}`;
+  });
+  return `splice undo: reverting ${r.undone}: ${files.join(", ") || "no file changes"}\n`;
+}
+
 export const undo = defineCommand({
   name: "undo",
   summary: "undo the newest change (or backup session ID); --list shows them",
-  usage: "[BACKUP_SESSION] [--path PATH] [--list]",
+  usage: "[BACKUP_SESSION] [--path PATH] [--force] [--list]",
   description: `Every call that writes files opens a backup session holding the originals.
-Without an id, undoes the newest change not yet undone (by anyone on this
-root); with --path, restores only that file. Undo is itself a backup session,
-so it can be undone. --list shows one line per session (id, time, who, files,
-lines added and removed), newest first; --stat adds each file's counts, and
---diff ID shows one session's diffs. Nothing is undone by those three.`,
+Undo reverts that session's own change in the files as they are now, like
+git revert: later changes (other sessions, an editor, a formatter, a branch
+switch) are kept where they do not overlap its lines. Where they overlap,
+nothing is undone and the error names the files, lines and later sessions:
+undo those first, or pass --force to restore the originals wholesale (what
+the files hold is backed up first). Without an id, undoes the newest change
+not yet undone (by anyone on this root), never an older one instead; what it
+is about to revert is said on stderr first. With --path, only that file.
+Undo is itself a backup session, so it can be undone (a redo). --list shows
+one line per session (id, time, who, files, lines added and removed, and
+"(conflicts)" when undoing it now would be refused), newest first; --stat
+adds each file's counts, and --diff ID shows one session's diffs. Nothing is
+undone by those three.`,
   args: [
     {
       name: "BACKUP_SESSION",
@@ -47,6 +65,10 @@ lines added and removed), newest first; --stat adds each file's counts, and
       description: "show the diffs of backup session ID; undo nothing",
     },
     path: { type: "string", valueName: "PATH", description: "restore only this file", path: true },
+    force: {
+      type: "boolean",
+      description: "restore the originals wholesale, over later changes that overlap",
+    },
   },
   onInterrupt: "finish",
   examples: [
@@ -54,6 +76,7 @@ lines added and removed), newest first; --stat adds each file's counts, and
     "splice undo --diff 20261130-091650-a1b2c3",
     "splice undo",
     "splice undo 20261130-091650-a1b2c3 --path src/main.ts",
+    "splice undo 20261130-091650-a1b2c3 --force",
   ],
   async run({ splice, positionals, flags, paint }) {
     const [id] = positionals;
@@ -65,8 +88,10 @@ lines added and removed), newest first; --stat adds each file's counts, and
     const asked = shows.filter(Boolean);
     if (asked.length > 1) throw new UsageError(`splice undo: pass one of ${asked.join(", ")}`);
     if (asked.length === 1) {
-      if (id !== undefined || flags.path !== undefined) {
-        throw new UsageError(`splice undo: ${asked[0]} undoes nothing; drop the id and --path`);
+      if (id !== undefined || flags.path !== undefined || flags.force) {
+        throw new UsageError(
+          `splice undo: ${asked[0]} undoes nothing; drop the id, --path and --force`,
+        );
       }
       const json = (await splice.call("undo", { list: true, all_sessions: true })) as {
         sessions: SessionSummary[];
@@ -89,8 +114,17 @@ lines added and removed), newest first; --stat adds each file's counts, and
       all_sessions: true,
       ...(id ? { backup_session: id } : {}),
       ...(flags.path !== undefined ? { path: flags.path } : {}),
+      ...(flags.force ? { force: true } : {}),
     };
-    const json = await callWithProgress<UndoResult>(splice, "undo", args, "undoing");
+    // A preview first: it names the session a plain undo picks, and refuses a conflict before any write.
+    const preview = (await splice.call("undo", { ...args, mode: "preview" })) as UndoResult;
+    process.stderr.write(aboutTo(preview));
+    const json = await callWithProgress<UndoResult>(
+      splice,
+      "undo",
+      { ...args, backup_session: preview.undone },
+      "undoing",
+    );
     return { json, human: undoView(json, paint) };
   },
 });
