@@ -28,6 +28,7 @@ import "./review.js";
 import "./schemas.js";
 import "./search.js";
 import "./tokens.js";
+import "./undo.js";
 import "./watch.js";
 
 const all = registeredBenchmarks();
