@@ -139,8 +139,10 @@ describe("progress on a terminal", () => {
       expect(rewrote.status).toBe(0);
       const piped = spawnSync(BIN, ["undo", "--root", p.root], { encoding: "utf8" });
       expect(piped.status).toBe(0);
-      // No bar; only the line that says what is about to be reverted.
-      expect(piped.stderr).toMatch(/^splice undo: reverting \S+: f0\.txt \+1 -1, .*\n$/);
+      // No bar; only the one line that says what is about to be reverted.
+      expect(piped.stderr).toMatch(
+        /^splice undo: reverting \S+ \(60 files, \+60 -60\): f0\.txt \+1 -1, .* and 55 more\n$/,
+      );
       expect(p.text("f0.txt")).toBe("old\n");
     },
     30_000,

@@ -42,7 +42,7 @@ describe("splice undo (a revert)", () => {
 
     const forced = splice(p.root, ["undo", id, "--force"]);
     expect(forced.code).toBe(0);
-    expect(forced.stderr).toContain(`splice undo: reverting ${id}: v.txt +1 -1`);
+    expect(forced.stderr).toContain(`splice undo: reverting ${id} (1 file, +1 -1): v.txt +1 -1\n`);
     expect(p.text("v.txt")).toBe("v = 0\nkeep\n");
   });
 });

@@ -21,12 +21,21 @@ function undoView(r: UndoResult, paint: Paint): string {
 
 /** What is about to be reverted, said on stderr first: a plain undo picks the session itself. */
 function aboutTo(r: UndoResult): string {
+  const total = { added: 0, removed: 0 };
   const files = r.files.map((f) => {
     const c = diffCounts(f.diff);
+    total.added += c.added;
+    total.removed += c.removed;
     return `${f.path} +${c.added} -${c.removed}`;
   });
-  return `splice undo: reverting ${r.undone}: ${files.join(", ") || "no file changes"}\n`;
+  const shown = files.slice(0, ABOUT_FILES).join(", ");
+  const more = files.length > ABOUT_FILES ? ` and ${files.length - ABOUT_FILES} more` : "";
+  const count = `${files.length} file${files.length === 1 ? "" : "s"}`;
+  return `splice undo: reverting ${r.undone} (${count}, +${total.added} -${total.removed}): ${shown || "nothing to change"}${more}\n`;
 }
+
+/** Files the note before an undo names; the rest are counted. */
+const ABOUT_FILES = 5;
 
 export const undo = defineCommand({
   name: "undo",
