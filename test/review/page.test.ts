@@ -215,6 +215,11 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
         els.map((el) => el.textContent),
       );
       expect(warnings.join(" ")).toMatch(/changed/i);
+      // The hand's change overlaps the write's lines: refused, with the tool's choices.
+      expect(await page.$eval("dialog[open] .dialog-title", (el) => el.textContent)).toMatch(
+        /refused \(conflict\)$/,
+      );
+      expect(await page.$('dialog[open] button[data-action="force"]')).not.toBeNull();
       await screenshot(page, "review-conflict");
       await page.click('dialog[open] button[data-action="cancel"]');
       expect(project.text("src/b.py")).toContain("changed by hand");

@@ -192,6 +192,16 @@ describe("undo reverts only its own change", () => {
     expect(p.text("f.txt")).toBe("MINE\nmiddle\nTHEIRS\n");
   });
 
+  it("a command's checkpoint reverts the same way: an edit made after it is kept", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\ntwo\n");
+    const s = p.splice();
+    const ran = (await s.run({ command: "echo three >> a.txt" })) as { backup_session?: string };
+    await replace(s, "a.txt", "one", "ONE");
+    await undo(s, { backup_session: ran.backup_session! });
+    expect(p.text("a.txt")).toBe("ONE\ntwo\n");
+  });
+
   it("plain undo never skips a conflicting newest session for an older one", async () => {
     const p = new Project();
     p.write("a.txt", "a\n");
