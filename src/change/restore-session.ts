@@ -19,7 +19,15 @@ import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "./l
 import { exclusiveAll } from "./lock.js";
 import { reportCallProgress } from "./progress.js";
 import { restoreFile, type Written } from "./restore.js";
-import { type FileConflict, planRevert, type RevertPlan } from "./revert.js";
+import {
+  conflictsOf,
+  mergedWarning,
+  planFileRevert,
+  type Reverting,
+  type RevertPlan,
+} from "./revert.js";
+
+export type { Conflicted, Reverting } from "./revert.js";
 
 export interface UndoFile {
   path: string;
@@ -42,26 +50,6 @@ interface Step {
   note: string;
   /** How the revert goes; absent for a wholesale restore. */
   plan?: RevertPlan;
-}
-
-/** Undo as a revert (revert.ts); without it a session's before-versions are restored wholesale. */
-export interface Reverting {
-  /** Restore wholesale anyway: what the files hold now is backed up first. */
-  force: boolean;
-  /** The refusal for the files whose later changes overlap the session's, thrown before any write. */
-  refuse(conflicts: Conflicted[]): ToolError;
-}
-
-/** A file whose revert would lose a later change. */
-export interface Conflicted {
-  rel: string;
-  display: string;
-  conflict: FileConflict;
-  change: NetChange;
-  /** SHA-256 of what it holds now; null: no file. */
-  now: string | null;
-  /** When it last changed, when it exists. */
-  mtimeMs?: number;
 }
 
 export interface RestoreSessionOptions {
@@ -130,39 +118,8 @@ async function planStep(
   const current = await loadReplaced(context, file);
   const content = bytes ? { content: restorable(bytes) } : {};
   const step: Step = { rel, file, change, current, note: `${UNDO_NOTE}${sessionId}`, ...content };
-  if (revert) step.plan = revertPlan(context, step);
+  if (revert) step.plan = planFileRevert(context, change, step.content, current);
   return step;
-}
-
-function revertPlan(context: ChangeContext, step: Step): RevertPlan {
-  const { change, current } = step;
-  const after = change.last.after?.sha ?? null;
-  return planRevert({
-    before: change.first.before?.sha ?? null,
-    after,
-    beforeContent: step.content,
-    afterBytes: () => (after ? context.history.getBlob(after) : undefined),
-    current,
-    decode: restorable,
-  });
-}
-
-/** The files whose revert conflicts, with when each last changed. */
-async function conflicts(context: ChangeContext, steps: Step[]): Promise<Conflicted[]> {
-  const out: Conflicted[] = [];
-  for (const s of steps) {
-    if (s.plan?.kind !== "conflict") continue;
-    const stat = s.current ? await context.workspace.stat(s.file.real) : undefined;
-    out.push({
-      rel: s.rel,
-      display: s.file.display,
-      conflict: s.plan.conflict,
-      change: s.change,
-      now: s.current?.sha ?? null,
-      ...(stat ? { mtimeMs: stat.mtimeMs } : {}),
-    });
-  }
-  return out;
 }
 
 /** What a step writes: the merge of a file changed since, else the before-version. */
@@ -305,7 +262,7 @@ export async function restoreSession(
   const done = await exclusiveAll(own, paths, async () => {
     const steps = await planSteps(own, sessionId, entries, reverting);
     if (revert && reverting) {
-      const refused = await conflicts(own, steps);
+      const refused = await conflictsOf(own, steps);
       if (refused.length > 0) throw revert.refuse(refused);
     }
     if (note !== undefined) for (const step of steps) step.note = note;
@@ -326,11 +283,6 @@ export async function restoreSession(
     if (outcome.validationNotice) file.warnings.push(outcome.validationNotice);
   }
   return { files: done.files, backup };
-}
-
-/** What undo says of a file whose later changes it kept. */
-function mergedWarning(display: string, sessionId: string): string {
-  return `${display} changed after session ${sessionId}; only the session's own lines were reverted, and the later changes were kept.`;
 }
 
 /** What undo warns of a file that changed after the session being undone. */

@@ -10,6 +10,10 @@
  * adjacent lines merge; only overlapping ranges, or two insertions at one
  * point, collide (`merge3`).
  */
+
+import type { ToolError } from "../errors.js";
+import type { GuardedPath } from "../guard/path-guard.js";
+import type { NetChange } from "../history/undo-state.js";
 import { merge3 } from "../text/diff.js";
 import {
   type Document,
@@ -20,7 +24,8 @@ import {
   renderDocument,
   restyle,
 } from "../text/document.js";
-import type { OpaqueContent, Replaced } from "./load.js";
+import type { ChangeContext } from "./context.js";
+import { type OpaqueContent, type Replaced, restorable } from "./load.js";
 
 /** What undoing one file's change comes to, against what the file holds now. */
 export type RevertPlan =
@@ -92,4 +97,74 @@ export function revertText(a: Document, b: Document, c: Document): RevertPlan {
   if (a.bom !== b.bom) doc = { ...doc, bom: b.bom };
   // A merge can leave a last empty line without a newline: parse it as its bytes will read.
   return { kind: "merged", doc: isCanonical(doc) ? doc : parseDocument(renderDocument(doc)) };
+}
+
+/** Undo as a revert, for `restoreSession`; without it a session's before-versions are restored wholesale. */
+export interface Reverting {
+  /** Restore wholesale anyway: what the files hold now is backed up first. */
+  force: boolean;
+  /** The refusal for the files whose later changes overlap the session's, thrown before any write. */
+  refuse(conflicts: Conflicted[]): ToolError;
+}
+
+/** A file whose revert would lose a later change. */
+export interface Conflicted {
+  rel: string;
+  display: string;
+  conflict: FileConflict;
+  change: NetChange;
+  /** SHA-256 of what it holds now; null: no file. */
+  now: string | null;
+  /** When it last changed, when it exists (a change no session explains is told by it). */
+  mtimeMs?: number;
+}
+
+/** Plans the revert of one file of a session (its net change) against what it holds now. */
+export function planFileRevert(
+  context: ChangeContext,
+  change: NetChange,
+  beforeContent: Document | OpaqueContent | undefined,
+  current: Replaced | undefined,
+): RevertPlan {
+  const after = change.last.after?.sha ?? null;
+  return planRevert({
+    before: change.first.before?.sha ?? null,
+    after,
+    beforeContent,
+    afterBytes: () => (after ? context.history.getBlob(after) : undefined),
+    current,
+    decode: restorable,
+  });
+}
+
+/** The planned files whose revert conflicts, with when each last changed. */
+export async function conflictsOf(
+  context: ChangeContext,
+  files: readonly {
+    rel: string;
+    file: GuardedPath;
+    change: NetChange;
+    current: Replaced | undefined;
+    plan?: RevertPlan;
+  }[],
+): Promise<Conflicted[]> {
+  const out: Conflicted[] = [];
+  for (const f of files) {
+    if (f.plan?.kind !== "conflict") continue;
+    const stat = f.current ? await context.workspace.stat(f.file.real) : undefined;
+    out.push({
+      rel: f.rel,
+      display: f.file.display,
+      conflict: f.plan.conflict,
+      change: f.change,
+      now: f.current?.sha ?? null,
+      ...(stat ? { mtimeMs: stat.mtimeMs } : {}),
+    });
+  }
+  return out;
+}
+
+/** What undo says of a file whose later changes it kept. */
+export function mergedWarning(display: string, sessionId: string): string {
+  return `${display} changed after session ${sessionId}; only the session's own lines were reverted, and the later changes were kept.`;
 }
