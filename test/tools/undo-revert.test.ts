@@ -49,6 +49,12 @@ describe("undo reverts only its own change", () => {
       expect(p.text("v.txt")).toBe(want);
     }
     expect((await rejection(undo(s))).code).toBe("not_found");
+    const after = (await s.undo({ list: true })) as SessionList;
+    expect(after.sessions.filter((x) => !x.is_undo).map((x) => x.reverts)).toEqual([
+      "undone",
+      "undone",
+      "undone",
+    ]);
   });
 
   it("three sessions on three lines: undoing the oldest reverts only its line", async () => {
