@@ -141,6 +141,14 @@ export class RootSet {
       const one = holders[0]?.toolkit ?? routed;
       return one.call("undo", id === undefined ? args : { ...parsed, backup_session: id }, options);
     }
+    // Every root's revert is planned first: a conflict in one root undoes nothing in any.
+    for (const entry of holders) {
+      try {
+        await entry.toolkit.call("undo", { ...parsed, backup_session: id, mode: "preview" });
+      } catch (error) {
+        if (!(error instanceof ToolError) || error.code !== "not_found") throw error;
+      }
+    }
     const backup = newBackupId();
     const done: UndoResult[] = [];
     const failed: string[] = [];

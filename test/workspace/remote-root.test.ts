@@ -263,6 +263,21 @@ describe("a plan spanning a local and a remote file", () => {
     expect(p.text("there.ts")).toBe("export const there = 2;\n");
   });
 
+  it("reverts a plan in every root or none: a conflict in one root undoes nothing in the other", async () => {
+    const { local, p, set } = twoRoots();
+    await set.call("plan", {
+      steps: [
+        edit(join(local, "here.ts"), "here = 1", "here = 2"),
+        edit(`box:${p.root}/there.ts`, "there = 1", "there = 2"),
+      ],
+    });
+    p.plant("there.ts", "export const there = 3;\n");
+    const refused = await rejection(set.call("undo", {}));
+    expect(refused.code).toBe("conflict");
+    expect(readFileSync(join(local, "here.ts"), "utf8")).toBe("export const here = 2;\n");
+    expect(p.text("there.ts")).toBe("export const there = 3;\n");
+  });
+
   it("puts the local file back when the remote step fails", async () => {
     const { local, p, set } = twoRoots();
     const before = readFileSync(join(local, "here.ts"));
