@@ -8,8 +8,10 @@
  *
  * The check reads the file's header (ELF, Mach-O or PE, as this platform
  * loads): its kind (a shared library, not an executable or text), word size,
- * byte order and machine. A library that passes and still fails inside the
- * loader (a truncated body, a missing symbol) is not caught here.
+ * byte order and machine; and on ELF, that its dynamic symbols name the
+ * grammar's entry point (a missing symbol panics the same way). A library
+ * that passes and still fails inside the loader (a damaged body) is not
+ * caught here.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
@@ -43,14 +45,56 @@ const ELF_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
 
 const HEAD_BYTES = 4096;
 
-function head(file: string): Buffer {
+/** `length` bytes of `file` from `at` (fewer at its end). */
+function bytesAt(file: string, at: number, length: number): Buffer {
   const fd = openSync(file, "r");
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    return buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0));
+    const buffer = Buffer.alloc(length);
+    return buffer.subarray(0, readSync(fd, buffer, 0, length, at));
   } finally {
     closeSync(fd);
   }
+}
+
+const head = (file: string) => bytesAt(file, 0, HEAD_BYTES);
+
+/** Larger tables than these are not a grammar's: the check is skipped rather than read them. */
+const MAX_SECTIONS = 4096;
+const MAX_DYNSTR = 16 * 1024 * 1024;
+
+/**
+ * Whether an ELF library's dynamic string table names `symbol`; undefined
+ * when that cannot be told (no section headers, an odd layout), so only a
+ * table that plainly lacks it refuses the library.
+ */
+function elfNamesSymbol(file: string, bytes: Buffer, symbol: string): boolean | undefined {
+  const wide = bytes[4] === 2;
+  if (bytes.length < (wide ? 64 : 52) || bytes[5] !== 1) return undefined; // little-endian only
+  const num = (b: Buffer, at: number, size: 4 | 8) =>
+    size === 8 ? Number(b.readBigUInt64LE(at)) : b.readUInt32LE(at);
+  const word = wide ? 8 : 4;
+  const tableAt = num(bytes, wide ? 0x28 : 0x20, word);
+  const entry = bytes.readUInt16LE(wide ? 0x3a : 0x2e);
+  const count = bytes.readUInt16LE(wide ? 0x3c : 0x30);
+  if (tableAt === 0 || count === 0 || count > MAX_SECTIONS || entry < (wide ? 64 : 40)) {
+    return undefined;
+  }
+  const table = bytesAt(file, tableAt, entry * count);
+  if (table.length < entry * count) return undefined;
+  const section = (i: number) => ({
+    type: table.readUInt32LE(i * entry + 4),
+    offset: num(table, i * entry + (wide ? 24 : 16), word),
+    size: num(table, i * entry + (wide ? 32 : 20), word),
+    link: table.readUInt32LE(i * entry + (wide ? 40 : 24)),
+  });
+  for (let i = 0; i < count; i++) {
+    const dynsym = section(i);
+    if (dynsym.type !== 11 || dynsym.link >= count) continue; // SHT_DYNSYM
+    const strings = section(dynsym.link);
+    if (strings.size > MAX_DYNSTR) return undefined;
+    return bytesAt(file, strings.offset, strings.size).includes(`\0${symbol}\0`, 0, "latin1");
+  }
+  return undefined;
 }
 
 const here = `${process.platform}-${process.arch}`;
@@ -130,6 +174,17 @@ export interface GrammarRegistration {
   expandoChar?: string;
 }
 
+/** Why `symbol` cannot be found in the library at `file`, or undefined when it is there or cannot be told. */
+export function symbolProblem(file: string, symbol: string): string | undefined {
+  if (process.platform === "darwin" || process.platform === "win32") return undefined;
+  try {
+    const names = elfNamesSymbol(file, head(file), symbol);
+    return names === false ? `it has no symbol ${symbol}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why a grammar package's registration cannot be handed to ast-grep, or undefined when it can. */
 export function registrationProblem(registration: unknown): string | undefined {
   if (typeof registration !== "object" || registration === null) {
@@ -144,6 +199,9 @@ export function registrationProblem(registration: unknown): string | undefined {
   if (typeof library !== "string" || library === "") {
     return "its package names no grammar library";
   }
-  const problem = libraryProblem(library);
+  const symbol = (registration as GrammarRegistration).languageSymbol;
+  const problem =
+    libraryProblem(library) ??
+    (typeof symbol === "string" ? symbolProblem(library, symbol) : undefined);
   return problem && `its grammar library ${library} cannot be loaded: ${problem}`;
 }

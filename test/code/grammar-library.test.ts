@@ -82,6 +82,25 @@ describe.runIf(process.platform === "linux")("a grammar library's header", () =>
       undefined,
     );
   });
+
+  it("refuses a real library that lacks the grammar's symbol, which panics the loader too", () => {
+    const python = { libraryPath: pythonLibrary(), extensions: ["py"] };
+    expect(registrationProblem({ ...python, languageSymbol: "tree_sitter_python" })).toBe(
+      undefined,
+    );
+    expect(registrationProblem({ ...python, languageSymbol: "tree_sitter_nope" })).toBe(
+      `its grammar library ${pythonLibrary()} cannot be loaded: it has no symbol tree_sitter_nope`,
+    );
+  });
+
+  it("passes every grammar installed with splice", () => {
+    const require = createRequire(join(REPO, "package.json"));
+    const ids = readdirSync(join(REPO, "node_modules/@ast-grep")).filter((n) =>
+      n.startsWith("lang-"),
+    );
+    expect(ids.length).toBeGreaterThan(3);
+    for (const id of ids) expect(registrationProblem(require(`@ast-grep/${id}`))).toBeUndefined();
+  });
 });
 
 /**
