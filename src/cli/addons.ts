@@ -24,6 +24,8 @@ export interface Part {
   package?: string;
   /** Installed with splice, or an add-on. */
   addon: boolean;
+  /** Why an installed grammar does not load here. */
+  problem?: string;
 }
 
 const SERVERS: readonly Part[] = [
@@ -46,6 +48,7 @@ export function parts(): Part[] {
       part: "grammar",
       ...(g.package ? { package: g.package } : {}),
       addon: g.addon,
+      ...(g.problem ? { problem: g.problem } : {}),
     }),
   );
   return [...grammars, ...SERVERS];

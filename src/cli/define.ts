@@ -91,7 +91,7 @@ export interface CommandInput<F extends FlagSpecs> {
    * Stdin's text. On a terminal nothing is piped, so instead of waiting it is
    * a usage error whose advice is `howToPass` ("pass --ops OPS or --ops-file FILE").
    */
-  readStdin: (howToPass: string) => string;
+  readStdin: (howToPass: string) => Promise<string>;
   paint: Paint;
   /** A tool's sentence (a warning, a notice) said with this command's flags: `--old`, not `old_text`. */
   say: Say;

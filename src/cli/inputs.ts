@@ -7,7 +7,21 @@ import { readFileSync } from "node:fs";
 import { ToolError } from "../errors.js";
 import { invalid } from "./define.js";
 
-type ReadStdin = (howToPass: string) => string;
+type ReadStdin = (howToPass: string) => Promise<string>;
+
+/**
+ * Everything piped in, read as a stream. A synchronous read of fd 0 fails
+ * with EAGAIN when the pipe's other holder (a node parent, a shell tool)
+ * made it non-blocking and the writer is slower than the reader; the
+ * stream waits for each piece instead, and decodes the bytes only when whole.
+ */
+export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) {
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /** An input file's text, named as the flag or argument that named it. */
 function readNamed(file: string, named: string): string {
@@ -30,11 +44,11 @@ function readNamed(file: string, named: string): string {
 }
 
 /** The inline text if given (`--ops`), else the named file's (`--ops-file`), else stdin. */
-export function textFrom(
+export async function textFrom(
   inline: { flag: string; value: string | undefined },
   file: { flag: string; value: string | undefined },
   readStdin: ReadStdin,
-): string {
+): Promise<string> {
   if (inline.value !== undefined) return inline.value;
   if (file.value !== undefined && file.value !== "-")
     return readNamed(file.value, `--${file.flag}`);
@@ -42,7 +56,11 @@ export function textFrom(
 }
 
 /** A file argument's text; "-" reads stdin. */
-export function readInputFile(file: string, readStdin: ReadStdin, what: string): string {
+export async function readInputFile(
+  file: string,
+  readStdin: ReadStdin,
+  what: string,
+): Promise<string> {
   if (file === "-") return readStdin(`name the ${what} file instead of "-"`);
   return readNamed(file, what);
 }

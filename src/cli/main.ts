@@ -3,7 +3,6 @@
  * it and prints its result. Exit codes: 0 done, 1 a tool refused, 2 the
  * command line was wrong (nothing was done), 70 a bug.
  */
-import { readFileSync } from "node:fs";
 import { isToolError, type ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
@@ -25,6 +24,7 @@ import {
 } from "./define.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { errorJson, makePaint } from "./format.js";
+import { readAllStdin } from "./inputs.js";
 import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
 import { refusedParts } from "./refused.js";
 import {
@@ -111,12 +111,12 @@ interface Outcome {
 }
 
 /** Stdin's text, or a usage error when it is a terminal nobody is typing a file into. */
-function stdinOf(command: string): (howToPass: string) => string {
-  return (howToPass) => {
+function stdinOf(command: string): (howToPass: string) => Promise<string> {
+  return async (howToPass) => {
     if (process.stdin.isTTY) {
       throw new UsageError(`splice ${command}: nothing is piped in; ${howToPass}, or pipe it in`);
     }
-    return readFileSync(0, "utf8");
+    return readAllStdin();
   };
 }
 

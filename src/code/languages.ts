@@ -15,7 +15,8 @@ import {
   registerDynamicLanguage,
   type SgRoot,
 } from "@ast-grep/napi";
-import { findAddon, requireAddon } from "../util/addons.js";
+import { type FoundAddon, findAddon, requireAddon } from "../util/addons.js";
+import { registrationProblem } from "./grammar-library.js";
 
 export interface Language {
   /** Stable lower-case id: "typescript", "python", "cpp". */
@@ -140,10 +141,18 @@ const TABLE: readonly Entry[] = [
   { id: "toml", name: "TOML", pkg: "toml", extensions: ["toml"] },
 ];
 
+/** A language whose grammar was found but cannot be loaded here, and why. */
+interface Broken {
+  why: string;
+  from: FoundAddon["from"];
+}
+
 interface Registry {
   languages: Language[];
-  /** Add-on languages that are not installed, by extension, file name and name. */
+  /** Add-on languages that are not installed (or do not load), by extension, file name and name. */
   missing: Map<string, Entry>;
+  /** Grammars found that cannot be loaded, by language id. */
+  broken: Map<string, Broken>;
   byExtension: Map<string, Language>;
   byFilename: Map<string, Language>;
   byName: Map<string, Language>;
@@ -161,6 +170,7 @@ function load(): Registry {
   const dynamic: DynamicLangRegistrations = {};
   const languages: Language[] = [];
   const missing = new Map<string, Entry>();
+  const broken = new Map<string, Broken>();
   for (const entry of TABLE) {
     const { builtin, pkg, addon: _, ...rest } = entry;
     if (builtin) {
@@ -168,13 +178,22 @@ function load(): Registry {
       continue;
     }
     const found = findAddon(grammarPackage(entry));
-    try {
-      if (!found) throw new Error("not installed");
-      const registration = requireAddon(found) as DynamicLangRegistrations[string];
+    let registration: DynamicLangRegistrations[string] | undefined;
+    if (found) {
+      try {
+        registration = requireAddon(found) as DynamicLangRegistrations[string];
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        broken.set(entry.id, { why: `its package does not load (${why})`, from: found.from });
+      }
+    }
+    // ast-grep aborts the process on a library it cannot open: each is checked first.
+    const problem = registration && registrationProblem(registration);
+    if (found && problem) broken.set(entry.id, { why: problem, from: found.from });
+    if (registration && !problem) {
       dynamic[entry.id] = registration;
       languages.push({ ...rest, napi: entry.id, expando: registration.expandoChar ?? "$" });
-    } catch {
-      // Not installed, or a grammar without a prebuilt library for this platform.
+    } else {
       for (const key of namesOf(entry)) missing.set(key, entry);
     }
   }
@@ -182,6 +201,7 @@ function load(): Registry {
   const registry: Registry = {
     languages,
     missing,
+    broken,
     byExtension: new Map(),
     byFilename: new Map(),
     byName: new Map(),
@@ -216,33 +236,55 @@ export interface GrammarInfo {
   /** Installed with splice by default, or an add-on. */
   addon: boolean;
   installed: boolean;
+  /** Why a grammar that is installed does not load here. */
+  problem?: string;
 }
 
 /** Every language splice knows, installed or not: what `splice lang list` shows. */
 export function grammarCatalog(): GrammarInfo[] {
-  const { missing } = load();
-  return TABLE.map((entry) => ({
-    id: entry.id,
-    name: entry.name,
-    ...(entry.pkg ? { package: grammarPackage(entry) } : {}),
-    addon: entry.addon === true,
-    installed: !missing.has(entry.id),
-  }));
+  const { missing, broken } = load();
+  return TABLE.map((entry) => {
+    const problem = broken.get(entry.id)?.why;
+    return {
+      id: entry.id,
+      name: entry.name,
+      ...(entry.pkg ? { package: grammarPackage(entry) } : {}),
+      addon: entry.addon === true,
+      installed: !missing.has(entry.id),
+      ...(problem ? { problem } : {}),
+    };
+  });
 }
 
-/** "Swift support is not installed: …" for a known language that is missing, else undefined. */
+/**
+ * "Swift support is not installed: …" for a known language that is missing,
+ * or "Swift support did not load: …" for one whose grammar is broken; else
+ * undefined. Both end with the command that installs it again.
+ */
 function notInstalled(entry: Entry | undefined): string | undefined {
   if (!entry) return undefined;
+  const broken = load().broken.get(entry.id);
+  if (broken?.from === "splice") {
+    return `${entry.name} support did not load: ${broken.why}. Reinstall ${grammarPackage(entry)} where splice is installed (\`npm install ${grammarPackage(entry)}\`); the other languages work meanwhile.`;
+  }
+  if (broken) {
+    return `${entry.name} support did not load: ${broken.why}. Install it again: run \`splice lang add ${entry.id}\`; the other languages work meanwhile.`;
+  }
   return `${entry.name} support is not installed: run \`splice lang add ${entry.id}\` (or add ${grammarPackage(entry)} to the project beside splice).`;
 }
 
-/** "Swift support is not installed: run …" when a file is in an add-on language not installed. */
-export function missingLanguage(file: string): string | undefined {
+/** The add-on language a file is in when its grammar is not installed or does not load. */
+export function missingEntry(file: string): { id: string; name: string } | undefined {
   const { missing } = load();
   const base = path.posix.basename(file.replaceAll("\\", "/"));
   const dot = base.lastIndexOf(".");
   const ext = dot > 0 ? base.slice(dot).toLowerCase() : undefined;
-  return notInstalled(missing.get(base) ?? (ext ? missing.get(ext) : undefined));
+  return missing.get(base) ?? (ext ? missing.get(ext) : undefined);
+}
+
+/** "Swift support is not installed: run …" when a file is in an add-on language not installed. */
+export function missingLanguage(file: string): string | undefined {
+  return notInstalled(missingEntry(file) as Entry | undefined);
 }
 
 export function supportedLanguages(): readonly Language[] {
@@ -273,12 +315,17 @@ export function languageNamed(name: string): Language | undefined {
 }
 
 export class UnknownLanguageError extends Error {
+  /** The language is one splice knows, but its grammar is not installed or does not load. */
+  readonly needsAddon: boolean;
+
   constructor(readonly requested: string) {
+    const missing = notInstalled(load().missing.get(requested.trim().toLowerCase()));
     super(
-      notInstalled(load().missing.get(requested.trim().toLowerCase())) ??
+      missing ??
         `"${requested}" is not a language splice parses. The supported languages are: ${supportedLanguageNames()}.`,
     );
     this.name = "UnknownLanguageError";
+    this.needsAddon = missing !== undefined;
   }
 }
 

@@ -61,7 +61,11 @@ export function languageArg(name: string | undefined): Language | undefined {
   try {
     return requireLanguage(name);
   } catch (error) {
-    if (error instanceof UnknownLanguageError) throw new ToolError("invalid_input", error.message);
+    if (error instanceof UnknownLanguageError) {
+      throw new ToolError(error.needsAddon ? "needs_addon" : "invalid_input", error.message, {
+        language: name,
+      });
+    }
     throw error;
   }
 }

@@ -20,6 +20,16 @@ import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk
 import { listing, TreeWatch } from "../workspace/watch.js";
 import { indexHome } from "./symbol-index-store.js";
 
+/**
+ * A walk gives the event loop a turn at least this often. Its steps are
+ * synchronous system calls between already-settled promises, so without a
+ * turn a server walking a large or deep tree answers nothing until it ends.
+ */
+const TURN_MS = 20;
+
+/** A turn of the event loop: pending I/O (a server's next request) runs first. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A stamp within this of its read may hide a change made in the same tick (git's racy rule). */
 const RACY_MS = 2000;
 
@@ -89,7 +99,12 @@ export class WalkCache {
     const seen = new Set<string>();
     let visible = 0;
     const queue = [{ abs: start, rel: rel0, layers: above.layers, chain: above.chain }];
+    let lastTurn = performance.now();
     for (let q = 0; q < queue.length; q++) {
+      if (performance.now() - lastTurn > TURN_MS) {
+        await turn();
+        lastTurn = performance.now();
+      }
       const at = queue[q]!;
       seen.add(at.rel);
       const folder = await this.#folder(context, at, now);

@@ -14,6 +14,7 @@ export type GuardReason =
   | "not_allowed"
   | "nul_byte"
   | "too_long"
+  | "too_deep"
   | "empty"
   | "link_loop";
 
@@ -61,23 +62,64 @@ export function nulByte(input: string): ToolError {
   );
 }
 
-/** The longest file name and path Linux accepts, in bytes (macOS allows less for paths). */
-const NAME_MAX = 255;
-const PATH_MAX = 4095;
+/**
+ * The longest file name and path Linux accepts, in bytes: NAME_MAX is 255,
+ * PATH_MAX is 4,096 with the terminating NUL, so 4,095 of path (macOS allows
+ * less for paths). Past these the kernel says ENAMETOOLONG; refusing first
+ * names the limit.
+ */
+export const NAME_MAX = 255;
+export const PATH_MAX = 4095;
+
+/**
+ * The most names a path may have below the root. Nothing else caps depth but
+ * PATH_MAX (about 2,000 one-letter folders), and depth is what a chain of
+ * folders costs: resolving a path through its descriptors opens one folder
+ * per name, and a walk down a chain resolves every folder on it, the square
+ * of the depth (at 2,000 folders a server's background walk held it for
+ * minutes). Real trees stay far below 128 (deep Java packages and nested
+ * node_modules reach a few dozen); at 128 a walk down a full chain takes a
+ * fraction of a second.
+ */
+export const MAX_DEPTH = 128;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Invalid input rather than a guard refusal: no file can have this path, inside the root or not. */
+function unusable(input: string, reason: GuardReason, message: string, limit: number): ToolError {
+  return new ToolError("invalid_input", message, { path: input, reason, limit });
+}
 
 /** A refusal when a name in `abs`, or all of it, is longer than the system accepts. */
 export function tooLong(input: string, abs: string): ToolError | undefined {
   const long = abs.split(/[\\/]/).find((name) => Buffer.byteLength(name) > NAME_MAX);
   const size = Buffer.byteLength(long ?? abs);
   if (long === undefined && size <= PATH_MAX) return undefined;
-  const what =
-    long === undefined
-      ? `it is ${size} bytes long, and a whole path may have at most ${PATH_MAX}`
-      : `${long === input ? "it" : `the name ${quote(long)} in it`} is ${size} bytes long, and a file name may have at most ${NAME_MAX}`;
-  return refuse(
-    "too_long",
+  if (long === undefined) {
+    return unusable(
+      input,
+      "too_long",
+      `Path ${quote(input)} is too long: it is ${count(size)} bytes long from the file system's root, and a whole path may have at most ${count(PATH_MAX)} (PATH_MAX). Use a path with fewer or shorter folder names.`,
+      PATH_MAX,
+    );
+  }
+  const which = long === input ? "it" : `the name ${quote(long)} in it`;
+  return unusable(
     input,
-    `Path ${quote(input)} is too long: ${what}. Use a shorter name.`,
+    "too_long",
+    `Path ${quote(input)} is too long: ${which} is ${count(size)} bytes long, and a file or folder name may have at most ${NAME_MAX} (NAME_MAX). Use a shorter name.`,
+    NAME_MAX,
+  );
+}
+
+/** A refusal when `names` (the path's names below the root) go deeper than MAX_DEPTH. */
+export function tooDeep(input: string, names: number): ToolError | undefined {
+  if (names <= MAX_DEPTH) return undefined;
+  return unusable(
+    input,
+    "too_deep",
+    `Path ${quote(input)} is too deep: it is ${count(names)} names below the root, and splice allows at most ${MAX_DEPTH}. Use a path with fewer folders.`,
+    MAX_DEPTH,
   );
 }
 

@@ -21,6 +21,7 @@ import {
   outside,
   quote,
   refused,
+  tooDeep,
   tooLong,
 } from "./messages.js";
 import { ResolveStop, resolveReal } from "./resolve.js";
@@ -169,6 +170,9 @@ export class PathGuard {
     if (long) throw long;
     const below = segmentsBelow(this.root, abs);
     if (below === undefined || !isInside(fence.abs, abs)) throw outside(input, fence);
+    // Before the walk below: its cost grows with the square of the depth.
+    const deep = tooDeep(input, below.length);
+    if (deep) throw deep;
 
     let real: string;
     let exists: boolean;

@@ -2,7 +2,15 @@
  * Symlink resolution for the guard, one component at a time, on the
  * segment-wise containment of util/paths.ts.
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { isInside, segments } from "../util/paths.js";
 
@@ -53,6 +61,50 @@ function kindOf(p: string): Kind {
   }
 }
 
+/** O_PATH where its value is the generic one (x86, arm, arm64, riscv, ...); 0 elsewhere. */
+const O_PATH =
+  process.platform === "linux" && !["sparc", "sparc64"].includes(process.arch) ? 0o10000000 : 0;
+
+/** Whether the kernel can name what a descriptor holds (Linux with /proc). */
+const NAMES_DESCRIPTORS = O_PATH !== 0 && existsSync("/proc/self/fd");
+
+/**
+ * `abs` itself when nothing on its way is a link, asked of the kernel in one
+ * lookup: the descriptor of `abs` (its last name not followed) is named by
+ * /proc as the path the kernel reached, which differs from `abs` as soon as
+ * one folder on the way is a link. Undefined when that cannot be told (not
+ * Linux, a link on the way, a missing folder): the walk then decides. A walk
+ * costs one lookup of the whole prefix per name, the square of the depth;
+ * this costs the depth once.
+ */
+function linkFree(abs: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(abs, O_PATH | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    return !fstatSync(fd).isSymbolicLink() && readlinkSync(`/proc/self/fd/${fd}`) === abs;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The resolution of a path with no link on its way, existing or one name short of it; else undefined. */
+function withoutLinks(start: string, rest: readonly string[]): Resolution | undefined {
+  if (!NAMES_DESCRIPTORS || rest.some((part) => part === "." || part === "..")) return undefined;
+  const abs = path.join(start, ...rest);
+  if (linkFree(abs)) return { real: abs, exists: true, link: false };
+  // A new file in a folder that exists: the folder has no link on its way, and the name is free.
+  if (rest.length > 0 && linkFree(path.dirname(abs)) && kindOf(abs) === "missing") {
+    return { real: abs, exists: false, link: false };
+  }
+  return undefined;
+}
+
 /**
  * Resolves `rest` below the real directory `start`, following links one at a
  * time. Every link that sits inside `fence` must lead (after its own chain is
@@ -63,6 +115,8 @@ function kindOf(p: string): Kind {
  * Other I/O errors (EACCES, ENAMETOOLONG) are thrown as they are.
  */
 export function resolveReal(start: string, rest: readonly string[], fence: string): Resolution {
+  const plain = withoutLinks(start, rest);
+  if (plain) return plain;
   let hops = 0;
   let link = false;
 

@@ -47,7 +47,7 @@ export function snakeCase(name: string): string {
 /** The field a spelling stands for among `known`, if any. */
 export function fieldFor(name: string, known: ReadonlySet<string>): string | undefined {
   const snake = snakeCase(name);
-  for (const candidate of [snake, SYNONYMS[name], SYNONYMS[snake]]) {
+  for (const candidate of [snake, own(SYNONYMS, name), own(SYNONYMS, snake)]) {
     if (candidate !== undefined && candidate !== name && known.has(candidate)) return candidate;
   }
   return undefined;
@@ -74,6 +74,24 @@ function unwrap(schema: z.ZodType): Def {
     else if (def.type === "pipe" && def.in) def = defOf(def.in);
     else return def;
   }
+}
+
+/**
+ * A record's own entry: arguments are data, so a key named like an
+ * `Object.prototype` member (`constructor`, `__proto__`) is a key like any other.
+ */
+function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Sets `key` as an own field even when it is `__proto__`, which `=` would take as the prototype. */
+function put(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -139,28 +157,28 @@ function walk(schema: z.ZodType, value: unknown, path: PropertyKey[], seen: Seen
   if (strict) seen.known.set(pathText(path), [...fields]);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const field = shape[key];
+    const field = own(shape, key);
     if (field) {
-      out[key] = walk(field, v, [...path, key], seen);
+      put(out, key, walk(field, v, [...path, key], seen));
       continue;
     }
     if (!strict) {
-      out[key] = v;
+      put(out, key, v);
       continue;
     }
     if (path.length === 0 && INJECTED_FIELDS.has(key)) continue;
     const meant = fieldFor(key, fields);
     if (meant === undefined) {
-      out[key] = v;
+      put(out, key, v);
       continue;
     }
-    if (meant in value) {
+    if (Object.hasOwn(value, meant)) {
       seen.problems.push(
         `${where(path)} has both "${clip(key)}" and "${meant}", two spellings of one field; send only "${meant}"`,
       );
       continue;
     }
-    out[meant] = walk(shape[meant]!, v, [...path, meant], seen);
+    put(out, meant, walk(shape[meant]!, v, [...path, meant], seen));
   }
   return out;
 }

@@ -54,6 +54,15 @@ function refused(g: PathGuard, input: string, scope: Scope, reason: string): Too
   return error;
 }
 
+/** Asserts an invalid path (no file can have it) with the given reason. */
+function unusable(g: PathGuard, input: string, scope: Scope, reason: string): ToolError {
+  const error = thrown(() => g.check(input, scope));
+  expect(error.code).toBe("invalid_input");
+  expect(error.details.reason).toBe(reason);
+  expect(error.details.path).toBe(input);
+  return error;
+}
+
 beforeAll(() => {
   world = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "splice-guard-")));
   root = path.join(world, "root");
@@ -190,17 +199,41 @@ describe("PathGuard.check: plain paths", () => {
     }
   });
 
-  it("refuses names and paths longer than the system accepts, with the limit", () => {
+  it("refuses names and paths longer than the system accepts, as invalid input naming the limit", () => {
     const g = guard();
-    const name = refused(g, `src/${"n".repeat(256)}.ts`, "write", "too_long");
+    const name = unusable(g, `src/${"n".repeat(256)}.ts`, "write", "too_long");
     expect(name.message).toMatch(
-      /the name 'n+\.ts' in it is 259 bytes long, and a file name may have at most 255\. Use a shorter name\./,
+      /the name 'n+\.ts' in it is 259 bytes long, and a file or folder name may have at most 255 \(NAME_MAX\)\. Use a shorter name\./,
     );
-    const deep = refused(g, Array(40).fill("d".repeat(120)).join("/"), "read", "too_long");
-    expect(deep.message).toMatch(/a whole path may have at most 4095/);
+    expect(name.details.limit).toBe(255);
+    const long = unusable(g, Array(40).fill("d".repeat(120)).join("/"), "read", "too_long");
+    expect(long.message).toMatch(/a whole path may have at most 4,095 \(PATH_MAX\)/);
     // Bytes, not characters: 255 bytes pass, 256 do not.
     expect(g.check(`src/${"é".repeat(126)}.ab`, "write").exists).toBe(false);
-    refused(g, `src/${"é".repeat(127)}.t`, "write", "too_long");
+    unusable(g, `src/${"é".repeat(127)}.t`, "write", "too_long");
+    // A whole path: 4,095 bytes pass, 4,096 do not.
+    let fits = `${root}/`;
+    while (4095 - fits.length > 250) fits += `${"n".repeat(200)}/`;
+    fits += "f".repeat(4095 - fits.length);
+    expect(Buffer.byteLength(fits)).toBe(4095);
+    expect(g.check(fits, "write").exists).toBe(false);
+    unusable(g, `${fits}z`, "write", "too_long");
+  });
+
+  it("refuses a path more than 128 names deep before resolving any of it", () => {
+    const g = guard();
+    expect(g.check(`${"d/".repeat(127)}x.txt`, "write").exists).toBe(false);
+    const deep = unusable(g, `${"d/".repeat(128)}x.txt`, "write", "too_deep");
+    expect(deep.message).toMatch(
+      /is too deep: it is 129 names below the root, and splice allows at most 128\. Use a path with fewer folders\./,
+    );
+    expect(deep.details.limit).toBe(128);
+    // 2,000 folders, 4,005 characters: within PATH_MAX, refused at once.
+    const started = performance.now();
+    unusable(g, `${"d/".repeat(2000)}x.txt`, "write", "too_deep");
+    expect(performance.now() - started).toBeLessThan(50);
+    // Names that cancel out do not count.
+    expect(g.check(`${"d/../".repeat(500)}src/main.ts`, "read").rel).toBe("src/main.ts");
   });
 
   it("allows names that merely contain dots", () => {

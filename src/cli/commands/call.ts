@@ -41,7 +41,7 @@ JSON; --json changes nothing.`,
     try {
       const args = parseJsonArgs(
         raw === undefined || raw === "-"
-          ? input.readStdin("pass the arguments as JSON after the tool's name")
+          ? await input.readStdin("pass the arguments as JSON after the tool's name")
           : raw,
       );
       const result = await input.splice.call(name, args);

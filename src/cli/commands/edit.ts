@@ -68,7 +68,7 @@ ops are read from stdin. Ops:
         "splice edit: say what to change: --old TEXT --new TEXT, or --hash TAG with --ops OPS (splice edit src/a.ts --hash 1A2B --ops 'delete 3')",
       );
     }
-    const ops = textFrom(
+    const ops = await textFrom(
       { flag: "ops", value: flags.ops },
       { flag: "ops-file", value: flags["ops-file"] },
       readStdin,

@@ -77,18 +77,26 @@ depend on the package itself (for example @ast-grep/lang-swift) beside splice.
             : undefined;
         const status = !p.package
           ? "built in"
-          : !found
-            ? "not installed"
-            : found.from === "addons"
-              ? "add-on"
-              : p.addon
-                ? "beside splice"
-                : "with splice";
+          : p.problem
+            ? "does not load"
+            : !found
+              ? "not installed"
+              : found.from === "addons"
+                ? "add-on"
+                : p.addon
+                  ? "beside splice"
+                  : "with splice";
         return { ...p, status, ...(size ? { bytes: size.bytes, size_kind: size.kind } : {}) };
       }),
     );
     const style = (s: string) =>
-      s === "not installed" ? "yellow" : s === "add-on" || s === "beside splice" ? "green" : "dim";
+      s === "does not load"
+        ? "red"
+        : s === "not installed"
+          ? "yellow"
+          : s === "add-on" || s === "beside splice"
+            ? "green"
+            : "dim";
     const rows = items.map((i) => {
       const what = i.part === "grammar" ? "grammar" : `validation (${i.package})`;
       const size =
@@ -104,9 +112,12 @@ depend on the package itself (for example @ast-grep/lang-swift) beside splice.
           "\nAdd one with `splice lang add LANGUAGE`, or every one with `splice lang add all`.",
         )
       : "";
+    const broken = items
+      .filter((i) => i.problem)
+      .map((i) => paint("red", `\n${i.name} does not load: ${i.problem}. Install it again.`));
     return {
       json: { addon_dir: dir, languages: items },
-      human: [paint("bold", head), ...rows].join("\n") + hint,
+      human: [paint("bold", head), ...rows].join("\n") + broken.join("") + hint,
     };
   },
 });

@@ -102,7 +102,7 @@ several headings with the same name.`,
     }
     const flag = given[0]!;
     const typed = flags[flag] as string;
-    const text = typed === "-" ? readStdin(`pass the text as --${flag} TEXT`) : typed;
+    const text = typed === "-" ? await readStdin(`pass the text as --${flag} TEXT`) : typed;
     const line = positiveInt("line", flags.line);
     const json = await splice.md({
       action: ACTIONS[flag],

@@ -50,7 +50,7 @@ drifted context); an ambiguous or missing hunk fails with nothing written.
   onInterrupt: "finish",
   examples: ["git diff > fix.diff; splice patch fix.diff", "splice patch fix.diff --apply"],
   async run({ splice, positionals, flags, readStdin, paint }) {
-    const text = readInputFile(positionals[0]!, readStdin, "patch");
+    const text = await readInputFile(positionals[0]!, readStdin, "patch");
     const args = {
       patch: text,
       mode: modeOf(flags),

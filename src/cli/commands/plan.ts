@@ -35,7 +35,7 @@ Exit 1 when a step fails (or, with --check, when the plan would change files).`,
   onInterrupt: "abort",
   examples: ["splice plan refactor.json", "splice plan refactor.json --apply"],
   async run({ splice, positionals, flags, readStdin, paint, signal }) {
-    const text = readInputFile(positionals[0]!, readStdin, "plan");
+    const text = await readInputFile(positionals[0]!, readStdin, "plan");
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -26,7 +26,7 @@ a file marked @generated / DO NOT EDIT.`,
   ],
   async run({ splice, positionals, flags, readStdin, paint, say }) {
     const [path] = positionals as [string];
-    const text = textFrom(
+    const text = await textFrom(
       { flag: "text", value: flags.text },
       { flag: "file", value: flags.file },
       readStdin,

@@ -7,7 +7,7 @@
 import { type LoadedFile, loadTextFile } from "../../change/load.js";
 import { blockAt, definitionAt } from "../../code/blocks.js";
 import type { Section } from "../../code/elide.js";
-import { languageOf, parseCode, unsupportedFile } from "../../code/languages.js";
+import { languageOf, missingEntry, parseCode, unsupportedFile } from "../../code/languages.js";
 import { nearNames } from "../../code/near.js";
 import {
   type Definition,
@@ -288,7 +288,15 @@ export async function readSymbol(
   }
   const language = languageOf(file.display);
   const loaded = await loadTextFile(context, file);
-  if (!language) throw new ToolError("invalid_input", unsupportedFile(file.display));
+  if (!language) {
+    // A language splice knows whose grammar is missing or broken: the add-on is what is needed.
+    const addon = missingEntry(file.display);
+    throw new ToolError(
+      addon ? "needs_addon" : "invalid_input",
+      unsupportedFile(file.display),
+      addon ? { language: addon.id } : {},
+    );
+  }
   const a = await analyze(file, language, loaded, parts, symbol);
   if (a.matches.length === 0) {
     const near = nearNames(
