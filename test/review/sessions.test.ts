@@ -121,7 +121,8 @@ describe.skipIf(noChromium)("the review page with 10,000 sessions", () => {
       const agent = project.splice({ history: { session: "mcp-undoer" } });
       try {
         const old = ids[100]!;
-        await agent.undo({ backup_session: old, all_sessions: true });
+        // The journaled sessions have no files on disk: restore wholesale, past the revert's refusal.
+        await agent.undo({ backup_session: old, all_sessions: true, force: true });
         await until(
           page,
           `document.querySelector("#count").textContent === "10001 of 10001 sessions"`,

@@ -57,6 +57,25 @@ describe("undo reverts only its own change", () => {
     ]);
   });
 
+  it("names at most three later sessions in its sentence and counts the rest; details keep them all", async () => {
+    const p = new Project();
+    p.write("v.txt", "v = 0\n");
+    const s = p.splice();
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await replace(s, "v.txt", `v = ${i}`, `v = ${i + 1}`));
+    const refused = await rejection(undo(s, { backup_session: ids[0] }));
+    expect(refused.code).toBe("conflict");
+    expect(refused.message).toContain(
+      `line 1 changed since — by session ${ids[5]} (edit) and by session ${ids[4]} (edit) and by session ${ids[3]} (edit) and by 2 more later sessions.`,
+    );
+    expect(refused.message).toContain(
+      `Undo the 5 later sessions first, newest first (call undo with {"backup_session": "${ids[5]}"}, then call undo with {"backup_session": "${ids[4]}"}, then call undo with {"backup_session": "${ids[3]}"}, and so on; call undo with {"list": true, "all_sessions": true} lists them)`,
+    );
+    expect(refused.message).not.toContain(ids[1]!);
+    expect(refused.details.undo_first).toEqual([ids[5], ids[4], ids[3], ids[2], ids[1]]);
+    expect(p.text("v.txt")).toBe("v = 6\n");
+  });
+
   it("three sessions on three lines: undoing the oldest reverts only its line", async () => {
     const p = new Project();
     p.write("f.txt", "a\nb\nc\n");

@@ -89,13 +89,18 @@ export function explain(
   });
 }
 
+/** How many later sessions a refusal names by id; the rest are counted (details list them all). */
+const NAMED = 3;
+
 function sentence(r: ConflictReport, byId: Map<string, BackupSession>): string {
   const what =
     r.reason === "overlap" && r.lines ? `${ranges(r.lines)} ${WHAT.overlap}` : WHAT[r.reason];
-  const who = r.changed_by.map((id) => {
+  const who = r.changed_by.slice(0, NAMED).map((id) => {
     const tool = byId.get(id)?.tool;
     return `by session ${id}${tool ? ` (${tool})` : ""}`;
   });
+  const more = r.changed_by.length - NAMED;
+  if (more > 0) who.push(`by ${more} more later ${more === 1 ? "session" : "sessions"}`);
   if (r.outside !== undefined) {
     who.push(r.outside === "deleted" ? "deleted outside splice" : `outside splice at ${r.outside}`);
   }
@@ -117,10 +122,14 @@ export function conflictError(
   const force = { backup_session: session.id, ...only, force: true };
   const lower = (s: string) => s.replace(/^\w/, (c) => c.toLowerCase());
   const say = (v: Voice) => {
+    const calls = (list: string[]) =>
+      list.map((id) => lower(v.call("undo", { backup_session: id }))).join(", then ");
     const undoFirst =
       ids.length === 0
         ? ""
-        : `Undo the later ${ids.length === 1 ? "session" : "sessions"} first (${ids.map((id) => lower(v.call("undo", { backup_session: id }))).join(", then ")}), or `;
+        : ids.length <= NAMED
+          ? `Undo the later ${ids.length === 1 ? "session" : "sessions"} first (${calls(ids)}), or `
+          : `Undo the ${ids.length} later sessions first, newest first (${calls(ids.slice(0, NAMED))}, and so on; ${lower(v.call("undo", { list: true, all_sessions: true }))} lists them), or `;
     const forced = lower(v.call("undo", force));
     const head = undoFirst === "" ? forced.replace(/^\w/, (c) => c.toUpperCase()) : forced;
     return `${undoFirst}${head} to put back the session's versions wholesale (what the files hold now is backed up first, so that undo can itself be undone).`;
