@@ -32,6 +32,9 @@ export type Change =
     }
   | { kind: "delete"; file: GuardedPath; before: Replaced; action: string; note: string };
 
+export type WriteChange = Extract<Change, { kind: "write" }>;
+export type DeleteChange = Extract<Change, { kind: "delete" }>;
+
 /**
  * apply writes; preview computes the result and writes nothing; check fails if
  * anything would change; validate_only validates the result with the language

@@ -7,9 +7,10 @@
  */
 import type { SgNode } from "@ast-grep/napi";
 import { BatchError } from "../change/batch.js";
-import type { Change, Mode } from "../change/change.js";
+import type { Mode, WriteChange } from "../change/change.js";
 import { asToolError } from "../change/changeset.js";
-import { commit, commitBatch, RaceError, validateBatch } from "../change/commit.js";
+import { commit, RaceError } from "../change/commit.js";
+import { commitBatch, validateBatch } from "../change/commit-batch.js";
 import type { ChangeContext } from "../change/context.js";
 import { type LoadedFile, loadTextFile } from "../change/load.js";
 import { exclusiveAll } from "../change/lock.js";
@@ -84,8 +85,6 @@ interface Planned {
   /** The syntax check's warning, on its way: it parses on the thread pool while the batch writes. */
   syntax: Promise<string | undefined>;
 }
-
-type WriteChange = Extract<Change, { kind: "write" }>;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
