@@ -8,6 +8,7 @@ import type { ChangeContext } from "../../change/context.js";
 import type { Language } from "../../code/languages.js";
 import { parseInBatch } from "../../code/languages.js";
 import { type PreparedOp, replacementsFor } from "../../code/rewrite.js";
+import type { CodeEditResult } from "../../codebase/code-edit.js";
 import {
   type CodeFile,
   type CodeFiles,
@@ -17,7 +18,6 @@ import {
   readRaw,
   reportProgress,
 } from "../../codebase/files.js";
-import type { CodeEditResult } from "../../codebase/rewrite.js";
 import { normalizedText } from "../../text/document.js";
 import { mapLimit } from "../../util/map-limit.js";
 

@@ -7,6 +7,7 @@ import {
   prepareOps,
   rewriteText,
 } from "../../code/rewrite.js";
+import type { CodeEditResult, Transform } from "../../codebase/code-edit.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   type CodeFile,
@@ -19,7 +20,7 @@ import {
   noFiles,
   onlyLooks,
 } from "../../codebase/files.js";
-import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
+import { runCodeEdit } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
