@@ -6,8 +6,9 @@
  * crashing one `uncertain` (outcomes.ts).
  */
 import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { freshMemo } from "../util/fresh-memo.js";
+import { isInside } from "../util/paths.js";
 import { type LspClient, LspTimeout } from "./client.js";
 import {
   type ObserveScope,
@@ -147,7 +148,7 @@ export class Validator {
     let dir = dirname(path);
     for (;;) {
       if (language.markers.some((m) => markerExists(join(dir, m)))) return dir;
-      if (dir === this.root || relative(this.root, dir).startsWith("..")) return undefined;
+      if (dir === this.root || !isInside(this.root, dir)) return undefined;
       const up = dirname(dir);
       if (up === dir) return undefined;
       dir = up;
