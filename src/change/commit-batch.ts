@@ -9,6 +9,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { ValidationPass } from "../lsp/validate.js";
 import { SyncBarrier } from "../util/durable.js";
+import { identify } from "../util/hash.js";
 import { afterWrite, emitChanged, landedOutcome, rememberWritten } from "./after-write.js";
 import type { Change, CommitOptions, Outcome, WriteChange } from "./change.js";
 import {
@@ -22,7 +23,6 @@ import {
 import type { ChangeContext } from "./context.js";
 import { replacedDiff } from "./diffs.js";
 import { keepDisplaced, keepDisplacedLate } from "./displaced.js";
-import { identify } from "./load.js";
 import { reportCallProgress } from "./progress.js";
 import { refuseReadOnly, unreadableResult } from "./refusals.js";
 import { textOf } from "./validation.js";

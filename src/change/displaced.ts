@@ -3,8 +3,8 @@
  * kept in history, and named in the result or told as an outside change.
  */
 import type { GuardedPath } from "../guard/path-guard.js";
+import { identify } from "../util/hash.js";
 import type { ChangeContext } from "./context.js";
-import { identify } from "./load.js";
 
 /**
  * Another program wrote the file in the instant between the last compare

@@ -5,8 +5,8 @@
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { sniffBinary } from "../text/document.js";
+import { formatBytes } from "../util/bytes.js";
 import type { ChangeContext } from "./context.js";
-import { formatBytes } from "./load.js";
 
 /**
  * Why a write must not produce these bytes: splice reads, edits and undoes

@@ -8,7 +8,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
-import { formatBytes, identify, type LoadedFile } from "../change/load.js";
+import type { LoadedFile } from "../change/load.js";
 import { reportCallProgress } from "../change/progress.js";
 import {
   type Language,
@@ -24,6 +24,8 @@ import type { GuardedPath } from "../guard/path-guard.js";
 import { filesWithAny } from "../proc/ripgrep.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import { pathList } from "../text/names.js";
+import { formatBytes } from "../util/bytes.js";
+import { identify } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 import { walkCacheFor } from "./symbol-index-walk.js";

@@ -5,13 +5,14 @@
  */
 import type { CommitOptions, Outcome } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
-import { identify, type LoadedFile } from "../../change/load.js";
+import type { LoadedFile } from "../../change/load.js";
 import { checkEditAsync } from "../../code/syntax-check.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import type { EditValidation } from "../../lsp/verdict.js";
 import { firstChangedLine } from "../../text/diff.js";
 import { type Document, documentToBytes } from "../../text/document.js";
 import type { MatchMode } from "../../text/replace.js";
+import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 
 /** How a text edit found its target: the honest part of the result. */

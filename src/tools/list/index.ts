@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { formatBytes } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import { escapeControls } from "../../text/names.js";
+import { formatBytes } from "../../util/bytes.js";
 import { type TreeNode, Walker, type WalkResult } from "../../workspace/walk.js";
 import { defineTool, manual, READS } from "../define.js";
 import { describeMedia, type MediaLabel, mediaLabels } from "./media.js";

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { identify } from "../../change/load.js";
 import { argPath, restoreSession, type UndoFile } from "../../change/restore-session.js";
 import { ToolError, type Voice } from "../../errors.js";
 import type { BackupSession, HistoryStore } from "../../history/history.js";
@@ -14,6 +13,7 @@ import {
 } from "../../history/undo-state.js";
 import { unifiedDiff } from "../../text/diff.js";
 import { type Document, documentFromBytes } from "../../text/document.js";
+import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
