@@ -7,10 +7,9 @@
  */
 import { RUNG_HOW } from "../text/match/types.js";
 import type { MatchMode, Rung } from "../text/replace.js";
-import { anchorRegion, FileState, HunkError, locate, type PlaceHint } from "./locate.js";
+import { HunkError } from "./errors.js";
+import { anchorRegion, FileState, locate, type PlaceHint } from "./locate.js";
 import type { Hunk } from "./types.js";
-
-export { HunkError, type HunkErrorCode } from "./locate.js";
 
 export interface HunkPlacement {
   hunk: number;
