@@ -87,3 +87,27 @@ export interface ChangeResult {
   validation?: EditValidation;
   warnings: string[];
 }
+
+/**
+ * A committed change's result fields from its outcome, with a tool's own
+ * fields (`extra`) after the header, where write and rollback show them.
+ */
+export function changeResult<Extra extends object>(
+  path: string,
+  outcome: Outcome,
+  warnings: string[],
+  extra: Extra,
+): ChangeResult & { file_hash: string } & Extra {
+  return {
+    path,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    ...extra,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChangeResult } from "../../change/change.js";
+import { type ChangeResult, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { loadReplaced, type Replaced, restorable } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
@@ -127,18 +127,7 @@ async function rollback(
     warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
   }
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
-    path: file.display,
-    file_hash: outcome.tag,
-    header: outcome.header,
-    replaced_hash: current?.tag ?? null,
-    applied: outcome.applied,
-    changed: outcome.changed,
-    diff: outcome.diff,
-    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
-    warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
-  };
+  return changeResult(file.display, outcome, warnings, { replaced_hash: current?.tag ?? null });
 }
 
 export const rollbackTool = defineTool({

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
-import type { ChangeResult, CommitOptions } from "../../change/change.js";
+import { type ChangeResult, type CommitOptions, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
@@ -100,18 +100,7 @@ async function writeOne(
   if (!outcome.changed)
     warnings.push(`${file.display} already had this content; nothing was written.`);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
-    path: file.display,
-    file_hash: outcome.tag,
-    header: outcome.header,
-    action,
-    applied: outcome.applied,
-    changed: outcome.changed,
-    diff: outcome.diff,
-    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
-    warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
-  };
+  return changeResult(file.display, outcome, warnings, { action });
 }
 
 function write(context: ToolContext, args: z.output<typeof input>) {
