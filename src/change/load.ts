@@ -7,7 +7,7 @@ import { nearNames } from "../code/near.js";
 import { ToolError, useTool } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
-import { formatBytes } from "../util/bytes.js";
+import { formatBytes } from "../util/format.js";
 import { identify } from "../util/hash.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ChangeContext } from "./context.js";

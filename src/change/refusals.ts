@@ -5,7 +5,7 @@
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { sniffBinary } from "../text/document.js";
-import { formatBytes } from "../util/bytes.js";
+import { formatBytes } from "../util/format.js";
 import type { ChangeContext } from "./context.js";
 
 /**

@@ -4,7 +4,7 @@
  * list as a tree with sizes in one right-aligned column, run as the output
  * with its exit status after it.
  */
-import { formatBytes } from "../util/bytes.js";
+import { formatBytes } from "../util/format.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { formatWarnings, type Paint } from "./format.js";
 

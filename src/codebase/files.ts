@@ -24,7 +24,7 @@ import type { GuardedPath } from "../guard/path-guard.js";
 import { filesWithAny } from "../proc/ripgrep.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import { pathList } from "../text/names.js";
-import { formatBytes } from "../util/bytes.js";
+import { count, formatBytes } from "../util/format.js";
 import { identify } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
@@ -95,7 +95,6 @@ export interface CollectOptions {
 
 const DEFAULT_MAX_SCANNED = 200_000;
 const GLOB_CHARS = /[*?[\]{}]/;
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** The folder part of a glob that has no pattern characters: `src/**\/*.ts` → `src`. */
 export function globBase(glob: string): string {

@@ -8,13 +8,12 @@
 import { validateBatch } from "../change/commit-batch.js";
 import type { ChangeContext } from "../change/context.js";
 import type { ValidationPass } from "../lsp/validate.js";
+import { count } from "../util/format.js";
 import type { CodeEditFile, CodeEditRequest, CodeEditResult, Transform } from "./code-edit.js";
 import type { CodeFiles } from "./files.js";
 import { reportProgress } from "./files.js";
 import { planAll } from "./rewrite-plan.js";
 import { preview, writeAll } from "./rewrite-write.js";
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** Plans every file, then previews, checks or writes the changed ones. */
 export async function runCodeEdit(

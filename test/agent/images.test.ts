@@ -7,7 +7,7 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "../../src/util/bytes.js";
+import { formatBytes } from "../../src/util/format.js";
 import { identify } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 import { scannedPdf } from "../helpers/scanned-pdf.js";

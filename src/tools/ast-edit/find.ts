@@ -19,6 +19,7 @@ import {
   reportProgress,
 } from "../../codebase/files.js";
 import { normalizedText } from "../../text/document.js";
+import { count } from "../../util/format.js";
 import { mapLimit } from "../../util/map-limit.js";
 
 export interface AstHit {
@@ -43,7 +44,6 @@ export interface AstFindResult extends CodeEditResult {
 
 /** Lines of one match shown in `content`; the hit's `text` always has all of it. */
 const MATCH_LINES_SHOWN = 3;
-const count = (n: number) => n.toLocaleString("en-US");
 
 function lineStarts(text: string): number[] {
   const starts = [0];

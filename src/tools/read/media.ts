@@ -14,7 +14,7 @@ import { parseNotebook, renderNotebook } from "../../media/notebook.js";
 import { canvasInstallCommand, type PdfPage, pdfPages } from "../../media/pdf.js";
 import { header } from "../../text/hashline.js";
 import { parseRange } from "../../text/range.js";
-import { formatBytes } from "../../util/bytes.js";
+import { formatBytes } from "../../util/format.js";
 import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import type { ReadResult } from "./result.js";

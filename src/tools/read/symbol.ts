@@ -29,13 +29,13 @@ import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
+import { count } from "../../util/format.js";
 import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
 import type { ReadResult } from "./result.js";
 import {
   type Analyzed,
   analyze,
-  count,
   elisionsFor,
   info,
   linesOf,

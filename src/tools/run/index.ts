@@ -17,7 +17,7 @@ import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
 import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
-import { formatBytes } from "../../util/bytes.js";
+import { formatBytes } from "../../util/format.js";
 import { randomId } from "../../util/ids.js";
 import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";

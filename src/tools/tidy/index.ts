@@ -15,7 +15,7 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { documentFromBytes } from "../../text/document.js";
 import { pathList } from "../../text/names.js";
 import { type TidyFix, tidyDocument } from "../../text/tidy.js";
-import { formatBytes } from "../../util/bytes.js";
+import { formatBytes } from "../../util/format.js";
 import { identify } from "../../util/hash.js";
 import { Walker } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";

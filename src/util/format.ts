@@ -1,4 +1,7 @@
-/** Byte counts as people read them, the one formatter for sentences and for size columns. */
+/** Numbers as people read them: counts with thousands separators, and byte sizes for sentences and size columns. */
+
+/** A count with thousands separators: 12,345. */
+export const count = (n: number): string => n.toLocaleString("en-US");
 
 const UNITS = ["B", "KB", "MB", "GB"];
 
