@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { type Language, languageOf, parseCode } from "../src/code/languages.js";
 import { prepareOps, rewriteText } from "../src/code/rewrite.js";
 import { checkEditAsync, syntaxProblems } from "../src/code/syntax-check.js";
-import { withText } from "../src/codebase/rewrite.js";
+import { withText } from "../src/codebase/rewrite-plan.js";
 import { parseDocument } from "../src/text/document.js";
 import { mapLimit } from "../src/util/map-limit.js";
 import { BULK_FILES, plantBulkProject, testFile } from "./bulk-fixture.js";

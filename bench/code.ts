@@ -12,7 +12,7 @@ import { cpus } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { CodeEditResult } from "../src/codebase/rewrite.js";
+import type { CodeEditResult } from "../src/codebase/code-edit.js";
 import { createToolkit } from "../src/toolkit/index.js";
 import type { OutlineResult } from "../src/tools/outline/index.js";
 import type { ReadResult } from "../src/tools/read/index.js";

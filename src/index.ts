@@ -1,7 +1,7 @@
 export { BatchError } from "./change/batch.js";
 export type { ChangeResult } from "./change/change.js";
 export type { Limits } from "./change/context.js";
-export type { CodeEditResult } from "./codebase/rewrite.js";
+export type { CodeEditResult } from "./codebase/code-edit.js";
 export { type ErrorCode, isToolError, ToolError } from "./errors.js";
 export { EventBus, type FileChange, type SpliceEvent } from "./events.js";
 export type { GuardedPath, GuardOptions, Scope } from "./guard/path-guard.js";

@@ -182,3 +182,73 @@ describe("the boundary check itself", () => {
     expect(() => layerOf("nowhere.ts")).toThrow("is in no layer");
   });
 });
+
+/**
+ * Modules and functions part A of issue #34 is still splitting, with their
+ * sizes in lines when they were listed: each may shrink, none may grow. The
+ * list empties as they are split; nothing new goes on it.
+ */
+const NOT_YET_SPLIT: Record<string, number> = {
+  // Modules over 400 lines.
+  "history/history.ts": 743,
+  "workspace/local.ts": 642,
+  "history/blobs.ts": 538,
+  "workspace/remote/remote-workspace.ts": 500,
+  "history/journal.ts": 463,
+  "tools/run/index.ts": 452,
+  "workspace/file-lock.ts": 404,
+  // Functions over 80 lines.
+  "hosts/mcp/server.ts createMcpServer": 171,
+  "tools/run/index.ts call": 145,
+  "tools/search/index.ts call": 129,
+  "tools/outline/index.ts outline": 128,
+  "hosts/mcp/http.ts serveHttp": 125,
+  "checkpoint/record.ts recordCommand": 107,
+  "workspace/walk.ts walk": 100,
+  "toolkit/toolkit.ts createToolkit": 98,
+  "checkpoint/outside.ts #record": 88,
+  "cli/serve.ts serveCommand": 86,
+};
+
+it("keeps modules under 400 lines and functions under 80 (STYLE.md: small modules)", async () => {
+  const ts = (await import("typescript")).default;
+  const MAX_MODULE = 400;
+  const MAX_FUNCTION = 80;
+  const over: string[] = [];
+  const check = (key: string, lines: number, max: number) => {
+    const allowed = NOT_YET_SPLIT[key];
+    if (lines > (allowed ?? max)) over.push(`${key}: ${lines} lines (at most ${allowed ?? max})`);
+  };
+  const nameOf = (node: import("typescript").Node): string => {
+    const named = node as { name?: import("typescript").Node };
+    if (named.name) return named.name.getText();
+    const parent = node.parent;
+    if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent))) {
+      return parent.name.getText();
+    }
+    return "<anonymous>";
+  };
+  for (const m of modules()) {
+    const text = readFileSync(join(SRC, m), "utf8");
+    const source = ts.createSourceFile(m, text, ts.ScriptTarget.Latest, true);
+    check(m, source.getLineAndCharacterOfPosition(text.length).line, MAX_MODULE);
+    const visit = (node: import("typescript").Node) => {
+      if (
+        ts.isFunctionDeclaration(node) ||
+        ts.isMethodDeclaration(node) ||
+        ts.isArrowFunction(node) ||
+        ts.isFunctionExpression(node) ||
+        ts.isConstructorDeclaration(node) ||
+        ts.isGetAccessor(node) ||
+        ts.isSetAccessor(node)
+      ) {
+        const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const to = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        check(`${m} ${nameOf(node)}`, to - from + 1, MAX_FUNCTION);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  expect(over).toEqual([]);
+});

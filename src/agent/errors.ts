@@ -154,8 +154,11 @@ export function describeProviderError(error: unknown, ctx: ProblemContext): Prov
       retryable: false,
     };
   }
-  const says = detail(error);
-  const why = says ? `: ${says}` : "";
+  return describeApiError(error, ctx);
+}
+
+/** An error the provider answered with: what it says, and whether waiting helps. */
+function describeApiError(error: APIError, ctx: ProblemContext): ProviderProblem {
   const kind = kindOf(error);
   const shouldRetry = error.headers?.get("x-should-retry");
   const after = retryAfter(error.headers);
@@ -164,58 +167,61 @@ export function describeProviderError(error: unknown, ctx: ProblemContext): Prov
     (shouldRetry !== "false" &&
       (kind === "rate_limit" || kind === "overloaded" || kind === "server"));
   const base = { retryable, ...(after === undefined ? {} : { retryAfterMs: after }) };
+  return { ...base, ...explainApiError(error, kind, ctx, after) };
+}
+
+/** The label and the sentence for each kind of provider error. */
+function explainApiError(
+  error: APIError,
+  kind: Kind,
+  ctx: ProblemContext,
+  after: number | undefined,
+): Pick<ProviderProblem, "label" | "line"> {
+  const says = detail(error);
+  const why = says ? `: ${says}` : "";
   switch (kind) {
     case "auth":
       return {
-        ...base,
         label: "bad key (401)",
         line: `the provider refused the API key (${statusPart(error, 401)}${why}). Check ${ctx.keyHome}; it is read again on every request, so fix it and send your message again.`,
       };
     case "billing":
       return {
-        ...base,
         label: "billing (402)",
         line: `the provider refused for billing reasons (${statusPart(error, 402)}${why}). Check the account's credit or plan, then send your message again.`,
       };
     case "permission":
       return {
-        ...base,
         label: "not allowed (403)",
         line: `the key may not do this (${statusPart(error, 403)}${why}). Check that the key may use model "${ctx.model}".`,
       };
     case "not_found":
       return {
-        ...base,
         label: "not found (404)",
         line: `the provider does not know this model or address (${statusPart(error, 404)}${why}). Check --model (now "${ctx.model}") and --base-url (now ${ctx.baseURL}).`,
       };
     case "too_large":
       return {
-        ...base,
         label: "too large (413)",
         line: `the conversation is too large for the provider (${statusPart(error, 413)}${why}). Start a new conversation (without --continue).`,
       };
     case "rate_limit":
       return {
-        ...base,
         label: "rate limited (429)",
         line: `rate limited by the provider (${statusPart(error, 429)}${why})${after === undefined ? "" : `; it asks to wait ${seconds(after)}`}. Wait, then send your message again.`,
       };
     case "overloaded":
       return {
-        ...base,
         label: "overloaded (529)",
         line: `the provider is overloaded (${statusPart(error, 529)}${why}). Wait a minute and send your message again, or choose another --model.`,
       };
     case "server":
       return {
-        ...base,
         label: `provider error (${error.status ?? "stream"})`,
         line: `the provider failed (${statusPart(error, 500)}${why}). Send your message again; if it keeps failing, check the provider's status page.`,
       };
     case "bad_request":
       return {
-        ...base,
         label: `rejected (${error.status ?? 400})`,
         line: /context|too long|too many tokens/i.test(says)
           ? `the conversation no longer fits the model (${statusPart(error, 400)}${why}). Start a new conversation (without --continue).`
@@ -223,7 +229,6 @@ export function describeProviderError(error: unknown, ctx: ProblemContext): Prov
       };
     default:
       return {
-        ...base,
         label: `error (${error.status ?? "stream"})`,
         line: `the provider returned an error (${statusPart(error, 0)}${why}).`,
       };

@@ -23,6 +23,7 @@ import {
   redactKey,
 } from "./config.js";
 import { buildInstructions } from "./instructions.js";
+import { EXIT_INTERRUPTED, EXIT_TERMINATED, Interrupts } from "./interrupts.js";
 import { type AgentDeps, runTurn, type TurnOutcome } from "./loop.js";
 import { runSlash, type SlashDeps, slashCommand } from "./slash.js";
 import { printable, type Terminal } from "./terminal.js";
@@ -37,57 +38,6 @@ export interface SessionOptions {
   /** The first message, from the command line. */
   prompt?: string;
   terminal: Terminal;
-}
-
-/** Exit codes: 0 done, 1 the last turn failed at the provider, 130 left with Ctrl-C. */
-export const EXIT_INTERRUPTED = 130;
-/** SIGTERM or SIGHUP. */
-export const EXIT_TERMINATED = 143;
-
-/** Tracks Ctrl-C presses since the last message and the turn they stop. */
-class Interrupts {
-  #presses = 0;
-  #turn: AbortController | undefined;
-  readonly #exit: () => void;
-  readonly #terminal: Terminal;
-
-  constructor(terminal: Terminal, exit: () => void) {
-    this.#terminal = terminal;
-    this.#exit = exit;
-  }
-
-  begin(): AbortSignal {
-    this.#turn = new AbortController();
-    return this.#turn.signal;
-  }
-
-  end(): void {
-    this.#turn = undefined;
-  }
-
-  /** A new message was sent: the count starts again. */
-  reset(): void {
-    this.#presses = 0;
-  }
-
-  press(): void {
-    this.#presses++;
-    if (this.#presses >= 2) {
-      this.#turn?.abort();
-      this.#exit();
-      return;
-    }
-    if (this.#turn && !this.#turn.signal.aborted) {
-      this.#turn.abort();
-      return;
-    }
-    this.#terminal.line(this.#terminal.paint("dim", "(Ctrl-C again to exit, or type /exit)"));
-  }
-
-  /** Stops whatever runs, for an exit. */
-  stopAll(): void {
-    this.#turn?.abort();
-  }
 }
 
 /** A message, joining lines that end in a backslash. */
@@ -253,7 +203,11 @@ async function chooseConversation(
   }
 }
 
-export async function runSession(options: SessionOptions): Promise<number> {
+/**
+ * The conversation to go on with: the one the person picks, or a new one; a
+ * number is the exit code when none was chosen (interrupted, ended).
+ */
+async function openConversation(options: SessionOptions): Promise<Conversation | number> {
   const { root, config, terminal, remotes = {} } = options;
   const home = conversationsHome(root, remotes);
   const info = { model: config.model, base_url: config.baseURL, tools: config.tools };
@@ -266,9 +220,16 @@ export async function runSession(options: SessionOptions): Promise<number> {
   });
   const chosen = await chooseConversation(home, config, terminal, picking.signal);
   if (chosen.kind === "none") return chosen.code === EXIT_INTERRUPTED ? stopped : chosen.code;
-  const conversation =
+  return (
     (chosen.kind === "id" ? Conversation.resume(home, info, chosen.id) : undefined) ??
-    Conversation.start(home, info);
+    Conversation.start(home, info)
+  );
+}
+
+export async function runSession(options: SessionOptions): Promise<number> {
+  const { root, config, terminal, remotes = {} } = options;
+  const conversation = await openConversation(options);
+  if (typeof conversation === "number") return conversation;
   const { deps, instructionFiles, local } = await connect(
     root,
     remotes,
@@ -308,58 +269,85 @@ export async function runSession(options: SessionOptions): Promise<number> {
 
   banner(terminal, config, conversation, instructionFiles);
 
-  const loop = async (): Promise<number> => {
-    let first = options.prompt;
-    let last: TurnOutcome = "done";
-    for (;;) {
-      let text: string;
-      if (first !== undefined) {
-        text = first;
-        first = undefined;
-      } else {
-        const answer = await readMessage(terminal, idle.signal);
-        if (answer.kind === "end") return last === "failed" ? 1 : 0;
-        if (answer.kind === "interrupted") return EXIT_INTERRUPTED;
-        text = answer.text;
-      }
-      interrupts.reset();
-      if (text.trim() === "/exit") return 0;
-      const slash = slashCommand(text);
-      if (slash) {
-        await runSlash(slashDeps, slash.name);
-        continue;
-      }
-      // "//etc is empty" is a message that starts with a slash.
-      if (text.trimStart().startsWith("//")) text = text.trimStart().slice(1);
-      if (text.trim() === "") {
-        // An empty line sends the waiting message again (after a provider error).
-        if (!conversation.pending) continue;
-      } else {
-        const told = notes.splice(0).map((n) => ({ type: "text" as const, text: `[${n}]` }));
-        conversation.add({ role: "user", content: [...told, { type: "text", text }] });
-        conversation.said(text);
-      }
-      const signal = interrupts.begin();
-      last = await runTurn(deps, signal);
-      interrupts.end();
-      if (last === "interrupted") {
-        const note = "interrupted: the turn stopped";
-        terminal.line(
-          terminal.paint("yellow", `[${note}; type your next message, or Ctrl-C again to exit]`),
-        );
-        conversation.notice(note);
-      } else if (last === "failed" && terminal.interactive) {
-        terminal.line(
-          terminal.paint("dim", "[your message is kept: press Enter to send it again]"),
-        );
-      }
-    }
+  const chat: Chat = {
+    terminal,
+    conversation,
+    deps,
+    slashDeps,
+    notes,
+    interrupts,
+    idle: idle.signal,
   };
-
-  const code = await Promise.race([loop(), left]);
+  const code = await Promise.race([converse(chat, options.prompt), left]);
   interrupts.stopAll();
   idle.abort();
   terminal.endLine();
   await deps.toolkit.close();
   return code;
+}
+
+/** What the message loop works with. */
+interface Chat {
+  terminal: Terminal;
+  conversation: Conversation;
+  deps: AgentDeps;
+  slashDeps: SlashDeps;
+  /** What the model is told with the next message. */
+  notes: string[];
+  interrupts: Interrupts;
+  /** Aborted when the session ends, so a pending read stops. */
+  idle: AbortSignal;
+}
+
+/** Message after message until the person leaves; the exit code. */
+async function converse(chat: Chat, prompt: string | undefined): Promise<number> {
+  const { terminal, conversation, deps, interrupts } = chat;
+  let first = prompt;
+  let last: TurnOutcome = "done";
+  for (;;) {
+    let text: string;
+    if (first !== undefined) {
+      text = first;
+      first = undefined;
+    } else {
+      const answer = await readMessage(terminal, chat.idle);
+      if (answer.kind === "end") return last === "failed" ? 1 : 0;
+      if (answer.kind === "interrupted") return EXIT_INTERRUPTED;
+      text = answer.text;
+    }
+    interrupts.reset();
+    if (text.trim() === "/exit") return 0;
+    const slash = slashCommand(text);
+    if (slash) {
+      await runSlash(chat.slashDeps, slash.name);
+      continue;
+    }
+    // "//etc is empty" is a message that starts with a slash.
+    if (text.trimStart().startsWith("//")) text = text.trimStart().slice(1);
+    if (text.trim() === "") {
+      // An empty line sends the waiting message again (after a provider error).
+      if (!conversation.pending) continue;
+    } else {
+      const told = chat.notes.splice(0).map((n) => ({ type: "text" as const, text: `[${n}]` }));
+      conversation.add({ role: "user", content: [...told, { type: "text", text }] });
+      conversation.said(text);
+    }
+    const signal = interrupts.begin();
+    last = await runTurn(deps, signal);
+    interrupts.end();
+    afterTurn(terminal, conversation, last);
+  }
+}
+
+/** What the person is told when a turn stopped early or failed. */
+function afterTurn(terminal: Terminal, conversation: Conversation, last: TurnOutcome): void {
+  if (last === "interrupted") {
+    const note = "interrupted: the turn stopped";
+    terminal.line(
+      terminal.paint("yellow", `[${note}; type your next message, or Ctrl-C again to exit]`),
+    );
+    conversation.notice(note);
+  } else if (last === "failed" && terminal.interactive) {
+    terminal.line(terminal.paint("dim", "[your message is kept: press Enter to send it again]"));
+  }
 }

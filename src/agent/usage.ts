@@ -4,6 +4,7 @@
  * that could be silently wrong. Shown after each turn at a terminal, and
  * kept in the conversation's files either way.
  */
+import { count } from "../util/format.js";
 import type { Usage } from "./stream.js";
 
 /** US dollars per million tokens, from the config file's "price". */
@@ -33,13 +34,11 @@ export function cost(u: Usage, price: Price): number {
   );
 }
 
-const n = (value: number) => value.toLocaleString("en-US");
-
 /** `tokens: 1,200 in · 300 out · 1,000 cached · $0.0081`; cost only with a price. */
 export function usageLine(turn: Usage, price: Price | undefined): string {
-  const parts = [`tokens: ${n(turn.input)} in`, `${n(turn.output)} out`];
-  if (turn.cacheRead > 0) parts.push(`${n(turn.cacheRead)} cache read`);
-  if (turn.cacheWrite > 0) parts.push(`${n(turn.cacheWrite)} cache write`);
+  const parts = [`tokens: ${count(turn.input)} in`, `${count(turn.output)} out`];
+  if (turn.cacheRead > 0) parts.push(`${count(turn.cacheRead)} cache read`);
+  if (turn.cacheWrite > 0) parts.push(`${count(turn.cacheWrite)} cache write`);
   if (price) parts.push(`$${cost(turn, price).toFixed(4)}`);
   return parts.join(" · ");
 }

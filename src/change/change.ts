@@ -32,6 +32,9 @@ export type Change =
     }
   | { kind: "delete"; file: GuardedPath; before: Replaced; action: string; note: string };
 
+export type WriteChange = Extract<Change, { kind: "write" }>;
+export type DeleteChange = Extract<Change, { kind: "delete" }>;
+
 /**
  * apply writes; preview computes the result and writes nothing; check fails if
  * anything would change; validate_only validates the result with the language
@@ -83,4 +86,28 @@ export interface ChangeResult {
   /** What the language server said about the result, when one checked it. */
   validation?: EditValidation;
   warnings: string[];
+}
+
+/**
+ * A committed change's result fields from its outcome, with a tool's own
+ * fields (`extra`) after the header, where write and rollback show them.
+ */
+export function changeResult<Extra extends object>(
+  path: string,
+  outcome: Outcome,
+  warnings: string[],
+  extra: Extra,
+): ChangeResult & { file_hash: string } & Extra {
+  return {
+    path,
+    file_hash: outcome.tag,
+    header: outcome.header,
+    ...extra,
+    applied: outcome.applied,
+    changed: outcome.changed,
+    diff: outcome.diff,
+    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
+    warnings,
+    ...(outcome.validation ? { validation: outcome.validation } : {}),
+  };
 }

@@ -8,8 +8,10 @@
  */
 import { ToolError } from "../errors.js";
 import type { Change, CommitOptions, Outcome } from "./change.js";
-import { commit, commitBatch, RaceError, refuseLinkRemoval, validateBatch } from "./commit.js";
+import { commit, RaceError } from "./commit.js";
+import { commitBatch, validateBatch } from "./commit-batch.js";
 import type { ChangeContext } from "./context.js";
+import { refuseLinkRemoval } from "./refusals.js";
 import { putBack, putBackNote, type Written } from "./restore.js";
 
 export function asToolError(error: unknown): ToolError {

@@ -7,8 +7,8 @@ import { nearNames } from "../code/near.js";
 import { ToolError, useTool } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
-import { bytesTag } from "../text/hashline.js";
-import { sha256 } from "../util/hash.js";
+import { formatBytes } from "../util/format.js";
+import { identify } from "../util/hash.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles } from "./decoded-cache.js";
@@ -19,22 +19,6 @@ export interface LoadedFile {
   tag: string;
   sha: string;
   mode: number;
-}
-
-/**
- * The SHA-256 of the bytes and the tag of their text. Without a BOM or CR the
- * bytes are the normalized text already, so one hash serves both.
- */
-export function identify(bytes: Uint8Array, sha = sha256(bytes)): { sha: string; tag: string } {
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const normalized = !bom && bytes.indexOf(13) === -1;
-  return { sha, tag: normalized ? sha.slice(0, 4).toUpperCase() : bytesTag(bytes) };
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /** The error for a file that is not UTF-8 text; `reason` says why (a NUL byte, bad UTF-8). */

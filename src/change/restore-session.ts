@@ -13,7 +13,7 @@ import type { EditValidation } from "../lsp/verdict.js";
 import { changedLines } from "../text/changed-lines.js";
 import type { Document } from "../text/document.js";
 import type { Change, Mode } from "./change.js";
-import { commitBatch, validateBatch } from "./commit.js";
+import { commitBatch, validateBatch } from "./commit-batch.js";
 import type { ChangeContext } from "./context.js";
 import { loadReplaced, type OpaqueContent, type Replaced, restorable } from "./load.js";
 import { exclusiveAll } from "./lock.js";

@@ -16,10 +16,10 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { identify } from "../change/load.js";
 import type { EventBus, OutsideChange, OutsideReport } from "../events.js";
 import type { HistoryStore, WriteRecord } from "../history/types.js";
 import { SyncBarrier } from "../util/durable.js";
+import { identify } from "../util/hash.js";
 import { newBackupId } from "../util/ids.js";
 import { RootWatch, type WatchBatch } from "../workspace/root-watch.js";
 import { type FileMeta, metaOf, sameMeta } from "./meta.js";

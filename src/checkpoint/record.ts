@@ -5,12 +5,11 @@
  * and removes the created, with its usual conflict rules.
  */
 import { join } from "node:path";
-import { identify } from "../change/load.js";
 import type { WriteRecord } from "../history/types.js";
 import { changeHunks } from "../text/diff.js";
 import { decodeText } from "../text/document.js";
 import { SyncBarrier } from "../util/durable.js";
-import { sha256 } from "../util/hash.js";
+import { identify, sha256 } from "../util/hash.js";
 import { readGitBlob, reflinksWork } from "./large.js";
 import {
   CAPTURE_MAX_BYTES,

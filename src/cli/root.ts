@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { segmentsBelow } from "../util/paths.js";
 
 export interface ChosenRoot {
   root: string;
@@ -55,8 +56,8 @@ export function chooseRoot(flag: string | undefined, cwd: string): ChosenRoot {
  */
 export function rootPath(root: string, cwd: string, typed: string): string {
   if (typed === "" || typed === "-" || isAbsolute(typed)) return typed;
-  const here = relative(root, cwd);
-  if (here === "" || here.startsWith("..") || isAbsolute(here)) return typed;
+  const here = segmentsBelow(resolve(root), resolve(cwd));
+  if (here === undefined || here.length === 0) return typed;
   const path = relative(root, resolve(cwd, typed));
   return (path === "" ? "." : path).split(sep).join("/");
 }

@@ -4,6 +4,7 @@
  * list as a tree with sizes in one right-aligned column, run as the output
  * with its exit status after it.
  */
+import { formatBytes } from "../util/format.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { formatWarnings, type Paint } from "./format.js";
 
@@ -39,18 +40,6 @@ export function searchView(
   return body.join("\n");
 }
 
-const UNITS = ["B", "KB", "MB", "GB"];
-
-export function humanSize(bytes: number): string {
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1024 && unit < UNITS.length - 1) {
-    size /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${size} B` : `${size.toFixed(size < 10 ? 1 : 0)} ${UNITS[unit]}`;
-}
-
 interface Entry {
   path: string;
   kind: string;
@@ -67,7 +56,7 @@ export function listView(
     const rel = e.path.startsWith(base) ? e.path.slice(base.length) : e.path;
     const parts = rel.split("/");
     const name = `${"  ".repeat(parts.length - 1)}${parts.at(-1)}${e.kind === "directory" ? "/" : ""}`;
-    return { name, kind: e.kind, size: e.size === undefined ? "" : humanSize(e.size) };
+    return { name, kind: e.kind, size: e.size === undefined ? "" : formatBytes(e.size, "column") };
   });
   const width = Math.max(0, ...rows.map((row) => row.name.length));
   const sizeWidth = Math.max(0, ...rows.map((row) => row.size.length));

@@ -4,8 +4,8 @@
  * qualified names (`A::n`, `M.f`) split into scope and name.
  */
 import type { SgNode } from "@ast-grep/napi";
+import type { DefKind, DefSpec, NameRule } from "./def-spec.js";
 import type { Language } from "./languages.js";
-import type { DefKind, DefSpec, NameRule } from "./specs.js";
 
 const C_NAME_KINDS = new Set([
   "identifier",

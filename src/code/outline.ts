@@ -3,8 +3,10 @@
  * indentation, one short signature each. The cheapest way to find where to
  * read.
  */
+
+import type { DefKind } from "./def-spec.js";
 import type { Language } from "./languages.js";
-import { type Definition, type DefKind, qualifiedName, signature } from "./symbols.js";
+import { type Definition, qualifiedName, signature } from "./symbols.js";
 
 export interface OutlineEntry {
   name: string;

@@ -6,12 +6,11 @@
  * the tree is never walked node by node in JavaScript.
  */
 import { kind as kindId, type SgNode } from "@ast-grep/napi";
+import type { DefKind, DefSpec, LanguageSpec } from "./def-spec.js";
 import type { Language } from "./languages.js";
 import { type Named, nameDefinition, QUALIFIED } from "./names.js";
 import { bodyStart, lastLine } from "./span.js";
-import { type DefKind, type DefSpec, type LanguageSpec, SPECS } from "./specs.js";
-
-export type { DefKind } from "./specs.js";
+import { SPECS } from "./specs.js";
 
 export interface Definition {
   name: string;

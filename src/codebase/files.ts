@@ -8,7 +8,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
-import { formatBytes, identify, type LoadedFile } from "../change/load.js";
+import type { LoadedFile } from "../change/load.js";
 import { reportCallProgress } from "../change/progress.js";
 import {
   type Language,
@@ -24,6 +24,8 @@ import type { GuardedPath } from "../guard/path-guard.js";
 import { filesWithAny } from "../proc/ripgrep.js";
 import { type Document, documentFromBytes } from "../text/document.js";
 import { pathList } from "../text/names.js";
+import { count, formatBytes } from "../util/format.js";
+import { identify } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 import { walkCacheFor } from "./symbol-index-walk.js";
@@ -97,7 +99,6 @@ export interface CollectOptions {
 
 const DEFAULT_MAX_SCANNED = 200_000;
 const GLOB_CHARS = /[*?[\]{}]/;
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** The folder part of a glob that has no pattern characters: `src/**\/*.ts` → `src`. */
 export function globBase(glob: string): string {

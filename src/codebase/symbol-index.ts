@@ -11,9 +11,9 @@
  */
 
 import type { ChangeContext } from "../change/context.js";
+import type { DefKind } from "../code/def-spec.js";
 import { parseCodeAsync } from "../code/languages.js";
 import { outlineEntries, outlineLines } from "../code/outline.js";
-import type { DefKind } from "../code/specs.js";
 import { extractDefinitions } from "../code/symbols.js";
 import { describeProblem, syntaxProblems } from "../code/syntax-check.js";
 import { normalizedText } from "../text/document.js";

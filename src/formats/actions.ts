@@ -215,86 +215,24 @@ function merge(run: Run, path: Segment[], value: Json): void {
   }
 }
 
-function act(
-  run: Run,
-  request: DocRequest,
-  path: Segment[],
-): Omit<DocOutcome, "text" | "changed" | "warnings"> {
-  const { editor } = run;
-  const probe = editor.probe(path);
+type Acted = Omit<DocOutcome, "text" | "changed" | "warnings">;
+
+function act(run: Run, request: DocRequest, path: Segment[]): Acted {
+  const probe = run.editor.probe(path);
   switch (request.action) {
-    case "get": {
-      if (!probe.found) {
-        throw new DocError(
-          "not_found",
-          `${run.label} has no value at ${where(path)}: ${whyMissing(path, probe)}.`,
-        );
-      }
-      const data = probe.data();
-      run.warnings.push(...shownAs(data, path));
-      return { value: toJson(data) };
-    }
+    case "get":
+      return getAt(run, path, probe);
     case "set":
       set(run, path, probe, requireValue(request));
       return {};
-    case "ensure": {
-      const value = requireValue(request);
-      if (probe.found) {
-        run.warnings.push(`${where(path)} already exists; it was left as it is.`);
-        return { value: toJson(probe.data()) };
-      }
-      create(run, path, probe, value);
-      return { value };
-    }
+    case "ensure":
+      return ensureAt(run, path, probe, requireValue(request));
     case "delete":
-      if (!probe.found) return { removed: 0 };
-      if (probe.inherited) {
-        run.warnings.push(
-          `${where(path)} comes from ${probe.inherited} and was not removed; remove it where the anchor is defined.`,
-        );
-        return { removed: 0 };
-      }
-      refuseShared(path, probe.shared);
-      run.remove(path);
-      return { removed: 1 };
-    case "delete_where": {
-      if (request.where === undefined) {
-        throw new DocError(
-          "invalid_input",
-          `The "delete_where" action needs "where": an object of keys and values an item must have, e.g. {"name": "left-pad"}. ${NOTHING}`,
-        );
-      }
-      if (!probe.found) return { removed: 0 };
-      if (probe.kind !== "array") {
-        throw new DocError(
-          "invalid_input",
-          `"delete_where" removes items from an array, but ${where(path)} is ${describe(probe.data())}. Use "delete" with the key's selector instead. ${NOTHING}`,
-        );
-      }
-      const items = probe.data() as unknown[];
-      const hits = items.flatMap((item, i) => (matches(item, request.where) ? [i] : []));
-      if (hits.length > 0) refuseShared([...path, 0], editor.probe([...path, hits[0]!]).shared);
-      for (const i of hits.reverse()) run.remove([...path, i]);
-      return { removed: hits.length };
-    }
-    case "append": {
-      const value = requireValue(request);
-      if (!probe.found) {
-        create(run, path, probe, [value]);
-        run.warnings.push(`${where(path)} did not exist; it is now an array with the one item.`);
-        return {};
-      }
-      if (probe.kind !== "array") {
-        throw new DocError(
-          "invalid_input",
-          `Cannot append to ${where(path)}: it is ${describe(probe.data())}, not an array. Use "set" to replace it, or "merge" to add keys to an object. ${NOTHING}`,
-        );
-      }
-      const inside = editor.probe([...path, probe.size]);
-      refuseShared([...path, probe.size], inside.found ? inside.shared : inside.shared);
-      run.set([...path, probe.size], value);
-      return {};
-    }
+      return deleteAt(run, path, probe);
+    case "delete_where":
+      return deleteWhere(run, request, path, probe);
+    case "append":
+      return appendAt(run, path, probe, requireValue(request));
     case "merge": {
       const value = requireValue(request);
       if (!isObject(value)) {
@@ -307,6 +245,79 @@ function act(
       return {};
     }
   }
+}
+
+function getAt(run: Run, path: Segment[], probe: Probe): Acted {
+  if (!probe.found) {
+    throw new DocError(
+      "not_found",
+      `${run.label} has no value at ${where(path)}: ${whyMissing(path, probe)}.`,
+    );
+  }
+  const data = probe.data();
+  run.warnings.push(...shownAs(data, path));
+  return { value: toJson(data) };
+}
+
+function ensureAt(run: Run, path: Segment[], probe: Probe, value: Json): Acted {
+  if (probe.found) {
+    run.warnings.push(`${where(path)} already exists; it was left as it is.`);
+    return { value: toJson(probe.data()) };
+  }
+  create(run, path, probe, value);
+  return { value };
+}
+
+function deleteAt(run: Run, path: Segment[], probe: Probe): Acted {
+  if (!probe.found) return { removed: 0 };
+  if (probe.inherited) {
+    run.warnings.push(
+      `${where(path)} comes from ${probe.inherited} and was not removed; remove it where the anchor is defined.`,
+    );
+    return { removed: 0 };
+  }
+  refuseShared(path, probe.shared);
+  run.remove(path);
+  return { removed: 1 };
+}
+
+function deleteWhere(run: Run, request: DocRequest, path: Segment[], probe: Probe): Acted {
+  if (request.where === undefined) {
+    throw new DocError(
+      "invalid_input",
+      `The "delete_where" action needs "where": an object of keys and values an item must have, e.g. {"name": "left-pad"}. ${NOTHING}`,
+    );
+  }
+  if (!probe.found) return { removed: 0 };
+  if (probe.kind !== "array") {
+    throw new DocError(
+      "invalid_input",
+      `"delete_where" removes items from an array, but ${where(path)} is ${describe(probe.data())}. Use "delete" with the key's selector instead. ${NOTHING}`,
+    );
+  }
+  const items = probe.data() as unknown[];
+  const hits = items.flatMap((item, i) => (matches(item, request.where) ? [i] : []));
+  if (hits.length > 0) refuseShared([...path, 0], run.editor.probe([...path, hits[0]!]).shared);
+  for (const i of hits.reverse()) run.remove([...path, i]);
+  return { removed: hits.length };
+}
+
+function appendAt(run: Run, path: Segment[], probe: Probe, value: Json): Acted {
+  if (!probe.found) {
+    create(run, path, probe, [value]);
+    run.warnings.push(`${where(path)} did not exist; it is now an array with the one item.`);
+    return {};
+  }
+  if (probe.kind !== "array") {
+    throw new DocError(
+      "invalid_input",
+      `Cannot append to ${where(path)}: it is ${describe(probe.data())}, not an array. Use "set" to replace it, or "merge" to add keys to an object. ${NOTHING}`,
+    );
+  }
+  const inside = run.editor.probe([...path, probe.size]);
+  refuseShared([...path, probe.size], inside.found ? inside.shared : inside.shared);
+  run.set([...path, probe.size], value);
+  return {};
 }
 
 export function runDocAction(

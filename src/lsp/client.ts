@@ -6,32 +6,23 @@
  * until they settle. Every request and wait has a deadline.
  */
 import { fileURLToPath } from "node:url";
-import {
-  CancellationTokenSource,
-  createMessageConnection,
-  type MessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from "vscode-jsonrpc/node";
+import { ResponseError } from "vscode-jsonrpc/node";
 import type {
   Diagnostic,
   DocumentDiagnosticReport,
   InitializeResult,
   PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol";
+import { ServerConnection } from "./connection.js";
 import {
   answerServer,
   CONTENT_MODIFIED,
   fileUri,
   initializeParams,
-  LspExited,
-  LspTimeout,
   METHOD_NOT_FOUND,
   normalizeUri,
   SERVER_CANCELLED,
 } from "./protocol.js";
-import { ServerProcess } from "./server-process.js";
 import type { Launch } from "./servers.js";
 
 export { LspExited, LspTimeout } from "./protocol.js";
@@ -83,8 +74,7 @@ export class LspClient {
   readonly startedAt = Date.now();
   /** What the server calls itself in its initialize answer ("typescript-go 7.0.0-dev..."). */
   serverInfo = "";
-  private readonly process: ServerProcess;
-  private readonly connection: MessageConnection;
+  private readonly channel: ServerConnection;
   private readonly docs = new Map<string, OpenDoc>();
   private readonly published = new Map<string, Published>();
   /** The last pulled set per document, with the change counter it answered. */
@@ -94,28 +84,23 @@ export class LspClient {
   private staticPull: { identifier?: string } | undefined;
   private pullBroken = false;
   private seq = 0;
-  private readonly wakers = new Set<() => void>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly options: ClientOptions) {
-    this.process = new ServerProcess(options.launch, options.root, () => this.onExit());
-    this.connection = createMessageConnection(
-      new StreamMessageReader(this.process.stdout),
-      new StreamMessageWriter(this.process.stdin),
-    );
     const context = {
       root: options.root,
       settings: options.settings,
       pullRegistrations: this.pullRegistrations,
     };
-    this.connection.onRequest((method, params) => {
-      const answer = answerServer(method, params, context);
-      this.wake(); // a pull registration may be what a push wait was waiting for
-      return answer;
+    this.channel = new ServerConnection(options.launch, options.root, {
+      onRequest: (method, params) => {
+        const answer = answerServer(method, params, context);
+        this.channel.wake(); // a pull registration may be what a push wait was waiting for
+        return answer;
+      },
+      onNotification: (method, params) => this.notice(method, params),
+      onExit: () => this.options.onExit?.(this),
     });
-    this.connection.onNotification((method, params) => this.notice(method, params));
-    this.connection.onError(() => {});
-    this.connection.listen();
   }
 
   /** Starts the server and runs `initialize`; rejects (and stops the process) by the deadline. */
@@ -145,16 +130,16 @@ export class LspClient {
   }
 
   get pid(): number | undefined {
-    return this.process.pid;
+    return this.channel.pid;
   }
 
   get exited(): boolean {
-    return this.process.exited;
+    return this.channel.exited;
   }
 
   /** Why the process is gone, for messages. */
   get exitReason(): string {
-    return this.process.exitDetail();
+    return this.channel.exitDetail();
   }
 
   private async initialize(deadline: number): Promise<void> {
@@ -171,7 +156,7 @@ export class LspClient {
     }
     const info = result.serverInfo;
     this.serverInfo = info ? `${info.name}${info.version ? ` ${info.version}` : ""}` : "";
-    await this.connection.sendNotification("initialized", {});
+    await this.channel.sendNotification("initialized", {});
   }
 
   private notice(method: string, params: unknown): void {
@@ -183,72 +168,18 @@ export class LspClient {
         seq: this.seq,
         at: Date.now(),
       });
-      this.wake();
+      this.channel.wake();
     } else if (method === "$/progress") {
       const p = params as { token: string | number; value?: { kind?: string } };
       if (p.value?.kind === "begin") this.progress.add(p.token);
       else if (p.value?.kind === "end") this.progress.delete(p.token);
-      this.wake();
+      this.channel.wake();
     }
-  }
-
-  private wake(): void {
-    for (const w of [...this.wakers]) w();
-  }
-
-  /** Resolves true once `ready()` holds, false at the deadline or when the server exits. */
-  private waitUntil(ready: () => boolean, deadline: number): Promise<boolean> {
-    if (ready()) return Promise.resolve(true);
-    if (this.exited) return Promise.reject(new LspExited(this.process.exitDetail()));
-    const release = this.process.hold();
-    return new Promise((resolve, reject) => {
-      const done = (value: boolean | Error) => {
-        clearTimeout(timer);
-        release();
-        this.wakers.delete(check);
-        if (value instanceof Error) reject(value);
-        else resolve(value);
-      };
-      const check = () => {
-        if (this.exited) done(new LspExited(this.process.exitDetail()));
-        else if (ready()) done(true);
-      };
-      const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()));
-      timer.unref();
-      this.wakers.add(check);
-    });
   }
 
   /** A request that is cancelled and rejected with LspTimeout at the deadline. */
   request<T>(method: string, params: unknown, deadline: number): Promise<T> {
-    if (this.exited) return Promise.reject(new LspExited(this.process.exitDetail()));
-    const cancel = new CancellationTokenSource();
-    const release = this.process.hold();
-    return new Promise<T>((resolve, reject) => {
-      const finish = (fn: () => void) => {
-        clearTimeout(timer);
-        release();
-        this.wakers.delete(onExit);
-        cancel.dispose();
-        fn();
-      };
-      const onExit = () => {
-        if (this.exited) finish(() => reject(new LspExited(this.process.exitDetail())));
-      };
-      const timer = setTimeout(
-        () => {
-          cancel.cancel();
-          finish(() => reject(new LspTimeout(method)));
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      timer.unref();
-      this.wakers.add(onExit);
-      this.connection.sendRequest<T>(method, params, cancel.token).then(
-        (value) => finish(() => resolve(value)),
-        (error: unknown) => finish(() => reject(error)),
-      );
-    });
+    return this.channel.request(method, params, deadline);
   }
 
   /**
@@ -306,13 +237,8 @@ export class LspClient {
     }
   }
 
-  private async notify(method: string, params: unknown): Promise<void> {
-    if (this.exited) return;
-    try {
-      await this.connection.sendNotification(method, params);
-    } catch {
-      // The process died; its exit handler reports it.
-    }
+  private notify(method: string, params: unknown): Promise<void> {
+    return this.channel.notify(method, params);
   }
 
   /**
@@ -322,7 +248,7 @@ export class LspClient {
    * one came for the settle window.
    */
   async diagnostics(path: string, deadline: number, since = 0): Promise<DiagnosticsReport> {
-    const release = this.process.hold();
+    const release = this.channel.hold();
     try {
       return await this.diagnosticsOf(path, deadline, since);
     } finally {
@@ -359,7 +285,7 @@ export class LspClient {
         if (!p || p.seq < floor) return false;
         return p.version === undefined || p.version >= doc.version;
       };
-      const arrived = await this.waitUntil(() => fresh() || this.pulls(), deadline);
+      const arrived = await this.channel.waitUntil(() => fresh() || this.pulls(), deadline);
       if (this.pulls()) continue;
       const items = this.published.get(uri)?.items ?? [];
       if (!arrived) return { items, strategy: "push", complete: false };
@@ -375,7 +301,7 @@ export class LspClient {
       const last = this.published.get(uri)?.at ?? 0;
       const quietAt = last + settleMs;
       if (Date.now() >= quietAt || Date.now() >= deadline) return;
-      await this.waitUntil(
+      await this.channel.waitUntil(
         () => (this.published.get(uri)?.at ?? 0) > last,
         Math.min(quietAt, deadline),
       );
@@ -410,15 +336,9 @@ export class LspClient {
     }
   }
 
-  private onExit(): void {
-    this.connection.dispose();
-    this.wake();
-    this.options.onExit?.(this);
-  }
-
   /** Stops the process group at once; safe to call twice and from an exit handler. */
   kill(): void {
-    this.process.kill();
+    this.channel.kill();
   }
 
   /** The polite way out: shutdown, exit, then SIGKILL if it lingers. */
@@ -428,7 +348,7 @@ export class LspClient {
       try {
         await this.request("shutdown", null, deadline);
         await this.notify("exit", null);
-        await this.waitUntil(() => this.exited, deadline);
+        await this.channel.waitUntil(() => this.exited, deadline);
       } catch {}
     }
     this.kill();

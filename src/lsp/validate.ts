@@ -1,22 +1,24 @@
 /**
  * Edit validation: ask the file's language server for diagnostics of the old
- * and the new text (the new one sent with didChange, so nothing needs to be on
- * disk) and report what the edit introduced and resolved, in the file and in
- * the files that import it. Never throws and never waits past its deadline: a
- * missing server is `skipped`, a silent or crashing one `uncertain`.
+ * and the new text (observe.ts) and report what the edit introduced and
+ * resolved, in the file and in the files that import it. Never throws and
+ * never waits past its deadline: a missing server is `skipped`, a silent or
+ * crashing one `uncertain` (outcomes.ts).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { freshMemo } from "../util/fresh-memo.js";
-import { type LspClient, LspExited, LspTimeout } from "./client.js";
-import { findImporters, findImportersOfAll } from "./dependents.js";
-import { lineHunks } from "./match.js";
+import { isInside } from "../util/paths.js";
+import { type LspClient, LspTimeout } from "./client.js";
 import {
-  type ServerRegistry,
-  type ServerState,
-  ServerUnavailable,
-  sharedRegistry,
-} from "./registry.js";
+  type ObserveScope,
+  observe,
+  observeAll,
+  type Prepared,
+  type ValidationInput,
+} from "./observe.js";
+import { failure, loud, quiet, timedOut, unavailable, type ValidationOutcome } from "./outcomes.js";
+import { type ServerRegistry, type ServerState, sharedRegistry } from "./registry.js";
 import {
   LANGUAGES,
   type Language,
@@ -28,16 +30,9 @@ import {
   SERVERS,
   type ServerSpec,
 } from "./servers.js";
-import {
-  type EditValidation,
-  judge,
-  type Observation,
-  type Observed,
-  skipped,
-  toDiagnostic,
-  uncertain,
-  validationNotice,
-} from "./verdict.js";
+import { judge, type Observation, skipped, uncertain } from "./verdict.js";
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 /** Project files are looked for on every edit; one made meanwhile is seen within 2 s. */
 const markerExists = freshMemo(2_000, (path: string) => existsSync(path));
@@ -72,34 +67,6 @@ export interface LspOptions {
   registry?: ServerRegistry;
 }
 
-export interface ValidationInput {
-  /** The real absolute path. */
-  path: string;
-  /** The path as results show it. */
-  display: string;
-  /** The text before the edit; undefined when the edit creates the file. */
-  before: { text: string; lines: string[] } | undefined;
-  after: { text: string; lines: string[] };
-  /** The call's `validate`: true forces, false skips, undefined follows the defaults. */
-  requested: boolean | undefined;
-  /** validate_only: the server gets the old text back afterwards. */
-  inMemory: boolean;
-}
-
-export interface ValidationOutcome {
-  validation: EditValidation;
-  /** A line for the model when the validation needs its attention. */
-  notice?: string;
-}
-
-/** A change's language and the server that validates it. */
-interface Prepared {
-  language: Language;
-  languageId: string;
-  spec: ServerSpec;
-  launch?: Launch;
-}
-
 /** How one validation pass over a batch went, as a whole. */
 export interface ValidationPass {
   /** Files sent to a language server. */
@@ -118,9 +85,6 @@ export interface BatchValidation {
   pass?: ValidationPass;
 }
 
-/** Documents a batch keeps open at once (the client keeps 32; importers need room too). */
-const BATCH_CHUNK = 16;
-
 export interface ServerHealth extends ServerState {
   language: LanguageId;
   label: string;
@@ -130,7 +94,6 @@ export interface ServerHealth extends ServerState {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-const SLOW_IMPORTER_MS = 60_000;
 const TIMEOUT = Symbol("timeout");
 
 /** Resolves with TIMEOUT at the deadline; the ref'd timer keeps Node alive while someone waits. */
@@ -185,7 +148,7 @@ export class Validator {
     let dir = dirname(path);
     for (;;) {
       if (language.markers.some((m) => markerExists(join(dir, m)))) return dir;
-      if (dir === this.root || relative(this.root, dir).startsWith("..")) return undefined;
+      if (dir === this.root || !isInside(this.root, dir)) return undefined;
       const up = dirname(dir);
       if (up === dir) return undefined;
       dir = up;
@@ -267,7 +230,9 @@ export class Validator {
       );
     }
     const ready = client;
-    const run = ready.exclusive(() => this.observe(ready, input, language, languageId, deadline));
+    const run = ready.exclusive(() =>
+      observe(this.scope(ready, deadline), input, { language, languageId }, this.slow),
+    );
     try {
       const outcome = await before(run, deadline + 50);
       if (outcome === TIMEOUT) throw new LspTimeout("validation");
@@ -328,7 +293,7 @@ export class Validator {
         const results = new Map<number, Observation | Error>();
         if (ready !== TIMEOUT) {
           const run = ready.exclusive(() =>
-            this.observeAll(ready, inputs, indexes, prepared, deadline, results),
+            observeAll(this.scope(ready, deadline), inputs, indexes, prepared, results),
           );
           await before(run, deadline + 50).catch((error: unknown) => {
             for (const i of indexes) if (!results.has(i)) results.set(i, asError(error));
@@ -355,192 +320,14 @@ export class Validator {
     };
   }
 
-  /** observe for a batch: fills `results` (by input index) as answers come in. */
-  private async observeAll(
-    client: LspClient,
-    inputs: readonly ValidationInput[],
-    indexes: number[],
-    prepared: Prepared,
-    deadline: number,
-    results: Map<number, Observation | Error>,
-  ): Promise<void> {
-    const { language, languageId, spec } = prepared;
-    const started = Date.now();
-    const limit = this.options.otherFiles ?? this.options.other_files ?? 5;
-    const paths = indexes.map((i) => inputs[i]!.path);
-    const importersOf = findImportersOfAll(this.root, paths, language, limit);
-    const budget = this.options.otherFilesMs ?? this.options.other_files_ms ?? 300;
-    const display = (file: string) => relative(this.root, file) || file;
-    const look = async (file: string, since = 0, until = deadline): Promise<Observed> => {
-      const report = await client.diagnostics(file, until, since);
-      return {
-        items: report.items.map((d) => toDiagnostic(display(file), d)),
-        complete: report.complete,
-      };
-    };
-    const within = (file: string, since = 0) =>
-      look(file, since, Math.min(deadline, Date.now() + budget)).catch(() => undefined);
-    const settled = <T>(work: Promise<T>) =>
-      work.then(
-        (value) => value,
-        (error: unknown) => asError(error),
-      );
-    for (let at = 0; at < indexes.length; at += BATCH_CHUNK) {
-      if (Date.now() >= deadline) return;
-      const chunk = indexes.slice(at, at + BATCH_CHUNK);
-      const importers = chunk.flatMap((i) =>
-        (importersOf.get(inputs[i]!.path) ?? []).flatMap((file) => {
-          try {
-            client.sync(
-              file,
-              languageOf(file)?.languageId ?? languageId,
-              readFileSync(file, "utf8"),
-            );
-            return [{ file, of: i }];
-          } catch {
-            return [];
-          }
-        }),
-      );
-      for (const i of chunk) {
-        const input = inputs[i]!;
-        if (input.before) client.sync(input.path, languageId, input.before.text);
-      }
-      const olds = await Promise.all(
-        chunk.map((i) => (inputs[i]!.before ? settled(look(inputs[i]!.path)) : undefined)),
-      );
-      const othersBefore = await Promise.all(importers.map((o) => within(o.file)));
-      let change = 0;
-      for (const i of chunk)
-        change = client.sync(inputs[i]!.path, languageId, inputs[i]!.after.text);
-      const nows = await Promise.all(chunk.map((i) => settled(look(inputs[i]!.path))));
-      const compared = importers.filter((_, k) => othersBefore[k]?.complete);
-      const othersAfter = await Promise.all(compared.map((o) => within(o.file, change)));
-      const busy = client.busy;
-      chunk.forEach((i, k) => {
-        const input = inputs[i]!;
-        const old = olds[k];
-        const now = nows[k]!;
-        const failed = old instanceof Error ? old : now instanceof Error ? now : undefined;
-        if (failed) {
-          results.set(i, failed);
-          return;
-        }
-        if (old instanceof Error || now instanceof Error) return;
-        const own = (o: Observed) => ({
-          ...o,
-          items: o.items.map((d) => ({ ...d, file: input.display })),
-        });
-        const mine = importers.filter((o) => o.of === i);
-        results.set(i, {
-          server: spec.name,
-          label: language.label,
-          checkCommand: language.checkCommand,
-          strategy: client.strategy,
-          before: old && own(old),
-          after: own(now),
-          hunks: lineHunks(input.before?.lines ?? [], input.after.lines),
-          others: mine.flatMap((o) => {
-            const c = compared.indexOf(o);
-            const after = c === -1 ? undefined : othersAfter[c];
-            const before = othersBefore[importers.indexOf(o)];
-            return after && before
-              ? [{ file: display(o.file), before, after: { ...after, complete: true } }]
-              : [];
-          }),
-          unchecked: mine
-            .filter((o) => {
-              const c = compared.indexOf(o);
-              return c === -1 || !othersAfter[c];
-            })
-            .map((o) => display(o.file)),
-          busy,
-          latencyMs: Date.now() - started,
-        });
-      });
-    }
-  }
-
-  /** Diagnostics of the old text, then of the new, for the file and its importers. */
-  private async observe(
-    client: LspClient,
-    input: ValidationInput,
-    language: Language,
-    languageId: string,
-    deadline: number,
-  ) {
-    const { path } = input;
-    const limit = this.options.otherFiles ?? this.options.other_files ?? 5;
-    const found = findImporters(this.root, path, language, limit);
-    const started = Date.now();
-    const skipped = found.filter((file) => (this.slow.get(file) ?? 0) > started);
-    const importers = found
-      .filter((file) => !skipped.includes(file))
-      .flatMap((file) => {
-        try {
-          const text = readFileSync(file, "utf8");
-          client.sync(file, languageOf(file)?.languageId ?? languageId, text);
-          return [file];
-        } catch {
-          return [];
-        }
-      });
-    const look = async (file: string, since = 0, until = deadline): Promise<Observed> => {
-      const report = await client.diagnostics(file, until, since);
-      const shown = relative(this.root, file) || file;
-      return { items: report.items.map((d) => toDiagnostic(shown, d)), complete: report.complete };
-    };
-    const budget = this.options.otherFilesMs ?? this.options.other_files_ms ?? 300;
-    /**
-     * An importer's diagnostics within the budget; undefined when they did not come in
-     * time, and then the importer is not asked about again for a while: re-checking it
-     * is what takes the server so long, and it would slow every following validation.
-     */
-    const within = async (file: string, since = 0) => {
-      try {
-        return await look(file, since, Math.min(deadline, Date.now() + budget));
-      } catch (error) {
-        if (!(error instanceof LspTimeout)) throw error;
-        this.slow.set(file, Date.now() + SLOW_IMPORTER_MS);
-        return undefined;
-      }
-    };
-    let old: Observed | undefined;
-    if (input.before) {
-      client.sync(path, languageId, input.before.text);
-      old = await look(path);
-    }
-    const othersBefore = await Promise.all(importers.map((f) => within(f)));
-    const change = client.sync(path, languageId, input.after.text);
-    const now = await look(path);
-    const strategy = client.strategy;
-    const compared = importers.filter((_, i) => othersBefore[i]?.complete);
-    const othersAfter = await Promise.all(compared.map((f) => within(f, change)));
-    const busy = client.busy;
-    if (input.inMemory) {
-      if (input.before) client.sync(path, languageId, input.before.text);
-      else client.close(path);
-    }
-    const display = (file: string) => relative(this.root, file) || file;
+  /** The server, deadline and limits of one validation. */
+  private scope(client: LspClient, deadline: number): ObserveScope {
     return {
-      strategy,
-      before: old && { ...old, items: old.items.map((d) => ({ ...d, file: input.display })) },
-      after: { ...now, items: now.items.map((d) => ({ ...d, file: input.display })) },
-      hunks: lineHunks(input.before?.lines ?? [], input.after.lines),
-      // A push server re-sends another file only when its diagnostics changed: a set that
-      // did not come again in time is the last one it sent.
-      others: compared.flatMap((file, i) => {
-        const after = othersAfter[i];
-        const before = othersBefore[importers.indexOf(file)]!;
-        return after ? [{ file: display(file), before, after: { ...after, complete: true } }] : [];
-      }),
-      unchecked: [
-        ...importers.filter(
-          (file) => !compared.includes(file) || !othersAfter[compared.indexOf(file)],
-        ),
-        ...skipped,
-      ].map(display),
-      busy,
+      root: this.root,
+      client,
+      deadline,
+      otherFiles: this.options.otherFiles ?? this.options.other_files ?? 5,
+      otherFilesMs: this.options.otherFilesMs ?? this.options.other_files_ms ?? 300,
     };
   }
 
@@ -594,58 +381,4 @@ export class Validator {
       }),
     );
   }
-}
-
-const quiet = (validation: EditValidation): ValidationOutcome => ({ validation });
-const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
-
-/** A file of a batch that the pass's budget did not reach. */
-function timedOut(
-  input: ValidationInput,
-  spec: ServerSpec,
-  language: Language,
-  budgetMs: number,
-): EditValidation {
-  return uncertain(
-    `validation timed out: ${spec.name} did not answer for ${input.display} within the ${budgetMs} ms budget of this change's validation pass.`,
-    `The file was written; validate it with an edit that has "validate": true, or run ${language.checkCommand}.`,
-    { server: spec.name },
-  );
-}
-const loud = (validation: EditValidation): ValidationOutcome => {
-  const notice = validationNotice(validation);
-  return notice ? { validation, notice } : { validation };
-};
-
-function unavailable(error: unknown, spec: ServerSpec, language: Language): EditValidation {
-  if (error instanceof ServerUnavailable) {
-    const restart =
-      error.reason === "missing" ? "" : ` Then call lsp_health with action "restart".`;
-    return skipped(error.message, `${spec.installHint}${restart}`);
-  }
-  return failure(error, spec, language, 0);
-}
-
-function failure(error: unknown, spec: ServerSpec, language: Language, ms: number): EditValidation {
-  const extra = { server: spec.name, latency_ms: Math.round(ms) };
-  if (error instanceof LspTimeout) {
-    return uncertain(
-      `${spec.name} did not answer in time (timed out after ${Math.round(ms)} ms).`,
-      `Call lsp_health, or lsp_health with action "restart" if it stays stuck; or run ${language.checkCommand}.`,
-      extra,
-    );
-  }
-  if (error instanceof LspExited) {
-    return uncertain(
-      `${spec.name} exited during validation (${error.message}).`,
-      `It is started again on the next validation; call lsp_health to check it, or run ${language.checkCommand}.`,
-      extra,
-    );
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return uncertain(
-    `${spec.name} failed to validate: ${message}.`,
-    `Call lsp_health with action "restart", or run ${language.checkCommand}.`,
-    extra,
-  );
 }

@@ -7,10 +7,9 @@
  */
 import { RUNG_HOW } from "../text/match/types.js";
 import type { MatchMode, Rung } from "../text/replace.js";
-import { anchorRegion, FileState, HunkError, locate, type PlaceHint } from "./locate.js";
+import { HunkError } from "./errors.js";
+import { anchorRegion, FileState, locate, type PlaceHint } from "./locate.js";
 import type { Hunk } from "./types.js";
-
-export { HunkError, type HunkErrorCode } from "./locate.js";
 
 export interface HunkPlacement {
   hunk: number;
@@ -53,99 +52,162 @@ export function applyHunks(
   hunks: readonly Hunk[],
   path: string,
 ): AppliedHunks {
-  const state = new FileState(original.lines);
-  let finalNewline = original.lines.length === 0 ? true : original.finalNewline;
-  const placements: HunkPlacement[] = [];
-  const warnings: string[] = [];
-  let pos = 0;
-  let drift = 0;
-  for (const hunk of hunks) {
+  const applier = new HunkApplier(original);
+  for (const hunk of hunks) applier.apply(hunk, path);
+  return applier.result(original.finalNewline);
+}
+
+/** One hunk as the applier sees it: its two sides, its name in messages, where its header puts it. */
+interface HunkSides {
+  hunk: Hunk;
+  oldLines: string[];
+  newLines: string[];
+  name: string;
+  base: Omit<HunkPlacement, "line" | "match_mode">;
+  /** The line the header says the hunk starts at; undefined without one. */
+  expected: number | undefined;
+}
+
+/** The hunks of one file applied in order, each placed after the one before. */
+class HunkApplier {
+  private readonly state: FileState;
+  private finalNewline: boolean;
+  private readonly placements: HunkPlacement[] = [];
+  private readonly warnings: string[] = [];
+  private pos = 0;
+  private drift = 0;
+
+  constructor(original: { lines: readonly string[]; finalNewline: boolean }) {
+    this.state = new FileState(original.lines);
+    this.finalNewline = original.lines.length === 0 ? true : original.finalNewline;
+  }
+
+  apply(hunk: Hunk, path: string): void {
     const oldLines = hunk.lines.filter((l) => l.op !== "+").map((l) => l.text);
     const newLines = hunk.lines.filter((l) => l.op !== "-").map((l) => l.text);
-    const name = hunkName(path, hunk);
-    const base: Omit<HunkPlacement, "line" | "match_mode"> = {
-      hunk: hunk.index,
-      header: hunk.header,
-      patch_line: hunk.patchLine,
-      ...(hunk.oldStart !== undefined ? { old_start: hunk.oldStart } : {}),
-    };
     const expected =
       hunk.oldStart === undefined
         ? undefined
         : oldLines.length === 0
           ? hunk.oldStart + 1
           : hunk.oldStart;
-    const withOffset = (line: number) =>
-      expected === undefined ? {} : { offset: line - Math.max(1, expected) };
+    const sides: HunkSides = {
+      hunk,
+      oldLines,
+      newLines,
+      name: hunkName(path, hunk),
+      base: {
+        hunk: hunk.index,
+        header: hunk.header,
+        patch_line: hunk.patchLine,
+        ...(hunk.oldStart !== undefined ? { old_start: hunk.oldStart } : {}),
+      },
+      expected,
+    };
+    if (oldLines.length === 0) this.insert(sides);
+    else if (oldLines.length === newLines.length && oldLines.every((l, k) => l === newLines[k])) {
+      this.contextOnly(sides);
+    } else this.replace(sides);
+  }
 
-    if (oldLines.length === 0) {
-      const at = insertionPoint(state, hunk, pos, name);
-      const line = state.lineNo(at);
-      const fresh = newLines.map(() => -1);
-      state.splice({ from: at, to: at }, newLines, fresh, fresh);
-      pos = at + newLines.length;
-      const how = hunk.anchors.length > 0 ? "after its @@ line" : undefined;
-      if (!how && hunk.oldStart !== undefined && hunk.oldStart > 0) {
-        warnings.push(
-          `${name} has no context lines, so it was placed by its line number (after line ${hunk.oldStart}); check the diff.`,
-        );
-      }
-      placements.push({ ...base, line, ...withOffset(line), match_mode: "position" });
-      if (at + newLines.length === state.lines.length) finalNewline = endState(hunk, finalNewline);
-      continue;
-    }
-    if (oldLines.length === newLines.length && oldLines.every((l, k) => l === newLines[k])) {
-      if (hunk.oldNoNewline === hunk.newNoNewline) {
-        warnings.push(`${name} changes nothing (it has only context lines); skipped it.`);
-        placements.push({ ...base, line: 0, match_mode: "skipped" });
-        continue;
-      }
-      // Only the final newline changes: the lines must be the file's last ones.
-      const from = state.lines.length - oldLines.length;
-      if (from < 0 || !oldLines.every((l, k) => state.lines[from + k] === l)) {
-        throw new HunkError(
-          "not_found",
-          `${name} changes only the final newline, but its lines are not the end of the file. Nothing was applied. Read the end of the file again.`,
-          hunk.index,
-        );
-      }
-      finalNewline = endState(hunk, finalNewline);
-      const line = state.lineNo(from);
-      placements.push({ ...base, line, ...withOffset(line), match_mode: "exact", rung: "exact" });
-      pos = state.lines.length;
-      continue;
-    }
+  private withOffset({ expected }: HunkSides, line: number) {
+    return expected === undefined ? {} : { offset: line - Math.max(1, expected) };
+  }
 
-    const found = locate(state, hunk, oldLines, newLines, pos, name, placeHint(state, hunk, drift));
-    const line = state.lineNo(found.span.from);
-    if (expected !== undefined) drift = line - expected;
-    state.splice(found.span, found.lines, found.origin, found.eolFrom);
-    pos = found.span.from + found.lines.length;
-    if (pos === state.lines.length) finalNewline = endState(hunk, finalNewline);
-    const placement: HunkPlacement = {
+  /** A hunk with no old lines: placed by its @@ line or its line number. */
+  private insert(sides: HunkSides): void {
+    const { hunk, newLines, name, base } = sides;
+    const { state } = this;
+    const at = insertionPoint(state, hunk, this.pos, name);
+    const line = state.lineNo(at);
+    const fresh = newLines.map(() => -1);
+    state.splice({ from: at, to: at }, newLines, fresh, fresh);
+    this.pos = at + newLines.length;
+    const how = hunk.anchors.length > 0 ? "after its @@ line" : undefined;
+    if (!how && hunk.oldStart !== undefined && hunk.oldStart > 0) {
+      this.warnings.push(
+        `${name} has no context lines, so it was placed by its line number (after line ${hunk.oldStart}); check the diff.`,
+      );
+    }
+    this.placements.push({
       ...base,
       line,
-      ...withOffset(line),
+      ...this.withOffset(sides, line),
+      match_mode: "position",
+    });
+    if (at + newLines.length === state.lines.length) {
+      this.finalNewline = endState(hunk, this.finalNewline);
+    }
+  }
+
+  /** A hunk whose lines stay as they are: nothing to do, or only the final newline changes. */
+  private contextOnly(sides: HunkSides): void {
+    const { hunk, oldLines, name, base } = sides;
+    const { state } = this;
+    if (hunk.oldNoNewline === hunk.newNoNewline) {
+      this.warnings.push(`${name} changes nothing (it has only context lines); skipped it.`);
+      this.placements.push({ ...base, line: 0, match_mode: "skipped" });
+      return;
+    }
+    // Only the final newline changes: the lines must be the file's last ones.
+    const from = state.lines.length - oldLines.length;
+    if (from < 0 || !oldLines.every((l, k) => state.lines[from + k] === l)) {
+      throw new HunkError(
+        "not_found",
+        `${name} changes only the final newline, but its lines are not the end of the file. Nothing was applied. Read the end of the file again.`,
+        hunk.index,
+      );
+    }
+    this.finalNewline = endState(hunk, this.finalNewline);
+    const line = state.lineNo(from);
+    this.placements.push({
+      ...base,
+      line,
+      ...this.withOffset(sides, line),
+      match_mode: "exact",
+      rung: "exact",
+    });
+    this.pos = state.lines.length;
+  }
+
+  /** A hunk that changes lines: found by its old side, then replaced by its new one. */
+  private replace(sides: HunkSides): void {
+    const { hunk, oldLines, newLines, name, base, expected } = sides;
+    const { state } = this;
+    const hint = placeHint(state, hunk, this.drift);
+    const found = locate(state, hunk, oldLines, newLines, this.pos, name, hint);
+    const line = state.lineNo(found.span.from);
+    if (expected !== undefined) this.drift = line - expected;
+    state.splice(found.span, found.lines, found.origin, found.eolFrom);
+    this.pos = found.span.from + found.lines.length;
+    if (this.pos === state.lines.length) this.finalNewline = endState(hunk, this.finalNewline);
+    this.placements.push({
+      ...base,
+      line,
+      ...this.withOffset(sides, line),
       match_mode: found.mode,
       rung: found.rung,
       ...(found.mode === "exact" ? {} : { match_score: round(found.score) }),
       ...(found.chosenBy ? { chosen_by: found.chosenBy, other_lines: found.otherLines ?? [] } : {}),
-    };
-    placements.push(placement);
+    });
     if (found.mode !== "exact") {
       const score = found.score < 1 ? ` (similarity ${round(found.score).toFixed(2)})` : "";
-      warnings.push(`${name} matched line ${line} only ${RUNG_HOW[found.rung]}${score}.`);
+      this.warnings.push(`${name} matched line ${line} only ${RUNG_HOW[found.rung]}${score}.`);
     }
-    warnings.push(...found.warnings.map((w) => `${name}: ${w}`));
+    this.warnings.push(...found.warnings.map((w) => `${name}: ${w}`));
   }
-  return {
-    lines: state.lines,
-    origin: state.origin,
-    eolFrom: state.eolFrom,
-    finalNewline: state.lines.length === 0 ? original.finalNewline : finalNewline,
-    hunks: placements,
-    warnings,
-  };
+
+  result(originalFinalNewline: boolean): AppliedHunks {
+    const { state } = this;
+    return {
+      lines: state.lines,
+      origin: state.origin,
+      eolFrom: state.eolFrom,
+      finalNewline: state.lines.length === 0 ? originalFinalNewline : this.finalNewline,
+      hunks: this.placements,
+      warnings: this.warnings,
+    };
+  }
 }
 
 /**

@@ -6,12 +6,13 @@
  * fence around it, several `@@` lines in a row), but a patch without its
  * end marker is refused: it was probably cut off.
  */
+
+import { PatchParseError } from "./errors.js";
 import {
   type FileOp,
   type Hunk,
   type HunkLine,
   type ParsedPatch,
-  PatchParseError,
   patchLines,
   type UpdateFile,
 } from "./types.js";

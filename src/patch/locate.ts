@@ -21,8 +21,7 @@ import {
 } from "./state.js";
 import type { Hunk } from "./types.js";
 
-export type { HunkErrorCode } from "./errors.js";
-export { FileState, HunkError, type PlaceHint };
+export { FileState, type PlaceHint };
 
 /** Finds the hunk's @@ anchors in order from `pos`; the region is the last one's block. */
 export function anchorRegion(state: FileState, hunk: Hunk, pos: number, name: string): Span {

@@ -1,11 +1,11 @@
 /** Reads a patch in either format; "auto" tells them apart by the Codex begin marker. */
 import { looksLikeCodex, parseCodexPatch } from "./codex.js";
+import { PatchParseError } from "./errors.js";
 import type { ParsedPatch, PatchFormat } from "./types.js";
-import { PatchParseError } from "./types.js";
 import { looksLikeUnified, parseUnifiedPatch } from "./unified.js";
 
 export type { AppliedHunks, HunkPlacement } from "./apply.js";
-export { applyHunks, HunkError } from "./apply.js";
+export { applyHunks } from "./apply.js";
 export * from "./types.js";
 
 export function detectFormat(text: string): PatchFormat | undefined {

@@ -56,16 +56,59 @@ export function tieBreak(
   hint: PlaceHint,
   starts: number[],
 ): TieBreak | undefined {
+  const places = placesOf(state, oldLines, region, starts);
+  const edge = byFileEdge(places, hint);
+  if (edge) return edge;
+  if (hint.line === undefined) return undefined;
+  return byHeader(places, hint, hint.line);
+}
+
+/** The places a hunk's old lines match, and what a tie-break asks of them. */
+interface Places {
+  state: FileState;
+  oldLines: string[];
+  region: Span;
+  starts: number[];
+  /** Whether the old lines are at index i, inside the region. */
+  at(i: number): boolean;
+  /** The other places, as 1-based lines (at most MAX_LISTED). */
+  rest(from: number): number[];
+  /** The other places, for a sentence. */
+  others(from: number): string;
+  /** Whether another match overlaps the one at `from`. */
+  overlapped(from: number): boolean;
+}
+
+function placesOf(state: FileState, oldLines: string[], region: Span, starts: number[]): Places {
   const m = oldLines.length;
-  const at = (i: number) =>
-    i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l);
   const rest = (from: number) =>
     starts
       .filter((s) => s !== from)
       .slice(0, MAX_LISTED)
       .map((s) => state.lineNo(s));
-  const others = (from: number) =>
-    `${rest(from).join(", ")}${starts.length > MAX_LISTED ? " and more" : ""}`;
+  return {
+    state,
+    oldLines,
+    region,
+    starts,
+    at: (i) =>
+      i >= region.from && i + m <= region.to && oldLines.every((l, k) => state.lines[i + k] === l),
+    rest,
+    others: (from) => `${rest(from).join(", ")}${starts.length > MAX_LISTED ? " and more" : ""}`,
+    overlapped: (from) =>
+      lineAlignedMatches(
+        state.lines,
+        oldLines,
+        Math.max(region.from, from - m + 1),
+        Math.min(region.to, from + 2 * m - 1),
+      ).some((s) => s !== from),
+  };
+}
+
+/** A hunk whose header says it ends the file, or begins it, and whose lines are there. */
+function byFileEdge(places: Places, hint: PlaceHint): TieBreak | undefined {
+  const { state, oldLines, region, at, rest, others } = places;
+  const m = oldLines.length;
   const n = state.lines.length;
   if (hint.end && region.to === n && at(n - m)) {
     const from = n - m;
@@ -84,46 +127,55 @@ export function tieBreak(
       why: `its old lines also match line ${others(0)}; it begins at the start of the file, as its header says, so it was applied at line 1.`,
     };
   }
-  if (hint.line === undefined) return undefined;
-  const overlapped = (from: number) =>
-    lineAlignedMatches(
-      state.lines,
-      oldLines,
-      Math.max(region.from, from - m + 1),
-      Math.min(region.to, from + 2 * m - 1),
-    ).some((s) => s !== from);
+  return undefined;
+}
+
+/** The place at the header's line, else one clearly nearest to it, else the nearest between it and where the drift moves it. */
+function byHeader(places: Places, hint: PlaceHint, line: number): TieBreak | undefined {
+  const { state, oldLines, at, rest, others, overlapped } = places;
   const shifted =
     hint.drift !== 0
       ? ` (the header's line ${hint.header} moved ${hint.drift > 0 ? "+" : ""}${hint.drift} like the hunk before)`
       : "";
-  const exact = state.indexOfOriginal(hint.line - 1);
+  const exact = state.indexOfOriginal(line - 1);
   if (exact !== -1 && at(exact)) {
     if (overlapped(exact)) return undefined;
     return {
       from: exact,
       by: "header",
       others: rest(exact),
-      why: `its old lines also match line ${others(exact)}; it was applied at line ${hint.line}, where its header says${shifted}.`,
+      why: `its old lines also match line ${others(exact)}; it was applied at line ${line}, where its header says${shifted}.`,
     };
   }
-  const nearest = clearlyNearest(state, starts, hint.line, m);
+  const nearest = clearlyNearest(state, places.starts, line, oldLines.length);
   if (hint.drift === 0 || nearest !== undefined) {
     if (nearest === undefined || overlapped(nearest)) return undefined;
     return {
       from: nearest,
       by: "header",
       others: rest(nearest),
-      why: `its old lines also match line ${others(nearest)}; it was applied at line ${state.lineNo(nearest)}, ${Math.abs(state.lineNo(nearest) - hint.line)} line(s) from where its header says${shifted}, and every other place is far away.`,
+      why: `its old lines also match line ${others(nearest)}; it was applied at line ${state.lineNo(nearest)}, ${Math.abs(state.lineNo(nearest) - line)} line(s) from where its header says${shifted}, and every other place is far away.`,
     };
   }
-  // Between the header's own line and where the drift moves it.
-  const lo = Math.min(hint.header, hint.line);
-  const hi = Math.max(hint.header, hint.line);
+  return betweenDrift(places, hint, line, shifted);
+}
+
+/** Between the header's own line and where the drift moves it: the one nearest to the moved line. */
+function betweenDrift(
+  places: Places,
+  hint: PlaceHint,
+  line: number,
+  shifted: string,
+): TieBreak | undefined {
+  const { state, oldLines, region, rest, others, overlapped } = places;
+  const m = oldLines.length;
+  const lo = Math.min(hint.header, line);
+  const hi = Math.max(hint.header, line);
   const from = Math.max(region.from, state.indexAfterOriginal(lo - 1));
   const to = Math.min(region.to, state.indexAfterOriginal(hi) + m - 1);
   const near = lineAlignedMatches(state.lines, oldLines, from, to);
   if (near.length === 0 || near.length > MAX_LISTED) return undefined;
-  const dist = (s: number) => Math.abs(state.lineNo(s) - hint.line!);
+  const dist = (s: number) => Math.abs(state.lineNo(s) - line);
   const sorted = [...near].sort((a, b) => dist(a) - dist(b));
   const best = sorted[0]!;
   if (sorted.length > 1 && dist(sorted[1]!) === dist(best)) return undefined;

@@ -3,8 +3,6 @@
  * operations, each update carrying hunks of context/removed/added lines.
  * Line texts never carry terminators; the patch text is read with LF.
  */
-import { advised, type NextStep, ToolError } from "../errors.js";
-
 export type LineOp = " " | "-" | "+";
 
 export interface HunkLine {
@@ -73,29 +71,6 @@ export interface ParsedPatch {
   format: PatchFormat;
   files: FileOp[];
   warnings: string[];
-}
-
-/** A patch that cannot be read; `line` is 1-based in the patch text. */
-export class PatchParseError extends Error {
-  constructor(
-    /** What is wrong; `message` adds `next` in the model's voice, as ToolError's does. */
-    readonly facts: string,
-    readonly line: number,
-    readonly next?: NextStep,
-  ) {
-    super(advised(facts, next));
-    this.name = "PatchParseError";
-  }
-
-  /** As the patch tool's refusal, keeping the advice for the CLI to phrase again. */
-  toolError(details: Record<string, unknown>): ToolError {
-    return new ToolError(
-      "invalid_input",
-      `The patch could not be read: ${this.facts}`,
-      details,
-      this.next,
-    );
-  }
 }
 
 /** Splits patch text into LF lines; a final newline does not make an extra empty line. */

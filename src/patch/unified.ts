@@ -7,7 +7,8 @@
  * patches and copies are refused.
  */
 import { useTool } from "../errors.js";
-import { type FileOp, type Hunk, type ParsedPatch, PatchParseError, patchLines } from "./types.js";
+import { PatchParseError } from "./errors.js";
+import { type FileOp, type Hunk, type ParsedPatch, patchLines } from "./types.js";
 
 const HUNK_HEADER = /^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+(.*)$/;
 const BARE_HUNK_HEADER = /^@@+(?:\s*@@+)?\s*$/;

@@ -46,27 +46,53 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+function startingOutcome(): GroupOutcome {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    stoppedLeftovers: false,
+    heldOutside: false,
+  };
+}
+
+/** SIGTERM now, SIGKILL after the grace period; resolves once SIGKILL was sent (or nothing was left). */
+async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!signalGroup(pgid, "SIGTERM")) return;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && signalGroup(pgid, 0)) await sleep(50);
+  if (!signalGroup(pgid, "SIGKILL")) return;
+  // SIGKILL is delivered asynchronously; give the kernel a moment to finish the job.
+  const settled = Date.now() + 500;
+  while (Date.now() < settled && signalGroup(pgid, 0)) await sleep(20);
+}
+
+/** The command under `sh -c`, detached: the shell leads a new session and process group (setsid). */
+function spawnGroup(options: GroupOptions) {
+  return spawn("sh", ["-c", options.command], {
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    ...(options.env ? { env: options.env } : {}),
+  });
+}
+
+function startFailure(error: NodeJS.ErrnoException): ToolError {
+  return new ToolError(
+    "io",
+    `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that sh is installed.`,
+  );
+}
+
 export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(options.signal.reason);
       return;
     }
-    // detached: the shell leads a new session and process group (setsid).
-    const child = spawn("sh", ["-c", options.command], {
-      cwd: options.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-      ...(options.env ? { env: options.env } : {}),
-    });
-    const outcome: GroupOutcome = {
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      aborted: false,
-      stoppedLeftovers: false,
-      heldOutside: false,
-    };
+    const child = spawnGroup(options);
+    const outcome = startingOutcome();
     let done = false;
     let exited = false;
     let terminating: Promise<void> | undefined;
@@ -76,23 +102,20 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
     const terminate = (): Promise<void> => {
       const pgid = child.pid;
       if (terminating || pgid === undefined) return terminating ?? Promise.resolve();
-      terminating = (async () => {
-        if (!signalGroup(pgid, "SIGTERM")) return;
-        const deadline = Date.now() + options.graceMs;
-        while (Date.now() < deadline && signalGroup(pgid, 0)) await sleep(50);
-        if (!signalGroup(pgid, "SIGKILL")) return;
-        // SIGKILL is delivered asynchronously; give the kernel a moment to finish the job.
-        const settled = Date.now() + 500;
-        while (Date.now() < settled && signalGroup(pgid, 0)) await sleep(20);
-      })();
+      terminating = terminateGroup(pgid, options.graceMs);
       return terminating;
     };
 
-    const finish = async () => {
-      if (done) return;
+    /** Marks the run done and stops listening; false when it already was. */
+    const end = () => {
+      if (done) return false;
       done = true;
       for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener("abort", onAbort);
+      return true;
+    };
+    const finish = async () => {
+      if (!end()) return;
       if (terminating) await terminating;
       if (outcome.aborted) reject(options.signal?.reason);
       else resolve(outcome);
@@ -113,16 +136,7 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
     child.stdout.on("data", options.onOutput);
     child.stderr.on("data", options.onOutput);
     child.on("error", (error: NodeJS.ErrnoException) => {
-      if (done) return;
-      done = true;
-      for (const t of timers) clearTimeout(t);
-      options.signal?.removeEventListener("abort", onAbort);
-      reject(
-        new ToolError(
-          "io",
-          `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that sh is installed.`,
-        ),
-      );
+      if (end()) reject(startFailure(error));
     });
     child.on("exit", (code, signal) => {
       exited = true;

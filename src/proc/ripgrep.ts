@@ -67,6 +67,30 @@ export interface RgStarted {
 /** Starts rg (or a search that speaks for it) somewhere else, a remote root's machine. */
 export type RgStarter = (args: string[]) => Promise<RgStarted>;
 
+/** Hands each whole line of `text` to `take` until it returns false; what follows the last newline, or undefined once stopped. */
+function eachLine(text: string, take: (line: string) => boolean): string | undefined {
+  let from = 0;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
+    const line = text.slice(from, nl);
+    from = nl + 1;
+    if (!take(line)) return undefined;
+  }
+  return text.slice(from);
+}
+
+function rgUnavailable(error: Error): ToolError {
+  return new ToolError(
+    "io",
+    `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable.`,
+    {},
+    {
+      tool: "run",
+      say: (v) =>
+        `Reinstall splice's dependencies (@vscode/ripgrep), or use ${v.tool("run")} with grep meanwhile.`,
+    },
+  );
+}
+
 export async function runRipgrep(
   args: string[],
   cwd: string,
@@ -103,25 +127,14 @@ export async function runRipgrep(
 
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
-      const text = partial + chunk;
-      let from = 0;
-      let newline = text.indexOf("\n");
       try {
-        while (newline !== -1) {
-          const line = text.slice(from, newline);
-          from = newline + 1;
-          if (!deliver(decode(line))) {
-            stop();
-            return;
-          }
-          newline = text.indexOf("\n", from);
-        }
+        const rest = eachLine(partial + chunk, (line) => deliver(decode(line)));
+        if (rest === undefined) stop();
+        else partial = rest;
       } catch (error) {
         failure = error;
         stop();
-        return;
       }
-      partial = text.slice(from);
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
@@ -129,18 +142,7 @@ export async function runRipgrep(
     });
     child.on("error", (error) => {
       signal?.removeEventListener("abort", onAbort);
-      reject(
-        new ToolError(
-          "io",
-          `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable.`,
-          {},
-          {
-            tool: "run",
-            say: (v) =>
-              `Reinstall splice's dependencies (@vscode/ripgrep), or use ${v.tool("run")} with grep meanwhile.`,
-          },
-        ),
-      );
+      reject(rgUnavailable(error));
     });
     child.on("close", (code) => {
       signal?.removeEventListener("abort", onAbort);

@@ -97,8 +97,19 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
     };
   }
 
+  return ladder(text, input.text, options, warnings);
+}
+
+/** The fuzzy rungs, strict to loose, for an old_text with no exact match. */
+function ladder(
+  text: string,
+  oldText: string,
+  options: MatchOptions,
+  warnings: string[],
+): MatchResult {
+  const replaceAll = options.replaceAll === true;
   const file = splitLines(text);
-  const split = splitLines(input.text);
+  const split = splitLines(oldText);
   const old: OldLines = { ...split, lead: 0, trail: 0 };
   const newLines =
     options.newText === undefined ? [] : splitLines(normalizeInput(options.newText).text).lines;
@@ -123,7 +134,17 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
     }
   }
 
-  const variant = tries.at(-1)!;
+  return looseMatch(ctx, tries.at(-1)!, options, warnings);
+}
+
+/** The last rungs: anchored first and last lines, then new_text's changed lines (delta); else not found. */
+function looseMatch(
+  ctx: LadderContext,
+  variant: Variant,
+  options: MatchOptions,
+  warnings: string[],
+): MatchResult {
+  const replaceAll = options.replaceAll === true;
   const anchored = runAnchored(ctx, variant);
   if (anchored.kind === "too_many")
     return refuse("ambiguous", rungTooMany("anchored", anchored.limit));
@@ -156,7 +177,7 @@ export function findMatch(text: string, oldText: string, options: MatchOptions =
   return {
     ok: false,
     code: "not_found",
-    message: notFound(file.lines, closest),
+    message: notFound(ctx.file.lines, closest),
     candidates: closest.map(({ anchored: _, ...c }) => c),
   };
 }

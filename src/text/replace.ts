@@ -189,18 +189,7 @@ function applyLines(
   if (changedAt === 0 && finalNewline !== file.finalNewline && lineCount > 0) changedAt = lineCount;
   changedAt = Math.min(changedAt, Math.max(1, lineCount));
 
-  const warnings = [...match.warnings];
-  if (kept.length > 0) {
-    const list = kept.map((f) => f + 1).join(", ");
-    warnings.push(
-      `Kept the file's own text on line${kept.length === 1 ? "" : "s"} ${list}, where old_text differs but new_text does not change it.`,
-    );
-  }
-  if (changedAt === 0) {
-    warnings.push(
-      "The edit left the file unchanged: the lines new_text changes already read that way in the file.",
-    );
-  }
+  const warnings = lineWarnings(match.warnings, kept, changedAt);
   const first = match.spans[0]!;
   const endsInside = first.to < file.lines.length || file.finalNewline;
   return {
@@ -218,6 +207,27 @@ function applyLines(
     warnings,
     ...(match.differing ? { differingLines: match.differing } : {}),
   };
+}
+
+/** The match's warnings, and what a line edit kept or left unchanged. */
+function lineWarnings(
+  matched: readonly string[],
+  kept: readonly number[],
+  changedAt: number,
+): string[] {
+  const warnings = [...matched];
+  if (kept.length > 0) {
+    const list = kept.map((f) => f + 1).join(", ");
+    warnings.push(
+      `Kept the file's own text on line${kept.length === 1 ? "" : "s"} ${list}, where old_text differs but new_text does not change it.`,
+    );
+  }
+  if (changedAt === 0) {
+    warnings.push(
+      "The edit left the file unchanged: the lines new_text changes already read that way in the file.",
+    );
+  }
+  return warnings;
 }
 
 /** Index in `lines` of the first line that differs from the span's file lines, or -1. */

@@ -73,83 +73,102 @@ export function tidyDocument(doc: Document, options: TidyOptions = {}): TidyOutc
   const eols = [...doc.eols];
   const fixes: TidyFix[] = [];
   const ambiguousIndent: number[] = [];
-  const n = lines.length;
+  if (options.indent) convertIndentation(lines, options, options.indent, fixes, ambiguousIndent);
+  if (options.trimTrailingWhitespace !== false) trimTrailing(lines, options, fixes);
+  const target: Eol | undefined = unifyLineEndings(doc, eols, options, fixes);
+  const eol = target ?? doc.eol;
+  fixFinalNewline(eols, eol, options, fixes);
+  return { doc: { bom: doc.bom, lines, eols, eol }, fixes, ambiguousIndent };
+}
 
-  if (options.indent) {
-    const changed: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const line = lines[i]!;
-      const ws = LEADING.exec(line)![0];
-      if (ws === "" || ws.length === line.length) continue; // blank lines are trailing whitespace
-      if (options.literal?.starts.has(i)) continue;
-      const next = reindent(ws, options.indent);
-      if (next === "ambiguous") ambiguousIndent.push(i + 1);
-      else if (next !== undefined && next !== ws) {
-        lines[i] = next + line.slice(ws.length);
-        changed.push(i + 1);
-      }
-    }
-    if (changed.length > 0) {
-      const to = options.indent.style === "space" ? `${options.indent.size} spaces` : "tabs";
-      fixes.push({ kind: "indentation", lines: changed, detail: `indentation converted to ${to}` });
+/** Leading whitespace in the indentation style asked for, where the conversion is certain. */
+function convertIndentation(
+  lines: string[],
+  options: TidyOptions,
+  indent: NonNullable<TidyOptions["indent"]>,
+  fixes: TidyFix[],
+  ambiguousIndent: number[],
+): void {
+  const changed: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const ws = LEADING.exec(line)![0];
+    if (ws === "" || ws.length === line.length) continue; // blank lines are trailing whitespace
+    if (options.literal?.starts.has(i)) continue;
+    const next = reindent(ws, indent);
+    if (next === "ambiguous") ambiguousIndent.push(i + 1);
+    else if (next !== undefined && next !== ws) {
+      lines[i] = next + line.slice(ws.length);
+      changed.push(i + 1);
     }
   }
+  if (changed.length > 0) {
+    const to = indent.style === "space" ? `${indent.size} spaces` : "tabs";
+    fixes.push({ kind: "indentation", lines: changed, detail: `indentation converted to ${to}` });
+  }
+}
 
-  if (options.trimTrailingWhitespace !== false) {
-    const changed: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (options.literal?.ends.has(i)) continue;
-      const trimmed = trimEnd(lines[i]!, options.keepHardBreaks === true);
-      if (trimmed !== lines[i]) {
-        lines[i] = trimmed;
-        changed.push(i + 1);
-      }
-    }
-    if (changed.length > 0) {
-      fixes.push({
-        kind: "trailing_whitespace",
-        lines: changed,
-        detail: "trailing whitespace removed",
-      });
+function trimTrailing(lines: string[], options: TidyOptions, fixes: TidyFix[]): void {
+  const changed: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (options.literal?.ends.has(i)) continue;
+    const trimmed = trimEnd(lines[i]!, options.keepHardBreaks === true);
+    if (trimmed !== lines[i]) {
+      lines[i] = trimmed;
+      changed.push(i + 1);
     }
   }
+  if (changed.length > 0) {
+    fixes.push({
+      kind: "trailing_whitespace",
+      lines: changed,
+      detail: "trailing whitespace removed",
+    });
+  }
+}
 
+/** One line ending for every line: the one asked for, or the file's dominant one when mixed. Returns it, if any. */
+function unifyLineEndings(
+  doc: Document,
+  eols: string[],
+  options: TidyOptions,
+  fixes: TidyFix[],
+): Eol | undefined {
   const mixed = new Set(eols.filter((e) => e !== "")).size > 1;
   const target: Eol | undefined = options.endOfLine ?? (mixed ? doc.eol : undefined);
-  if (target) {
-    const changed: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (eols[i] !== "" && eols[i] !== target) {
-        eols[i] = target;
-        changed.push(i + 1);
-      }
-    }
-    if (changed.length > 0) {
-      const name = target === "\n" ? "LF" : "CRLF";
-      const why = options.endOfLine ? "as .editorconfig asks" : "the file's dominant style";
-      fixes.push({
-        kind: "line_endings",
-        lines: changed,
-        detail: `line endings made ${name} (${why})`,
-      });
+  if (!target) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < eols.length; i++) {
+    if (eols[i] !== "" && eols[i] !== target) {
+      eols[i] = target;
+      changed.push(i + 1);
     }
   }
-  const eol = target ?? doc.eol;
-
-  if (n > 0) {
-    const last = eols[n - 1]!;
-    if (options.insertFinalNewline !== false && last === "") {
-      eols[n - 1] = eol;
-      fixes.push({ kind: "final_newline", lines: [n], detail: "final line break added" });
-    } else if (options.insertFinalNewline === false && last !== "") {
-      eols[n - 1] = "";
-      fixes.push({
-        kind: "final_newline",
-        lines: [n],
-        detail: "final line break removed (as .editorconfig asks)",
-      });
-    }
+  if (changed.length > 0) {
+    const name = target === "\n" ? "LF" : "CRLF";
+    const why = options.endOfLine ? "as .editorconfig asks" : "the file's dominant style";
+    fixes.push({
+      kind: "line_endings",
+      lines: changed,
+      detail: `line endings made ${name} (${why})`,
+    });
   }
+  return target;
+}
 
-  return { doc: { bom: doc.bom, lines, eols, eol }, fixes, ambiguousIndent };
+function fixFinalNewline(eols: string[], eol: Eol, options: TidyOptions, fixes: TidyFix[]): void {
+  const n = eols.length;
+  if (n === 0) return;
+  const last = eols[n - 1]!;
+  if (options.insertFinalNewline !== false && last === "") {
+    eols[n - 1] = eol;
+    fixes.push({ kind: "final_newline", lines: [n], detail: "final line break added" });
+  } else if (options.insertFinalNewline === false && last !== "") {
+    eols[n - 1] = "";
+    fixes.push({
+      kind: "final_newline",
+      lines: [n],
+      detail: "final line break removed (as .editorconfig asks)",
+    });
+  }
 }

@@ -9,8 +9,7 @@ import { UnknownLanguageError } from "../code/languages.js";
 import { type ErrorCode, ToolError } from "../errors.js";
 import { DocError } from "../formats/errors.js";
 import { MediaError } from "../media/error.js";
-import { HunkError } from "../patch/locate.js";
-import { PatchParseError } from "../patch/types.js";
+import { HunkError, PatchParseError } from "../patch/errors.js";
 import { OpsError } from "../text/ops/parse.js";
 import { WorkspaceError, type WorkspaceErrorKind } from "../workspace/workspace.js";
 

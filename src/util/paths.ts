@@ -5,18 +5,18 @@
  */
 import path from "node:path";
 
-/** The non-empty segments of a path, split on the platform separator. */
-export function segments(p: string): string[] {
-  return p.split(path.sep).filter((s) => s !== "");
+/** The non-empty segments of a path, split on the platform separator (or `sep`: "/" for a remote root's POSIX paths). */
+export function segments(p: string, sep = path.sep): string[] {
+  return p.split(sep).filter((s) => s !== "");
 }
 
 /**
  * The segments of `child` below `parent` (both absolute and normalized), or
  * undefined when `child` is not `parent` itself or under it.
  */
-export function segmentsBelow(parent: string, child: string): string[] | undefined {
-  const outer = segments(parent);
-  const inner = segments(child);
+export function segmentsBelow(parent: string, child: string, sep = path.sep): string[] | undefined {
+  const outer = segments(parent, sep);
+  const inner = segments(child, sep);
   if (inner.length < outer.length) return undefined;
   for (let i = 0; i < outer.length; i++) {
     if (outer[i] !== inner[i]) return undefined;
@@ -24,8 +24,9 @@ export function segmentsBelow(parent: string, child: string): string[] | undefin
   return inner.slice(outer.length);
 }
 
-export function isInside(parent: string, child: string): boolean {
-  return segmentsBelow(parent, child) !== undefined;
+/** Whether `child` is `parent` itself or under it (both absolute and normalized). */
+export function isInside(parent: string, child: string, sep = path.sep): boolean {
+  return segmentsBelow(parent, child, sep) !== undefined;
 }
 
 /** `child` relative to `parent` with "/" separators; "" for `parent` itself. */

@@ -7,7 +7,8 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { formatBytes, identify } from "../../src/change/load.js";
+import { formatBytes } from "../../src/util/format.js";
+import { identify } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 import { scannedPdf } from "../helpers/scanned-pdf.js";
 import { runAgent } from "./agent-process.js";

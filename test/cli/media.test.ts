@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/change/load.js";
 import { inlineImages, showsInlineImages } from "../../src/cli/inline-image.js";
+import { identify } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { identify } from "../../src/change/load.js";
+import { identify } from "../../src/util/hash.js";
 import type { Workspace } from "../../src/workspace/workspace.js";
 import { Project } from "../helpers/project.js";
 

@@ -6,9 +6,8 @@
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/change/load.js";
 import { LocalWorkspace, type SpliceEvent } from "../../src/index.js";
-import { sha256 } from "../../src/util/hash.js";
+import { identify, sha256 } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 import { raceOutsideWriter } from "./outside-race.js";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyHunks, HunkError } from "../../src/patch/apply.js";
+import { applyHunks } from "../../src/patch/apply.js";
+import { HunkError } from "../../src/patch/errors.js";
 import { parsePatch } from "../../src/patch/parse.js";
 import type { UpdateFile } from "../../src/patch/types.js";
 import { unifiedDiff } from "../../src/text/diff.js";

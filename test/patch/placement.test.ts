@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyHunks, HunkError } from "../../src/patch/apply.js";
+import { applyHunks } from "../../src/patch/apply.js";
+import { HunkError } from "../../src/patch/errors.js";
 import { parsePatch } from "../../src/patch/parse.js";
 import type { UpdateFile } from "../../src/patch/types.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PatchParseError } from "../../src/patch/errors.js";
 import { parsePatch } from "../../src/patch/parse.js";
 import type { AddFile, DeleteFile, UpdateFile } from "../../src/patch/types.js";
-import { PatchParseError } from "../../src/patch/types.js";
 import { parseUnifiedPatch } from "../../src/patch/unified.js";
 
 const GIT = `From 1234 Mon Sep 17 00:00:00 2001

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguageNames } from "../../src/code/languages.js";
-import type { CodeEditResult } from "../../src/codebase/rewrite.js";
+import type { CodeEditResult } from "../../src/codebase/code-edit.js";
 import { astEditTool } from "../../src/tools/ast-edit/index.js";
 import { FIXTURES } from "../code/fixtures.js";
 import { Project, rejection } from "../helpers/project.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CodeEditResult } from "../../src/codebase/rewrite.js";
+import type { CodeEditResult } from "../../src/codebase/code-edit.js";
 import { astRenameTool } from "../../src/tools/ast-rename/index.js";
 import { FIXTURES } from "../code/fixtures.js";
 import { Project, rejection } from "../helpers/project.js";

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/change/load.js";
+import { identify } from "../../src/util/hash.js";
 import { Project, rejection } from "../helpers/project.js";
 
 /** Debian's python3-nbformat (.ci/run installs it): the reference validator. */

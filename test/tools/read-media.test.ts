@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import sharp, { type Sharp } from "sharp";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/change/load.js";
 import { MAX_IMAGE_BYTES, MAX_LONG_EDGE } from "../../src/media/image.js";
+import { identify } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 
 const solid = (width: number, height: number) =>

@@ -6,9 +6,9 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/change/load.js";
 import { MAX_LONG_EDGE } from "../../src/media/image.js";
 import { PDF_IMAGE_CAP, PDF_PAGE_CAP } from "../../src/tools/read/media.js";
+import { identify } from "../../src/util/hash.js";
 import { Project } from "../helpers/project.js";
 import { scannedPdf } from "../helpers/scanned-pdf.js";
 

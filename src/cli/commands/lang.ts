@@ -1,5 +1,5 @@
-import { formatBytes } from "../../change/load.js";
 import { addonDir, findAddon, pinnedVersion } from "../../util/addons.js";
+import { formatBytes } from "../../util/format.js";
 import {
   addAddons,
   addonsNamed,

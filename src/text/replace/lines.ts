@@ -37,53 +37,12 @@ export function editSpan(
   old: OldLines,
   newLines: readonly string[],
 ): SpanEdit {
-  const olds = old.lines;
-  const region = linesRef(span.from + 1, span.to);
-  const aligned = new Set(span.align.filter((f) => f >= 0));
-  const replaced = new Map<number, string[]>();
-  const inserted = new Map<number, string[]>();
-  const kept: number[] = [];
-  let lastPos = span.from - 1;
-
-  const place = (line: string, oi: number) => {
-    const unescaped = span.escapes === "over" ? unescapeOnce(line) : line;
-    return reindent(unescaped, span.indent ?? localIndent(fileLines, span, olds, oi));
-  };
-  /**
-   * A changed line that replaces file line f keeps that line's own
-   * indentation when the model did not change the indentation it quoted
-   * (so a tab quoted for three spaces stays three spaces).
-   */
-  const placeOver = (line: string, oi: number, f: number) => {
-    const indent = leadingSpace(line);
-    if (indent !== leadingSpace(olds[oi]!)) return place(line, oi);
-    const rest = line.slice(indent.length);
-    return leadingSpace(fileLines[f]!) + (span.escapes === "over" ? unescapeOnce(rest) : rest);
-  };
-  const insert = (lines: string[]) => {
-    const at = inserted.get(lastPos);
-    if (at) for (const line of lines) at.push(line);
-    else inserted.set(lastPos, lines);
-  };
-  /** Unquoted file lines with content between lastPos and the next quoted one make a pure insertion's place uncertain. */
-  const unquotedAhead = (): number | undefined => {
-    for (let f = lastPos + 1; f < span.to && !aligned.has(f); f++) {
-      if (!isBlank(fileLines[f]!)) return f;
-    }
-    return undefined;
-  };
-
-  const changes = lineChanges(olds, newLines);
-  let oi = 0;
+  const editor = new SpanEditor(fileLines, span, old.lines);
+  const changes = lineChanges(old.lines, newLines);
   for (let c = 0; c < changes.length; c++) {
     const change = changes[c]!;
     if (!change.added && !change.removed) {
-      for (let k = 0; k < change.count; k++, oi++) {
-        const f = span.align[oi]!;
-        if (f < 0) continue;
-        lastPos = f;
-        if (lineKey("unicode", olds[oi]!) !== lineKey("unicode", fileLines[f]!)) kept.push(f);
-      }
+      editor.keep(change.count);
       continue;
     }
     // A hunk: removed old lines, then the added new lines, in either order.
@@ -95,48 +54,137 @@ export function editSpan(
       c++;
     }
     c--;
-    const unseen = unquotedWithin(span.align.slice(oi, oi + removed), aligned, fileLines);
+    const refused = editor.hunk(removed, added);
+    if (refused) return refused;
+  }
+  return editor.result();
+}
+
+/** The edit of one span as old_text's changes are walked, in order. */
+class SpanEditor {
+  private readonly region: string;
+  private readonly aligned: Set<number>;
+  private readonly replaced = new Map<number, string[]>();
+  private readonly inserted = new Map<number, string[]>();
+  private readonly kept: number[] = [];
+  /** The last file line reached; an insertion goes after it. */
+  private lastPos: number;
+  /** The next old_text line. */
+  private oi = 0;
+
+  constructor(
+    private readonly fileLines: readonly string[],
+    private readonly span: LineSpan,
+    private readonly olds: readonly string[],
+  ) {
+    this.region = linesRef(span.from + 1, span.to);
+    this.aligned = new Set(span.align.filter((f) => f >= 0));
+    this.lastPos = span.from - 1;
+  }
+
+  private place(line: string, oi: number): string {
+    const { span } = this;
+    const unescaped = span.escapes === "over" ? unescapeOnce(line) : line;
+    return reindent(unescaped, span.indent ?? localIndent(this.fileLines, span, this.olds, oi));
+  }
+
+  /**
+   * A changed line that replaces file line f keeps that line's own
+   * indentation when the model did not change the indentation it quoted
+   * (so a tab quoted for three spaces stays three spaces).
+   */
+  private placeOver(line: string, oi: number, f: number): string {
+    const indent = leadingSpace(line);
+    if (indent !== leadingSpace(this.olds[oi]!)) return this.place(line, oi);
+    const rest = line.slice(indent.length);
+    return (
+      leadingSpace(this.fileLines[f]!) + (this.span.escapes === "over" ? unescapeOnce(rest) : rest)
+    );
+  }
+
+  private insert(lines: string[]): void {
+    const at = this.inserted.get(this.lastPos);
+    if (at) for (const line of lines) at.push(line);
+    else this.inserted.set(this.lastPos, lines);
+  }
+
+  /** Unquoted file lines with content between lastPos and the next quoted one make a pure insertion's place uncertain. */
+  private unquotedAhead(): number | undefined {
+    for (let f = this.lastPos + 1; f < this.span.to && !this.aligned.has(f); f++) {
+      if (!isBlank(this.fileLines[f]!)) return f;
+    }
+    return undefined;
+  }
+
+  /** Context lines: the file keeps its own text, noted when old_text's differs. */
+  keep(count: number): void {
+    const { span, olds, fileLines } = this;
+    for (let k = 0; k < count; k++, this.oi++) {
+      const f = span.align[this.oi]!;
+      if (f < 0) continue;
+      this.lastPos = f;
+      if (lineKey("unicode", olds[this.oi]!) !== lineKey("unicode", fileLines[f]!)) {
+        this.kept.push(f);
+      }
+    }
+  }
+
+  /** `removed` old lines replaced by `added`; a refusal when their place is not certain. */
+  hunk(removed: number, added: string[]): Refusal | undefined {
+    const { span, olds, fileLines, region } = this;
+    const unseen = unquotedWithin(
+      span.align.slice(this.oi, this.oi + removed),
+      this.aligned,
+      fileLines,
+    );
     if (unseen !== undefined) return refuseUnseen(region, unseen);
     let touched = false;
-    for (let k = 0; k < removed; k++, oi++) {
+    for (let k = 0; k < removed; k++, this.oi++) {
+      const oi = this.oi;
       const f = span.align[oi]!;
       const next =
-        k < added.length ? [f < 0 ? place(added[k]!, oi) : placeOver(added[k]!, oi, f)] : [];
+        k < added.length
+          ? [f < 0 ? this.place(added[k]!, oi) : this.placeOver(added[k]!, oi, f)]
+          : [];
       if (f < 0) {
         // A blank line old_text imagined: nothing to remove, its replacement is an insertion.
         if (!isBlank(olds[oi]!)) return refuseMissing(region, oi, olds[oi]!, next.length > 0);
         if (next.length > 0) {
-          const unquoted = touched ? undefined : unquotedAhead();
+          const unquoted = touched ? undefined : this.unquotedAhead();
           if (unquoted !== undefined) return refuseInsertion(region, unquoted);
-          insert(next);
+          this.insert(next);
         }
         continue;
       }
       if (span.sim[oi]! < CHANGED_LINE_MIN) {
         return refuseDifferent(region, oi, f, fileLines, olds, span.sim[oi]!, next.length > 0);
       }
-      replaced.set(f, next);
-      lastPos = f;
+      this.replaced.set(f, next);
+      this.lastPos = f;
       touched = true;
     }
     if (added.length > removed) {
-      const unquoted = touched ? undefined : unquotedAhead();
+      const unquoted = touched ? undefined : this.unquotedAhead();
       if (unquoted !== undefined) return refuseInsertion(region, unquoted);
-      insert(added.slice(removed).map((line) => place(line, Math.max(0, oi - 1))));
+      const at = Math.max(0, this.oi - 1);
+      this.insert(added.slice(removed).map((line) => this.place(line, at)));
     }
+    return undefined;
   }
 
-  // Loops, not push(...spread): an insertion may be longer than the engine's argument limit.
-  const lines: string[] = [];
-  const add = (more: readonly string[] | undefined) => {
-    for (const line of more ?? []) lines.push(line);
-  };
-  add(inserted.get(span.from - 1));
-  for (let f = span.from; f < span.to; f++) {
-    add(replaced.get(f) ?? [fileLines[f]!]);
-    add(inserted.get(f));
+  result(): SpanEdit {
+    // Loops, not push(...spread): an insertion may be longer than the engine's argument limit.
+    const lines: string[] = [];
+    const add = (more: readonly string[] | undefined) => {
+      for (const line of more ?? []) lines.push(line);
+    };
+    add(this.inserted.get(this.span.from - 1));
+    for (let f = this.span.from; f < this.span.to; f++) {
+      add(this.replaced.get(f) ?? [this.fileLines[f]!]);
+      add(this.inserted.get(f));
+    }
+    return { ok: true, lines, kept: this.kept };
   }
-  return { ok: true, lines, kept };
 }
 
 /** With no mapping for the whole span, the nearest quoted line with content decides. */

@@ -8,6 +8,7 @@ import type { ChangeContext } from "../../change/context.js";
 import type { Language } from "../../code/languages.js";
 import { parseInBatch } from "../../code/languages.js";
 import { type PreparedOp, replacementsFor } from "../../code/rewrite.js";
+import type { CodeEditResult } from "../../codebase/code-edit.js";
 import {
   type CodeFile,
   type CodeFiles,
@@ -17,8 +18,8 @@ import {
   readRaw,
   reportProgress,
 } from "../../codebase/files.js";
-import type { CodeEditResult } from "../../codebase/rewrite.js";
 import { normalizedText } from "../../text/document.js";
+import { count } from "../../util/format.js";
 import { mapLimit } from "../../util/map-limit.js";
 
 export interface AstHit {
@@ -43,7 +44,6 @@ export interface AstFindResult extends CodeEditResult {
 
 /** Lines of one match shown in `content`; the hit's `text` always has all of it. */
 const MATCH_LINES_SHOWN = 3;
-const count = (n: number) => n.toLocaleString("en-US");
 
 function lineStarts(text: string): number[] {
   const starts = [0];

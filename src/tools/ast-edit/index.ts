@@ -7,6 +7,7 @@ import {
   prepareOps,
   rewriteText,
 } from "../../code/rewrite.js";
+import type { CodeEditResult, Transform } from "../../codebase/code-edit.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   type CodeFile,
@@ -19,9 +20,10 @@ import {
   noFiles,
   onlyLooks,
 } from "../../codebase/files.js";
-import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
+import { runCodeEdit } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
+import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
@@ -52,7 +54,6 @@ const input = z.strictObject({
 type Args = z.output<typeof input>;
 
 const quote = (pat: string) => JSON.stringify(pat.length > 60 ? `${pat.slice(0, 59)}…` : pat);
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** Per op, the languages (present in the files) its pattern does not parse in, with why. */
 function patternProblems(

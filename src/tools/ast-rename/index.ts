@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseCodeAsync } from "../../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../../code/rename.js";
 import { applyReplacements } from "../../code/rewrite.js";
+import type { CodeEditResult, Transform } from "../../codebase/code-edit.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   codeEditFootprint,
@@ -13,7 +14,7 @@ import {
   noFiles,
   onlyLooks,
 } from "../../codebase/files.js";
-import { type CodeEditResult, runCodeEdit, type Transform } from "../../codebase/rewrite.js";
+import { runCodeEdit } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";

@@ -3,15 +3,15 @@
  * was found) and committed second, so an atomic batch can plan every target
  * before writing any, and a plain batch can plan and commit one at a time.
  */
-import type { CommitOptions, Outcome } from "../../change/change.js";
+import type { ChangeResult, CommitOptions, Outcome } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
-import { identify, type LoadedFile } from "../../change/load.js";
+import type { LoadedFile } from "../../change/load.js";
 import { checkEditAsync } from "../../code/syntax-check.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
-import type { EditValidation } from "../../lsp/verdict.js";
 import { firstChangedLine } from "../../text/diff.js";
 import { type Document, documentToBytes } from "../../text/document.js";
 import type { MatchMode } from "../../text/replace.js";
+import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 
 /** How a text edit found its target: the honest part of the result. */
@@ -57,20 +57,10 @@ export function editPlan(
   return { kind: "write", file, before, doc, action, note, warnings, ...(match ? { match } : {}) };
 }
 
-export interface EditResult extends Partial<MatchReport> {
-  path: string;
+export interface EditResult extends ChangeResult, Partial<MatchReport> {
   action: EditPlan["action"];
   file_hash: string;
-  header: string;
-  applied: boolean;
-  changed: boolean;
   first_changed_line: number;
-  diff: string;
-  /** The backup session holding the original (undo restores it); set when written. */
-  backup_session?: string;
-  warnings: string[];
-  /** What the language server said about the edit (see docs/tools.md). */
-  validation?: EditValidation;
 }
 
 /** What the file will be once an earlier target of an atomic batch is written. */

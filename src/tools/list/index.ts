@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { formatBytes } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import { escapeControls } from "../../text/names.js";
+import { count, formatBytes } from "../../util/format.js";
 import { type TreeNode, Walker, type WalkResult } from "../../workspace/walk.js";
 import { defineTool, manual, READS } from "../define.js";
 import { describeMedia, type MediaLabel, mediaLabels } from "./media.js";
@@ -59,8 +59,6 @@ export interface ListResult {
   truncated: boolean;
   warnings: string[];
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 function label(node: TreeNode, withSize: boolean, media?: MediaLabel): string {
   const name = escapeControls(node.name);

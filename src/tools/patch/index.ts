@@ -10,13 +10,8 @@ import type { ChangeResult, Mode, Outcome } from "../../change/change.js";
 import { commitChanges } from "../../change/changeset.js";
 import { exclusiveAll } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
-import {
-  HunkError,
-  type HunkPlacement,
-  type ParsedPatch,
-  PatchParseError,
-  parsePatch,
-} from "../../patch/parse.js";
+import { HunkError, PatchParseError } from "../../patch/errors.js";
+import { type HunkPlacement, type ParsedPatch, parsePatch } from "../../patch/parse.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";

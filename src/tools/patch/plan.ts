@@ -7,7 +7,7 @@
  */
 
 import type { Change } from "../../change/change.js";
-import { documentDiff } from "../../change/commit.js";
+import { documentDiff } from "../../change/diffs.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";

@@ -4,7 +4,7 @@
  * by command or by parsing, the combined diff, and the rollback that puts
  * every touched file back as it was before the plan.
  */
-import { documentDiff } from "../../change/commit.js";
+import { documentDiff } from "../../change/diffs.js";
 import { restorable } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { restoreFile } from "../../change/restore.js";

@@ -5,7 +5,6 @@
  * the type named when it is known.
  */
 import type { LoadedFile } from "../../change/load.js";
-import { formatBytes, identify } from "../../change/load.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { MediaError } from "../../media/error.js";
@@ -15,6 +14,8 @@ import { parseNotebook, renderNotebook } from "../../media/notebook.js";
 import { canvasInstallCommand, type PdfPage, pdfPages } from "../../media/pdf.js";
 import { header } from "../../text/hashline.js";
 import { parseRange } from "../../text/range.js";
+import { formatBytes } from "../../util/format.js";
+import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import type { ReadResult } from "./result.js";
 

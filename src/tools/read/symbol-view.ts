@@ -27,6 +27,7 @@ import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
 import { header } from "../../text/hashline.js";
+import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 import type { DefinitionInfo, ReadResult } from "./result.js";
 
@@ -51,7 +52,6 @@ export interface Analyzed {
   matches: Definition[];
 }
 
-export const count = (n: number) => n.toLocaleString("en-US");
 export const linesOf = (start: number, end: number) =>
   start === end ? `line ${start}` : `lines ${start}..${end}`;
 

@@ -29,13 +29,13 @@ import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { normalizedText } from "../../text/document.js";
+import { count } from "../../util/format.js";
 import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
 import type { ReadResult } from "./result.js";
 import {
   type Analyzed,
   analyze,
-  count,
   elisionsFor,
   info,
   linesOf,
@@ -173,6 +173,66 @@ async function finish(
 const pruned = new WeakSet<readonly unknown[]>();
 
 /**
+ * Files never indexed, scanned as without an index: only those mentioning the
+ * name are parsed (and indexed), so a first lookup costs what a scan does;
+ * `serve` indexes the rest.
+ */
+async function scanUnindexed(
+  context: ToolContext,
+  index: SymbolIndex,
+  current: readonly Indexed[],
+  name: string,
+  parts: string[],
+): Promise<Indexed[]> {
+  const missing = current.filter((f) => "skipped" in f && f.skipped === "missing");
+  const hits = await filesContaining(
+    context,
+    missing.map((f) => f.code),
+    [name],
+  );
+  const scanned: Indexed[] = [];
+  await mapLimit(missing, 16, async (item) => {
+    if (hits && !hits.has(item.code.file.real)) return;
+    const checkedAt = Date.now();
+    const stat = fileStamp(item.code.file.real);
+    const raw = await readRaw(context, item.code);
+    if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
+    const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    if (entry) scanned.push({ code: item.code, entry, bytes: raw.bytes });
+  });
+  return scanned;
+}
+
+/** The files whose entries define the name, read and parsed afresh (up to the caps). */
+async function parseCandidates(
+  context: ToolContext,
+  index: SymbolIndex,
+  candidates: readonly Extract<Indexed, { entry: unknown }>[],
+  parts: string[],
+  symbol: string,
+): Promise<{ found: Analyzed[]; definitions: number }> {
+  const found: Analyzed[] = [];
+  let definitions = 0;
+  await mapLimit(candidates.slice(0, SYMBOL_LIMITS.maxParsed), 16, async (item) => {
+    if (definitions > SYMBOL_LIMITS.maxListed) return;
+    const checkedAt = Date.now();
+    const stat = fileStamp(item.code.file.real);
+    const raw = item.bytes ? { bytes: item.bytes } : await readRaw(context, item.code);
+    if ("skipped" in raw) return;
+    const loaded = loadedFrom(raw.bytes);
+    if (!loaded) return;
+    // Bytes that differ from the entry's (an edit the stamp missed) update it too.
+    if (loaded.sha !== item.entry.sha && stat) {
+      await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    }
+    const a = await analyze(item.code.file, item.code.language, loaded, parts, symbol);
+    definitions += a.matches.length;
+    if (a.matches.length > 0) found.push(a);
+  });
+  return { found, definitions };
+}
+
+/**
  * A folder search from the symbol index: each file's entry is brought up to
  * date (parsing only changed files), and the files whose entries define the
  * name are read and parsed afresh, so what is shown is the file as it is now.
@@ -200,24 +260,7 @@ async function searchIndexed(
     onlyKnown: true,
   });
   const name = parts.at(-1)!;
-  // Files never indexed are scanned as without an index: only those mentioning the name are
-  // parsed (and indexed), so a first lookup costs what a scan does; `serve` indexes the rest.
-  const missing = current.filter((f) => "skipped" in f && f.skipped === "missing");
-  const hits = await filesContaining(
-    context,
-    missing.map((f) => f.code),
-    [name],
-  );
-  const scanned: Indexed[] = [];
-  await mapLimit(missing, 16, async (item) => {
-    if (hits && !hits.has(item.code.file.real)) return;
-    const checkedAt = Date.now();
-    const stat = fileStamp(item.code.file.real);
-    const raw = await readRaw(context, item.code);
-    if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
-    const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
-    if (entry) scanned.push({ code: item.code, entry, bytes: raw.bytes });
-  });
+  const scanned = await scanUnindexed(context, index, current, name, parts);
   const whole = symbol.trim();
   const candidates: Extract<Indexed, { entry: unknown }>[] = [];
   for (const list of [current, scanned]) {
@@ -227,24 +270,7 @@ async function searchIndexed(
       }
     }
   }
-  const found: Analyzed[] = [];
-  let definitions = 0;
-  await mapLimit(candidates.slice(0, SYMBOL_LIMITS.maxParsed), 16, async (item) => {
-    if (definitions > SYMBOL_LIMITS.maxListed) return;
-    const checkedAt = Date.now();
-    const stat = fileStamp(item.code.file.real);
-    const raw = item.bytes ? { bytes: item.bytes } : await readRaw(context, item.code);
-    if ("skipped" in raw) return;
-    const loaded = loadedFrom(raw.bytes);
-    if (!loaded) return;
-    // Bytes that differ from the entry's (an edit the stamp missed) update it too.
-    if (loaded.sha !== item.entry.sha && stat) {
-      await index.forBytes(item.code, raw.bytes, stat, checkedAt);
-    }
-    const a = await analyze(item.code.file, item.code.language, loaded, parts, symbol);
-    definitions += a.matches.length;
-    if (a.matches.length > 0) found.push(a);
-  });
+  const { found, definitions } = await parseCandidates(context, index, candidates, parts, symbol);
   index.flush();
   if (definitions > SYMBOL_LIMITS.maxListed) {
     warnings.push(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ChangeResult, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { loadReplaced, type Replaced, restorable } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
@@ -6,7 +7,6 @@ import { clip, type NextStep, ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import type { VersionInfo, VersionRef } from "../../history/history.js";
 import { netChanges } from "../../history/undo-state.js";
-import type { EditValidation } from "../../lsp/verdict.js";
 import { parseTag } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
@@ -19,18 +19,9 @@ const input = z.strictObject({
   validate: validateSchema,
 });
 
-export interface RollbackResult {
-  path: string;
+export interface RollbackResult extends ChangeResult {
   file_hash: string;
-  header: string;
   replaced_hash: string | null;
-  applied: boolean;
-  changed: boolean;
-  backup_session?: string;
-  diff: string;
-  warnings: string[];
-  /** What the language server said about the restored version (see docs/tools.md). */
-  validation?: EditValidation;
 }
 
 /** Advice to look at a file's history first: `Call history with {"path": …} to …`. */
@@ -136,18 +127,7 @@ async function rollback(
     warnings.push(`${file.display} is already at version ${version.tag}; nothing was written.`);
   }
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
-    path: file.display,
-    file_hash: outcome.tag,
-    header: outcome.header,
-    replaced_hash: current?.tag ?? null,
-    applied: outcome.applied,
-    changed: outcome.changed,
-    diff: outcome.diff,
-    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
-    warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
-  };
+  return changeResult(file.display, outcome, warnings, { replaced_hash: current?.tag ?? null });
 }
 
 export const rollbackTool = defineTool({

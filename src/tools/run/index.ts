@@ -11,13 +11,13 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { formatBytes } from "../../change/load.js";
 import { reportCallProgress } from "../../change/progress.js";
 import { type CheckpointReport, recordCommand } from "../../checkpoint/record.js";
 import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
 import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
+import { formatBytes } from "../../util/format.js";
 import { randomId } from "../../util/ids.js";
 import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";

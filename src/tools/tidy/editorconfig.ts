@@ -7,6 +7,7 @@
 import { posix } from "node:path";
 import { type ECFile, type Props, parseFromFilesSync } from "editorconfig";
 import type { TidyOptions } from "../../text/tidy.js";
+import { isInside } from "../../util/paths.js";
 import type { ToolContext } from "../define.js";
 
 const CONFIG = ".editorconfig";
@@ -42,7 +43,7 @@ export class EditorConfigs {
     for (;;) {
       const file = await this.#load(dir);
       if (file) files.push(file);
-      if (dir === root || !dir.startsWith(`${root}/`)) break;
+      if (dir === root || !isInside(root, dir, posix.sep)) break;
       dir = posix.dirname(dir);
     }
     if (files.length === 0) return {};

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { identify } from "../../change/load.js";
 import {
   argPath,
   type Conflicted,
@@ -19,6 +18,7 @@ import {
 } from "../../history/undo-state.js";
 import { unifiedDiff } from "../../text/diff.js";
 import { type Document, documentFromBytes } from "../../text/document.js";
+import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";

@@ -1,12 +1,11 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
-import type { CommitOptions } from "../../change/change.js";
+import { type ChangeResult, type CommitOptions, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
-import type { EditValidation } from "../../lsp/verdict.js";
 import { normalizedText, parseDocument } from "../../text/document.js";
 import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
@@ -27,19 +26,9 @@ const input = z.strictObject({
   validate: validateSchema,
 });
 
-export interface WriteResult {
-  path: string;
+export interface WriteResult extends ChangeResult {
   file_hash: string;
-  header: string;
   action: "create" | "overwrite";
-  applied: boolean;
-  changed: boolean;
-  /** The backup session holding the original (undo restores it); set when written. */
-  backup_session?: string;
-  diff: string;
-  warnings: string[];
-  /** What the language server said about the new content (see docs/tools.md). */
-  validation?: EditValidation;
 }
 
 /** CRLF and a BOM are the file's style, not the model's choice: keep them. */
@@ -111,18 +100,7 @@ async function writeOne(
   if (!outcome.changed)
     warnings.push(`${file.display} already had this content; nothing was written.`);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  return {
-    path: file.display,
-    file_hash: outcome.tag,
-    header: outcome.header,
-    action,
-    applied: outcome.applied,
-    changed: outcome.changed,
-    diff: outcome.diff,
-    ...(outcome.backup ? { backup_session: outcome.backup } : {}),
-    warnings,
-    ...(outcome.validation ? { validation: outcome.validation } : {}),
-  };
+  return changeResult(file.display, outcome, warnings, { action });
 }
 
 function write(context: ToolContext, args: z.output<typeof input>) {
