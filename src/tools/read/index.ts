@@ -7,9 +7,10 @@ import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
+import { readLine } from "./line.js";
 import { readBinary, readMediaNamed, readNotebook } from "./media.js";
 import type { ReadResult } from "./result.js";
-import { readLine, readSymbol } from "./symbol.js";
+import { readSymbol } from "./symbol.js";
 
 export type { DefinitionInfo, ReadResult } from "./result.js";
 
