@@ -149,7 +149,7 @@ describe("echoed input", () => {
     const text = renderResult("read", read);
     expect(text.length).toBeLessThan(1_000);
     expect(text).toContain(
-      `[${clipped}: guard: Path '${clipped}' is too long: it is 1000003 bytes`,
+      `[${clipped}: invalid_input: Path '${clipped}' is too long: it is 1,000,003 bytes long`,
     );
 
     const field = await rejection(kit.call("read", { targets: [{ path: "a.ts", [big]: 1 }] }));
