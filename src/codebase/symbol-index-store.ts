@@ -137,7 +137,7 @@ export function shardOf(rel: string): number {
  * is unavailable, or `SPLICE_SYMBOL_INDEX=0` asks for a scan on every lookup.
  */
 export function indexHome(context: ChangeContext): string | undefined {
-  if (context.workspace.kind !== "local" || process.env.SPLICE_SYMBOL_INDEX === "0") {
+  if (!context.workspace.capabilities?.localFiles || process.env.SPLICE_SYMBOL_INDEX === "0") {
     return undefined;
   }
   const dir = (context.history as { dir?: string }).dir;

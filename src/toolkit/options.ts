@@ -189,7 +189,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     },
   };
   // Servers read the disk, so validation needs the files to be there. No server starts here.
-  const onDisk = remote ? false : !o.workspace || o.workspace instanceof LocalWorkspace;
+  const onDisk = context.workspace.capabilities?.localFiles === true;
   if (onDisk && o.lsp !== false) {
     context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
   }

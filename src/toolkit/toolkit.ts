@@ -11,7 +11,6 @@ import { OutsideWatch } from "../checkpoint/outside.js";
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
-import { History } from "../history/history.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -22,7 +21,6 @@ import {
 } from "../tools/define.js";
 import { flushBackground } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
-import { LocalWorkspace } from "../workspace/local.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
@@ -184,11 +182,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
 
 /** Starts the root watch; resolves with why there is none, or undefined once it runs. */
 async function startWatch(base: BaseContext): Promise<string | undefined> {
-  if (!(base.workspace instanceof LocalWorkspace)) return "only a local root is watched";
+  if (!base.workspace.capabilities?.localFiles) return "only a local root is watched";
   if (base.history.unavailable) return "history is unavailable";
   // Outside versions get a session of their own: they vouch for no model's edit.
-  const outsideHistory =
-    base.history instanceof History ? base.history.forSession("outside") : base.history;
+  const outsideHistory = base.history.forSession?.("outside") ?? base.history;
   try {
     base.rootWatch = await OutsideWatch.start({ ...base, outsideHistory });
     return undefined;

@@ -31,6 +31,7 @@ import {
   type DirEntry,
   type FileStat,
   type Workspace,
+  type WorkspaceCapabilities,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
@@ -67,6 +68,7 @@ function isMissing(error: unknown): boolean {
  */
 export class LocalWorkspace implements Workspace {
   readonly kind = "local";
+  readonly capabilities: WorkspaceCapabilities = { localFiles: true, statWalk: true };
   readonly #disk: Pick<Beneath, "at">; // PLAIN when unconfined
   readonly #durable: boolean;
   readonly #relaxed: boolean;

@@ -19,7 +19,6 @@ import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { randomId } from "../../util/ids.js";
-import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 
 export const RUN_LIMITS = {
@@ -272,35 +271,34 @@ Example: {"command": "npm test"}`,
         limiter.push(chunk);
         live?.(chunk);
       };
-      const { workspace } = context;
-      outcome =
-        workspace instanceof RemoteWorkspace
-          ? {
-              // On a remote root the command runs there, in its own group, stopped there too.
-              ...(await workspace.runCommand({
-                command: args.command,
-                cwd: cwd.real,
-                timeoutMs,
-                graceMs: RUN_LIMITS.graceMs,
-                onOutput,
-                ...(context.signal ? { signal: context.signal } : {}),
-              })),
-              aborted: false,
-              stoppedLeftovers: false,
-              heldOutside: false,
-            }
-          : await runInGroup({
+      const { shell } = context.workspace;
+      outcome = shell
+        ? {
+            // Where the files are on another machine the command runs there, in its own group, stopped there too.
+            ...(await shell.runCommand({
               command: args.command,
               cwd: cwd.real,
               timeoutMs,
               graceMs: RUN_LIMITS.graceMs,
-              drainMs: RUN_LIMITS.drainMs,
               onOutput,
-              signal: context.signal,
-              ...(context.hiddenEnv?.length
-                ? { env: withoutVars(process.env, context.hiddenEnv) }
-                : {}),
-            });
+              ...(context.signal ? { signal: context.signal } : {}),
+            })),
+            aborted: false,
+            stoppedLeftovers: false,
+            heldOutside: false,
+          }
+        : await runInGroup({
+            command: args.command,
+            cwd: cwd.real,
+            timeoutMs,
+            graceMs: RUN_LIMITS.graceMs,
+            drainMs: RUN_LIMITS.drainMs,
+            onOutput,
+            signal: context.signal,
+            ...(context.hiddenEnv?.length
+              ? { env: withoutVars(process.env, context.hiddenEnv) }
+              : {}),
+          });
     } catch (error) {
       // Stopped midway (Ctrl-C, a cancelled call): what it changed until then is still the
       // command's, recorded so undo takes it back (and no watch mistakes it for an outside change).
@@ -377,7 +375,7 @@ Example: {"command": "npm test"}`,
 async function beforeCommand(
   context: ToolContext,
 ): Promise<{ snapshot?: Snapshot; notice?: string }> {
-  if (context.workspace instanceof RemoteWorkspace) return {};
+  if (!context.workspace.capabilities?.statWalk) return {};
   if (context.history.unavailable) {
     return {
       notice:
