@@ -10,10 +10,10 @@ import {
   createToolkit,
   outsideLine,
   type Remotes,
-  remoteHistoryDir,
   remotePath,
   type Toolkit,
 } from "../toolkit/index.js";
+import { remoteMirrorOf } from "../util/state-folder.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -107,7 +107,7 @@ async function readMessage(terminal: Terminal, signal: AbortSignal) {
  */
 export function conversationsHome(root: string, remotes: Remotes = {}): string {
   const remote = remotePath(root, remotes);
-  return remote ? remoteHistoryDir(remote.host, remote.path) : root;
+  return remote ? remoteMirrorOf(remote.host, remote.path) : root;
 }
 
 /** Everything a turn needs: the toolkit, the model client and the request's fixed parts. */

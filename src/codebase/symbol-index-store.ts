@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import type { ChangeContext } from "../change/context.js";
 import { randomId } from "../util/ids.js";
+import { stateLayout } from "../util/state-folder.js";
 
 /** Bump when an entry's shape changes: shards of another version are read as empty. */
 export const INDEX_VERSION = 1;
@@ -44,7 +45,7 @@ export class IndexStore {
   readonly dir: string;
 
   constructor(historyDir: string) {
-    this.dir = join(historyDir, "index");
+    this.dir = stateLayout(historyDir).index;
   }
 
   /** The shard's stamp now, or undefined when it does not exist. */

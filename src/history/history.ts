@@ -8,11 +8,11 @@
  * processes appended since the last look, so a read recorded by one CLI call
  * vouches for an edit in the next.
  */
-import { join } from "node:path";
 import { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
+import { sweepDeadTemps } from "../workspace/dead-temps.js";
 import { SparePool } from "../workspace/spares.js";
 import { type BlobPut, BlobStore } from "./blobs.js";
 import {
@@ -25,7 +25,6 @@ import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
 import { ensureDir, isErrno, type Stage } from "./fsutil.js";
 import {
-  JOURNAL_FILE,
   JournalAppender,
   JournalReader,
   landedLine,
@@ -36,8 +35,6 @@ import {
   serializeEvent,
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
-import { LOCK_FILE } from "./lock.js";
-import { sweepDeadTemps } from "./temps.js";
 import {
   type BackupMark,
   type BackupSession,
@@ -136,13 +133,14 @@ class Store {
     this.eventLimit = this.maxEntries + margin(this.maxEntries);
     this.byteLimit = this.maxBytes + margin(this.maxBytes);
     this.lazyAbove = positive(options.lazyAbove, LAZY_ABOVE, "lazyAbove");
-    this.journalPath = join(this.dir, JOURNAL_FILE);
-    this.lockPath = join(this.dir, LOCK_FILE);
+    const layout = stateLayout(this.dir);
+    this.journalPath = layout.journal;
+    this.lockPath = layout.historyLock;
     let fs: BeneathFs | undefined;
     try {
       fs = BeneathFs.around(this.dir, options.root);
       ensureDir(fs, this.dir);
-      const gitignore = join(this.dir, ".gitignore");
+      const { gitignore } = layout;
       try {
         fs.create(gitignore, "*\n");
       } catch (error) {
@@ -155,11 +153,12 @@ class Store {
     }
     this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
     if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
+    const { blobs } = layout;
     this.blobs = new BlobStore(
-      join(this.dir, "blobs"),
+      blobs,
       this.fsync,
       this.fs,
-      spareStage(this.fs, join(this.dir, "blobs"), options.sparesDir),
+      spareStage(this.fs, blobs, options.sparesDir),
     );
     this.reader = new JournalReader(this.fs, this.journalPath);
     this.appender = new JournalAppender(this.fs, this.journalPath);
@@ -715,6 +714,8 @@ export type {
   VersionRef,
   WriteRecord,
 } from "./types.js";
+
+import { stateLayout } from "../util/state-folder.js";
 
 /**
  * Staging in the process's spare pool, made on the first new blob (a

@@ -17,7 +17,7 @@ export {
   type ToolAnnotations,
 } from "../tools/define.js";
 /** A root written HOST:PATH, and where such a root's state is kept on this machine. */
-export { type Remotes, remoteHistoryDir, remotePath } from "../workspace/remote/hosts.js";
+export { type Remotes, remotePath } from "../workspace/remote/hosts.js";
 export type { BaseContext, ToolkitOptions } from "./options.js";
 export {
   codingTools,

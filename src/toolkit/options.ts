@@ -4,7 +4,7 @@
  * context they become.
  */
 import { randomUUID } from "node:crypto";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { DEFAULT_LIMITS } from "../change/context.js";
 import { EventBus, type Listener } from "../events.js";
 import { PathGuard } from "../guard/path-guard.js";
@@ -12,13 +12,9 @@ import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
 import { type Durability, durabilityOf } from "../util/durable.js";
+import { remoteMirrorOf, stateFolderOf, stateLayout } from "../util/state-folder.js";
 import { LocalWorkspace } from "../workspace/local.js";
-import {
-  type Remotes,
-  remoteHistoryDir,
-  remotePath,
-  transportFor,
-} from "../workspace/remote/hosts.js";
+import { type Remotes, remotePath, transportFor } from "../workspace/remote/hosts.js";
 import { RemoteWorkspace } from "../workspace/remote/remote-workspace.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
@@ -151,10 +147,11 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
   const session = o.history?.session ?? `lib-${randomUUID()}`;
   const historyDir =
     o.history?.dir ??
-    (remote ? remoteHistoryDir(remote.workspace.host, guard.root) : join(guard.root, ".splice"));
+    (remote ? remoteMirrorOf(remote.workspace.host, guard.root) : stateFolderOf(guard.root));
+  const layout = stateLayout(historyDir);
   const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
   // One pool of spare inodes for the workspace's writes and history's blobs.
-  const sparesDir = join(historyDir, "spares");
+  const sparesDir = layout.spares;
   const history = History.open({
     dir: historyDir,
     // A remote root's history is on this machine: no local folder holds it in.
@@ -174,7 +171,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
       remote?.workspace ??
       new LocalWorkspace({
         confineTo: guard.root,
-        lockDir: join(historyDir, "locks"),
+        lockDir: layout.locks,
         sparesDir,
         durable,
       }),

@@ -25,11 +25,13 @@ import { sha256 } from "../util/hash.js";
 import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { BeneathFs, PLAIN } from "./beneath-fs.js";
 import { withFileLock } from "./file-lock.js";
+import { openLogFile, pruneLogFiles } from "./log-file.js";
 import { SparePool } from "./spares.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
   type DirEntry,
   type FileStat,
+  type LogFile,
   type Workspace,
   type WorkspaceCapabilities,
   WorkspaceError,
@@ -103,6 +105,14 @@ export class LocalWorkspace implements Workspace {
   expectWrites(count: number): void {
     // Each write stages its file in a spare, and history (sharing the pool) its new version.
     this.#spares()?.expect(2 * count);
+  }
+
+  openLog(path: string): LogFile {
+    return openLogFile(path, this.#confineTo);
+  }
+
+  pruneLogs(dir: string, keep: number): void {
+    pruneLogFiles(dir, keep);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {

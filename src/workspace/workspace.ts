@@ -118,6 +118,13 @@ export interface WorkspaceShell {
   runCommand(options: ShellRunOptions): Promise<ShellRunOutcome>;
 }
 
+/** A log being written as bytes come (a command's full output). */
+export interface LogFile {
+  /** Writes all of `bytes`; throws when the disk refuses (full, gone). */
+  write(bytes: Uint8Array): void;
+  close(): void;
+}
+
 export interface Workspace {
   /** A name for messages ("local", "memory", …); ask `capabilities`, not this, what it can do. */
   readonly kind: string;
@@ -163,6 +170,14 @@ export interface Workspace {
    */
   removeIf(path: string, expected: string): Promise<boolean>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Creates a log at `path`, in a folder of the state folder (`run`'s full
+   * output), written as bytes come rather than held; throws when it cannot.
+   * Absent where no such log is kept (memory, a remote root).
+   */
+  openLog?(path: string): LogFile;
+  /** Keeps the newest `keep` logs (`*.log`) of `dir`, removing the older ones; never throws. */
+  pruneLogs?(dir: string, keep: number): void;
   /**
    * A hint that about `count` writes are coming (a batch whose locks are
    * being taken), so a workspace can prepare for them meanwhile.

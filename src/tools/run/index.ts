@@ -1,14 +1,3 @@
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../../change/load.js";
@@ -19,6 +8,8 @@ import { ToolError } from "../../errors.js";
 import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { randomId } from "../../util/ids.js";
+import { stateLayout } from "../../util/state-folder.js";
+import type { LogFile } from "../../workspace/workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 
 export const RUN_LIMITS = {
@@ -35,7 +26,7 @@ export const RUN_LIMITS = {
   headShare: 0.4,
   /** A spilled log stops growing here. */
   maxLogBytes: 256 * 1024 * 1024,
-  /** Newest spilled logs kept in .splice/runs. */
+  /** Newest spilled logs kept in the state folder's `runs`. */
   keptLogs: 20,
 } as const;
 
@@ -98,34 +89,29 @@ function statusLine(
   return `[exit ${o.exitCode} after ${took}]`;
 }
 
-const RUNS_DIR = ".splice/runs";
-
-/** The full output of one run, written as it streams (never held in memory). */
+/** The full output of one run, written as it streams (never held in memory), in the state folder's `runs`. */
 class RunLog implements OutputSink {
+  /** The path a model passes to a command: root-relative when the state folder is in the root. */
   readonly rel: string;
-  readonly #fd: number;
+  readonly #file: LogFile;
   #written = 0;
   capped = false;
   /** Why writing stopped early (a full disk), if it did; the run itself goes on. */
   failed: string | undefined;
 
-  constructor(root: string) {
-    const dir = path.join(root, RUNS_DIR);
-    mkdirSync(dir, { recursive: true });
-    const real = realpathSync(dir);
-    if (real !== path.join(root, RUNS_DIR)) {
-      throw new Error(`${RUNS_DIR} leads outside the project (${real})`);
-    }
-    try {
-      writeFileSync(path.join(real, ".gitignore"), "*\n", { flag: "wx" });
-    } catch {
-      // Already there.
-    }
+  constructor(file: LogFile, at: string, root: string) {
+    this.#file = file;
+    const rel = path.relative(root, at);
+    this.rel = rel.startsWith("..") || path.isAbsolute(rel) ? at : rel.split(path.sep).join("/");
+  }
+
+  /** A new log in the context's state folder; throws when the workspace keeps none or it cannot be made. */
+  static open(context: ToolContext): RunLog {
+    const { workspace } = context;
+    if (!workspace.openLog) throw new Error("this root keeps no logs");
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const name = `${stamp}-${randomId(3)}.log`;
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-    this.#fd = openSync(path.join(real, name), flags, 0o600);
-    this.rel = `${RUNS_DIR}/${name}`;
+    const at = path.join(stateLayout(context.history.dir).runs, `${stamp}-${randomId(3)}.log`);
+    return new RunLog(workspace.openLog(at), at, context.guard.root);
   }
 
   write(chunk: Uint8Array): void {
@@ -137,8 +123,7 @@ class RunLog implements OutputSink {
     }
     const bytes = chunk.length > room ? chunk.subarray(0, room) : chunk;
     try {
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+      this.#file.write(bytes);
     } catch (error) {
       this.failed = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     }
@@ -146,22 +131,12 @@ class RunLog implements OutputSink {
   }
 
   close(): void {
-    closeSync(this.#fd);
+    this.#file.close();
   }
 
-  /** Old logs are removed so .splice/runs stays small; names sort by time. */
-  static prune(root: string): void {
-    const dir = path.join(root, RUNS_DIR);
-    try {
-      const logs = readdirSync(dir)
-        .filter((n) => n.endsWith(".log"))
-        .sort();
-      for (const name of logs.slice(0, Math.max(0, logs.length - RUN_LIMITS.keptLogs))) {
-        rmSync(path.join(dir, name), { force: true });
-      }
-    } catch {
-      // Pruning is housekeeping; a failure leaves old logs behind, nothing worse.
-    }
+  /** Old logs are removed so the state folder's `runs` stays small. */
+  static prune(context: ToolContext): void {
+    context.workspace.pruneLogs?.(stateLayout(context.history.dir).runs, RUN_LIMITS.keptLogs);
   }
 }
 
@@ -245,13 +220,12 @@ Example: {"command": "npm test"}`,
       );
     }
 
-    const root = context.guard.root;
     const spill: { log?: RunLog; error?: string } = {};
     const limiter = new OutputLimiter(
       args.max_output_bytes ?? RUN_LIMITS.defaultOutputBytes,
       () => {
         try {
-          spill.log = new RunLog(root);
+          spill.log = RunLog.open(context);
           return spill.log;
         } catch (error) {
           spill.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -308,7 +282,7 @@ Example: {"command": "npm test"}`,
       spill.log?.close();
     }
     const durationMs = Math.round(performance.now() - started);
-    if (spill.log) RunLog.prune(root);
+    if (spill.log) RunLog.prune(context);
 
     const out = limiter.finish();
     let output = plain(out.head);

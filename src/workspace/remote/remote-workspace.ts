@@ -7,6 +7,7 @@
 import { posix } from "node:path";
 import { ToolError } from "../../errors.js";
 import { sha256 } from "../../util/hash.js";
+import { REMOTE_UNROOTED_LOCKS, remoteLocksOf } from "../../util/state-folder.js";
 import { tempName } from "../temp.js";
 import {
   type DirEntry,
@@ -44,7 +45,7 @@ export interface RemoteWorkspaceOptions {
   confineTo?: string;
   /** confineTo's real path there, when already known (realRoot then asks nothing). */
   realRoot?: string;
-  /** Where the writer locks live there; default `<confineTo>/.splice/locks`, else /tmp/splice-locks. */
+  /** Where the writer locks live there; default the state folder's `locks` in confineTo, else REMOTE_UNROOTED_LOCKS. */
   lockDir?: string;
 }
 
@@ -76,8 +77,7 @@ export class RemoteWorkspace implements Workspace {
     readonly options: RemoteWorkspaceOptions = {},
   ) {
     const confine = options.confineTo;
-    this.#lockDir =
-      options.lockDir ?? (confine ? posix.join(confine, ".splice/locks") : "/tmp/splice-locks");
+    this.#lockDir = options.lockDir ?? (confine ? remoteLocksOf(confine) : REMOTE_UNROOTED_LOCKS);
     if (options.realRoot !== undefined) this.#root = Promise.resolve(options.realRoot);
     this.shell = new RemoteShell(transport, () => this.realRoot());
   }
