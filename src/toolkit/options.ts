@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { DEFAULT_LIMITS } from "../change/context.js";
 import { EventBus, type Listener } from "../events.js";
-import { PathGuard } from "../guard/path-guard.js";
+import { type GuardScope, PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
@@ -19,7 +19,7 @@ import { RemoteWorkspace } from "../workspace/remote/remote-workspace.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
 
-export interface ToolkitOptions {
+export interface ToolkitOptions extends GuardScope {
   /**
    * The project root: every path must resolve inside it. `HOST:PATH` (a
    * host named in `remotes`) makes a folder of that machine the root.
@@ -31,18 +31,6 @@ export interface ToolkitOptions {
    * `docker exec -i ctr sh -c`). See docs/remote.md.
    */
   remotes?: Remotes;
-  /** Working folder inside the root; relative paths resolve against it. */
-  base?: string;
-  /** Keep every path inside `base`, not only inside `root`. */
-  confine?: boolean;
-  /** Globs (root-relative) a write must match. */
-  allowlist?: string[];
-  /** Globs a write must not match (added to the defaults). */
-  blocklist?: string[];
-  /** Globs (root-relative) a read must match. */
-  readAllowlist?: string[];
-  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*). */
-  readBlocklist?: string[];
   history?: {
     /** Where history lives; default `<root>/.splice`. */
     dir?: string;
