@@ -131,12 +131,12 @@ async function connect(
   });
   // Its changes say who made them (undo's list, the review page): this agent and its model.
   const agentName = `splice agent (${config.model})`;
-  toolkit.context.history.nameClient(agentName);
+  toolkit.nameClient(agentName);
   // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
   let local: Toolkit | undefined;
   const localToolkit = () => {
     local ??= createToolkit({ root, remotes, tools: "full", history, validate: false });
-    local.context.history.nameClient(agentName);
+    local.nameClient(agentName);
     return local;
   };
   const instructions = await buildInstructions(toolkit);

@@ -18,6 +18,7 @@ export {
 } from "../tools/define.js";
 /** A root written HOST:PATH, and where such a root's state is kept on this machine. */
 export { type Remotes, remotePath } from "../workspace/remote/hosts.js";
+export { HostSession, type HostSessionOptions } from "./host-session.js";
 export type { BaseContext, ToolkitOptions } from "./options.js";
 export {
   codingTools,

@@ -8,6 +8,10 @@
 import { resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
 import { OutsideWatch } from "../checkpoint/outside.js";
+import {
+  type BackgroundIndexOptions,
+  buildIndexInBackground,
+} from "../codebase/symbol-index-build.js";
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
@@ -79,6 +83,17 @@ export interface Toolkit {
   watching(): Promise<string | undefined>;
   /** flush(), for a caller done with the toolkit; also stops its watches (the walk cache's, the root's). */
   close(): Promise<void>;
+  /** The remote host the root is on (a root written HOST:PATH); undefined for a root here. */
+  readonly host: string | undefined;
+  /** Files larger than this are refused for text operations. */
+  readonly maxFileBytes: number;
+  /** Names the program behind this toolkit's session: its changes from now on carry the name. */
+  nameClient(name: string): void;
+  /**
+   * Brings the root's symbol index up to date a few files at a time, waiting
+   * while `busy()`; false when stopped or there is no index.
+   */
+  buildIndex(options: BackgroundIndexOptions): Promise<boolean>;
 }
 
 export function createToolkit(options: ToolkitOptions): Toolkit {
@@ -168,6 +183,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
         : tool.summarize(parsed).summary;
     },
     schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
+    host: base.guard.host,
+    maxFileBytes: base.limits.maxFileBytes,
+    nameClient: (name) => base.history.nameClient(name),
+    buildIndex: (options) => buildIndexInBackground({ ...base, backup: "index" }, options),
     flush: () => flushBackground(),
     watching: () => watching,
     close: async () => {
