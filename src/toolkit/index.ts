@@ -34,9 +34,11 @@ export { type ImageContent, renderError, renderResult, resultImages } from "./re
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";
 export {
+  type AnyCall,
   type CallInfo,
   type CallOptions,
   createToolkit,
+  type ParsedCall,
   type ToolCall,
   type Toolkit,
 } from "./toolkit.js";

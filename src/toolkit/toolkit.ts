@@ -53,6 +53,22 @@ export interface ToolCall {
   args: unknown;
 }
 
+/**
+ * A call whose arguments were validated once (Toolkit.parse): routing,
+ * describing, scheduling and running take it as it is, never parsing again.
+ */
+export interface ParsedCall extends ToolCall {
+  readonly tool: Tool;
+  /** The arguments as the tool's schema made them (defaults filled in). */
+  readonly args: unknown;
+  readonly parsed: true;
+}
+
+/** A call as given, or parsed already. */
+export type AnyCall = ToolCall | ParsedCall;
+
+const isParsed = (call: AnyCall): call is ParsedCall => (call as ParsedCall).parsed === true;
+
 export interface Toolkit {
   readonly root: string;
   readonly session: string;
@@ -62,14 +78,20 @@ export interface Toolkit {
   readonly tools: readonly Tool[];
   /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
   find(name: string): Tool;
+  /** Validates raw arguments once: a ToolError for an unknown tool or bad arguments. */
+  parse(name: string, args: unknown): ParsedCall;
   /** Validates raw arguments and runs the tool; `signal` cancels this one call. */
   call(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
-  /** What a call is, for transcripts and approval prompts; validates the arguments. */
+  /** Runs a parsed call (its arguments are not validated again). */
+  run(call: ParsedCall, options?: CallOptions): Promise<unknown>;
+  /** What a call is, for transcripts and approval prompts; validates raw arguments. */
+  describe(call: ParsedCall): CallInfo;
   describe(name: string, args: unknown): CallInfo;
   /** What a call would do (a diff, a command), computed without changing anything. */
+  preview(call: ParsedCall): Promise<string>;
   preview(name: string, args: unknown): Promise<string>;
   /** Waves of call indexes: calls in one wave may run side by side. */
-  schedule(calls: ToolCall[]): number[][];
+  schedule(calls: AnyCall[]): number[][];
   /**
    * Resolves once every write so far is on the disk: with the default
    * "relaxed" durability the new bytes are flushed in the background (and
@@ -102,44 +124,26 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const { find } = registry;
   const resultDiff = base.resultDiff ?? "changes";
   const watching = options.watch ? startWatch(base) : Promise.resolve("the watch option is off");
-  /**
-   * Every call gets a backup session of its own: all its writes undo as one.
-   * Its id is made on first use, so a call that writes nothing costs nothing.
-   */
-  const callContext = (
-    tool: string,
-    signal?: AbortSignal,
-    progress?: ProgressListener,
-    options: Pick<CallOptions, "backup" | "roots"> = {},
-  ): ToolContext => {
-    let backup = options.backup;
-    return {
-      ...base,
-      // Its changes name the tool, so a person sees what made them (undo's list, the review page).
-      history: base.history.forTool(tool),
-      registry,
-      get backup() {
-        backup ??= newBackupId();
-        return backup;
-      },
-      ...(signal ? { signal } : {}),
-      ...(progress ? { progress } : {}),
-      ...(options.roots ? { roots: options.roots } : {}),
-    };
+  const contextFor = (tool: string, options?: CallOptions) =>
+    callContext(base, registry, tool, options);
+  const parse = (name: string, args: unknown): ParsedCall => {
+    const tool = find(name);
+    return { name, tool, args: parseArgs(tool, args), parsed: true };
   };
-  const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
+  const parsedOf = (call: ParsedCall | string, args?: unknown) =>
+    typeof call === "string" ? parse(call, args) : call;
+  const run = async (call: ParsedCall, callOptions?: CallOptions) => {
+    // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
+    const release = base.rootWatch?.hold();
     try {
-      const tool = find(call.name);
-      const footprint = tool.footprint(parseArgs(tool, call.args));
-      const norm = (p: string) => {
-        if (p === EVERYTHING) return p;
-        const rel = base.guard.relative(resolve(base.guard.base, p));
-        return rel === "." ? "" : rel;
-      };
-      return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
-    } catch {
-      // A call that will fail validation touches nothing; it may run anywhere.
-      return { reads: [], writes: [] };
+      const result = await call.tool.call(contextFor(call.name, callOptions), call.args);
+      const warned = withHistoryWarning(result, unavailableWarning(base.history));
+      return withResultDiff(warned, resultDiff);
+    } catch (error) {
+      const failure = historyFailure(error, base.history.dir);
+      throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
+    } finally {
+      release?.();
     }
   };
   return {
@@ -149,40 +153,16 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     events: base.events,
     tools: registry.tools,
     find,
-    call: async (name, args, callOptions) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
-      const release = base.rootWatch?.hold();
-      try {
-        const result = await tool.call(
-          callContext(name, callOptions?.signal, callOptions?.onProgress, callOptions),
-          parsed,
-        );
-        const warned = withHistoryWarning(result, unavailableWarning(base.history));
-        return withResultDiff(warned, resultDiff);
-      } catch (error) {
-        const failure = historyFailure(error, base.history.dir);
-        throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
-      } finally {
-        release?.();
-      }
+    parse,
+    run,
+    call: async (name, args, callOptions) => run(parse(name, args), callOptions),
+    describe: (call: ParsedCall | string, args?: unknown) => describeCall(parsedOf(call, args)),
+    preview: async (call: ParsedCall | string, args?: unknown) => {
+      const { name, tool, args: parsed } = parsedOf(call, args);
+      return tool.preview ? tool.preview(contextFor(name), parsed) : tool.summarize(parsed).summary;
     },
-    describe: (name, args) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      const needs =
-        typeof tool.needsApproval === "function" ? tool.needsApproval(parsed) : tool.needsApproval;
-      return { name, kind: tool.kind, needs_approval: needs, ...tool.summarize(parsed) };
-    },
-    preview: async (name, args) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      return tool.preview
-        ? tool.preview(callContext(name), parsed)
-        : tool.summarize(parsed).summary;
-    },
-    schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
+    schedule: (calls) =>
+      scheduleWaves(calls.map((call) => footprintOf(base, call, (c) => parse(c.name, c.args)))),
     host: base.guard.host,
     maxFileBytes: base.limits.maxFileBytes,
     nameClient: (name) => base.history.nameClient(name),
@@ -197,6 +177,60 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       return flushBackground();
     },
   };
+}
+
+/**
+ * A call's context. Every call gets a backup session of its own: all its
+ * writes undo as one. Its id is made on first use, so a call that writes
+ * nothing costs nothing.
+ */
+function callContext(
+  base: BaseContext,
+  registry: ToolContext["registry"],
+  tool: string,
+  options: CallOptions = {},
+): ToolContext {
+  let backup = options.backup;
+  return {
+    ...base,
+    // Its changes name the tool, so a person sees what made them (undo's list, the review page).
+    history: base.history.forTool(tool),
+    registry,
+    get backup() {
+      backup ??= newBackupId();
+      return backup;
+    },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { progress: options.onProgress } : {}),
+    ...(options.roots ? { roots: options.roots } : {}),
+  };
+}
+
+function describeCall({ name, tool, args }: ParsedCall): CallInfo {
+  const needs =
+    typeof tool.needsApproval === "function" ? tool.needsApproval(args) : tool.needsApproval;
+  return { name, kind: tool.kind, needs_approval: needs, ...tool.summarize(args) };
+}
+
+/** The root-relative paths a call reads and writes, for scheduling. */
+function footprintOf(
+  base: BaseContext,
+  call: AnyCall,
+  parse: (call: ToolCall) => ParsedCall,
+): ResolvedFootprint {
+  try {
+    const { tool, args } = isParsed(call) ? call : parse(call);
+    const footprint = tool.footprint(args);
+    const norm = (p: string) => {
+      if (p === EVERYTHING) return p;
+      const rel = base.guard.relative(resolve(base.guard.base, p));
+      return rel === "." ? "" : rel;
+    };
+    return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
+  } catch {
+    // A call that will fail validation touches nothing; it may run anywhere.
+    return { reads: [], writes: [] };
+  }
 }
 
 /** Starts the root watch; resolves with why there is none, or undefined once it runs. */
