@@ -4,7 +4,7 @@ export type { Limits } from "./change/context.js";
 export type { CodeEditResult } from "./codebase/code-edit.js";
 export { type ErrorCode, isToolError, ToolError } from "./errors.js";
 export { EventBus, type FileChange, type SpliceEvent } from "./events.js";
-export type { GuardedPath, GuardOptions, Scope } from "./guard/path-guard.js";
+export type { GuardedPath, GuardOptions, GuardScope, Scope } from "./guard/path-guard.js";
 export { PathGuard } from "./guard/path-guard.js";
 export { History } from "./history/history.js";
 export type { LspOptions } from "./lsp/validate.js";

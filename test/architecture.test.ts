@@ -44,7 +44,12 @@ const LAYERS: [string, (m: string) => boolean][] = [
   ["text", (m) => m.startsWith("text/")],
   ["util", (m) => m.startsWith("util/")],
   ["vocabulary", (m) => m === "errors.ts" || m === "events.ts"],
-  ["engines", (m) => /^(code|formats|media|patch|lsp|guard|history|workspace|proc)\//.test(m)],
+  // The engines, in the order their imports run (computed from the graph: history uses
+  // workspace/, workspace/ uses guard/; the syntax, format and patch engines use none of them).
+  ["engines: guard, proc", (m) => /^(guard|proc)\//.test(m)],
+  ["engines: workspace", (m) => m.startsWith("workspace/")],
+  ["engines: history", (m) => m.startsWith("history/")],
+  ["engines: code, formats, media, patch, lsp", (m) => /^(code|formats|media|patch|lsp)\//.test(m)],
   ["change", (m) => /^(change|checkpoint)\//.test(m)],
   ["codebase", (m) => m.startsWith("codebase/")],
   ["tools", (m) => m.startsWith("tools/")],
@@ -91,6 +96,36 @@ function circles(graph: Map<string, string[]>): string[][] {
   };
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
+}
+
+/** A module's code without its comments (a comment may name anything). */
+const codeOf = (m: string) =>
+  readFileSync(join(SRC, m), "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+
+/** Asking a workspace or a history which class it is, instead of what it can do. */
+const CLASS_CHECK =
+  /instanceof\s+(?:Local|Remote|Memory|Overlay)Workspace\b|instanceof\s+History\b|\bkind\s*[!=]==?\s*["'`](?:local|remote|memory|overlay)["'`]/g;
+
+/** The string literals of a module's code (template literals whole). */
+const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
+
+/** A path through the state folder: `.splice` as a path segment in a literal without spaces (prose may name it). */
+const STATE_PATH = /(?:^|[^\w-])\.splice(?![\w-])/;
+
+/** A state sub-folder or file joined onto a path. */
+const STATE_PART =
+  /\bjoin\([^)]*["'`](?:blobs|packs|locks|spares|runs|agents|checkpoints|index|journal\.jsonl|index-totals\.json|config\.json)["'`]/;
+
+/** Where a module spells the state folder's layout itself: its offending literals and joins. */
+function statePaths(m: string): string[] {
+  const code = codeOf(m);
+  const literals = (code.match(LITERAL) ?? []).filter(
+    (lit) => !/\s/.test(lit) && STATE_PATH.test(lit.slice(1, -1)),
+  );
+  const joins = code.split("\n").filter((line) => STATE_PART.test(line));
+  return [...literals, ...joins.map((line) => line.trim())];
 }
 
 const graph = importGraph();
@@ -170,6 +205,31 @@ describe("the layout", () => {
   });
 });
 
+describe("the seams", () => {
+  it("points engine imports down the engines' own order: workspace/ never imports history/", () => {
+    const engines = (m: string) => LAYERS[layerOf(m)]![0].startsWith("engines");
+    const up = edges
+      .filter((e) => graph.has(e.to) && engines(e.from) && engines(e.to))
+      .filter((e) => layerOf(e.to) > layerOf(e.from))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(up).toEqual([]);
+  });
+
+  it("never asks which class a workspace or history is, outside their own folders", () => {
+    const checks = modules()
+      .filter((m) => !/^(workspace|history)\//.test(m))
+      .flatMap((m) => (codeOf(m).match(CLASS_CHECK) ?? []).map((c) => `${m}: ${c}`));
+    expect(checks).toEqual([]);
+  });
+
+  it("spells the state folder's layout in util/state-folder.ts only", () => {
+    const spelled = modules()
+      .filter((m) => m !== "util/state-folder.ts")
+      .flatMap((m) => statePaths(m).map((s) => `${m}: ${s}`));
+    expect(spelled).toEqual([]);
+  });
+});
+
 describe("the boundary check itself", () => {
   it("finds a circle and an upward import when there is one", () => {
     const looped = new Map([
@@ -180,6 +240,16 @@ describe("the boundary check itself", () => {
     expect(circles(looped)).toEqual([["a.ts", "b.ts"]]);
     expect(layerOf("change/commit.ts")).toBeLessThan(layerOf("tools/edit/index.ts"));
     expect(() => layerOf("nowhere.ts")).toThrow("is in no layer");
+    expect(layerOf("workspace/local.ts")).toBeLessThan(layerOf("history/history.ts"));
+  });
+
+  it("finds a class check and a state path where there is one", () => {
+    expect("if (w instanceof RemoteWorkspace) x;".match(CLASS_CHECK)).toHaveLength(1);
+    expect('if (workspace.kind !== "local") x;'.match(CLASS_CHECK)).toHaveLength(1);
+    expect("h instanceof HistoryError".match(CLASS_CHECK)).toBeNull();
+    expect(STATE_PATH.test(".splice/runs")).toBe(true);
+    expect(STATE_PATH.test(".NAME.splice-1-abc.tmp")).toBe(false);
+    expect(STATE_PART.test('join(dir, "locks")')).toBe(true);
   });
 });
 

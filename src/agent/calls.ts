@@ -8,7 +8,7 @@
  */
 import { isToolError, ToolError } from "../errors.js";
 import { anthropicToolResult } from "../hosts/anthropic.js";
-import { dispatch, type ModelCall, type ModelReply } from "../hosts/dispatch.js";
+import { dispatch, type ModelCall, type ModelReply, parsedCall } from "../hosts/dispatch.js";
 import { type CallInfo, renderError, type Toolkit } from "../toolkit/index.js";
 import { type Approvals, declineMessage } from "./approvals.js";
 import { OutputWindow } from "./output-window.js";
@@ -94,14 +94,18 @@ async function vet(
   let info: CallInfo;
   try {
     if (call.failure) throw call.failure;
-    info = deps.toolkit.describe(call.name, call.args);
+    info = call.checked
+      ? deps.toolkit.describe(call.checked)
+      : deps.toolkit.describe(call.name, call.args);
   } catch (error) {
     return { outcome: errorOutcome(call.name, error) };
   }
   if (deps.approvals.allows(info)) return { info };
   let preview: string;
   try {
-    preview = await deps.toolkit.preview(call.name, call.args);
+    preview = await (call.checked
+      ? deps.toolkit.preview(call.checked)
+      : deps.toolkit.preview(call.name, call.args));
   } catch (error) {
     // The call would fail the same way: the model hears why, nobody is asked.
     return { info, outcome: errorOutcome(call.name, error) };
@@ -120,12 +124,13 @@ export async function runCalls(
   signal: AbortSignal,
 ): Promise<ToolResultBlock[]> {
   const { toolkit, terminal, conversation } = deps;
-  const calls = uses.map((use) => toModelCall(toolkit, use));
+  // Each call's arguments are validated once; scheduling, approval and the run take it as it is.
+  const calls = uses.map((use) => parsedCall(toolkit, toModelCall(toolkit, use)));
   // Cancelling the turn cancels the calls it runs (and kills their processes).
   const scoped = (window?: OutputWindow): Toolkit => ({
     ...toolkit,
-    call: (name, args) =>
-      toolkit.call(name, args, {
+    run: (call) =>
+      toolkit.run(call, {
         signal,
         ...(window ? { onProgress: (p) => p.output && window.add(p.output) } : {}),
       }),
@@ -134,7 +139,7 @@ export async function runCalls(
   const infos: (CallInfo | undefined)[] = new Array(calls.length);
   const previews: (string | undefined)[] = new Array(calls.length);
 
-  for (const wave of toolkit.schedule(calls)) {
+  for (const wave of toolkit.schedule(calls.map((call) => call.checked ?? call))) {
     const approved: number[] = [];
     for (const i of wave) {
       if (signal.aborted) {

@@ -10,10 +10,10 @@ import {
   createToolkit,
   outsideLine,
   type Remotes,
-  remoteHistoryDir,
   remotePath,
   type Toolkit,
 } from "../toolkit/index.js";
+import { remoteMirrorOf } from "../util/state-folder.js";
 import { Approvals } from "./approvals.js";
 import {
   type AgentConfig,
@@ -57,7 +57,7 @@ async function readMessage(terminal: Terminal, signal: AbortSignal) {
  */
 export function conversationsHome(root: string, remotes: Remotes = {}): string {
   const remote = remotePath(root, remotes);
-  return remote ? remoteHistoryDir(remote.host, remote.path) : root;
+  return remote ? remoteMirrorOf(remote.host, remote.path) : root;
 }
 
 /** Everything a turn needs: the toolkit, the model client and the request's fixed parts. */
@@ -81,12 +81,12 @@ async function connect(
   });
   // Its changes say who made them (undo's list, the review page): this agent and its model.
   const agentName = `splice agent (${config.model})`;
-  toolkit.context.history.nameClient(agentName);
+  toolkit.nameClient(agentName);
   // /undo and /diff need the undo tool whatever the model's tool set; the same history session.
   let local: Toolkit | undefined;
   const localToolkit = () => {
     local ??= createToolkit({ root, remotes, tools: "full", history, validate: false });
-    local.context.history.nameClient(agentName);
+    local.nameClient(agentName);
     return local;
   };
   const instructions = await buildInstructions(toolkit);

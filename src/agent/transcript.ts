@@ -1,5 +1,5 @@
 /**
- * A conversation kept per folder, under `<root>/.splice/agents/`:
+ * A conversation kept per folder, in its state folder's `agents/` (util/state-folder.ts):
  *
  * - `<id>.jsonl`: append-only, one event per line: `start`, every `message`
  *   exactly as sent to the model, and a `call` line per tool call (summary and
@@ -25,6 +25,7 @@ import {
 import { dirname, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
 import { randomId } from "../util/ids.js";
+import { agentsFolderOf } from "../util/state-folder.js";
 
 export type Block = Anthropic.Messages.ContentBlockParam;
 export type ToolResultBlock = Anthropic.Messages.ToolResultBlockParam;
@@ -41,9 +42,6 @@ export interface StartInfo {
 }
 
 export type CallStatus = string;
-
-/** The folder that holds a root's conversations. */
-export const agentsDir = (root: string) => join(root, ".splice", "agents");
 
 const NOT_RUN =
   "not run: the agent stopped before this call ran. Call it again if it is still needed.";
@@ -144,12 +142,12 @@ export class Conversation {
   }
 
   static start(root: string, info: StartInfo): Conversation {
-    return new Conversation(agentsDir(root), newId(), [], "start", info);
+    return new Conversation(agentsFolderOf(root), newId(), [], "start", info);
   }
 
   /** This root's conversations, the one used last first. */
   static list(root: string): ConversationInfo[] {
-    const dir = agentsDir(root);
+    const dir = agentsFolderOf(root);
     if (!existsSync(dir)) return [];
     const found: ConversationInfo[] = [];
     for (const name of readdirSync(dir)) {
@@ -174,7 +172,7 @@ export class Conversation {
 
   /** The conversation `id`, else the one used last; undefined when there is none. */
   static resume(root: string, info: StartInfo, id?: string): Conversation | undefined {
-    const dir = agentsDir(root);
+    const dir = agentsFolderOf(root);
     const pick = id ?? Conversation.list(root)[0]?.id;
     if (pick === undefined || !existsSync(join(dir, `${pick}.jsonl`))) return undefined;
     return new Conversation(dir, pick, repair(load(join(dir, `${pick}.jsonl`))), "resume", info);

@@ -4,6 +4,7 @@
  * so two batches cannot deadlock).
  */
 
+import type { GuardedPath } from "../guard/path-guard.js";
 import { RaceError } from "./commit.js";
 import type { ChangeContext } from "./context.js";
 import { keptToTheEnd, releasedEarly } from "./lock-scope.js";
@@ -16,11 +17,12 @@ import { keptToTheEnd, releasedEarly } from "./lock-scope.js";
  */
 export function serialized<T>(
   context: ChangeContext,
-  input: string,
+  input: string | GuardedPath,
   step: () => Promise<T>,
   attempts = 3,
 ): Promise<T> {
-  const file = context.guard.check(input, "write");
+  // A caller that checked the path already (to plan with it) passes what the check gave.
+  const file = typeof input === "string" ? context.guard.check(input, "write") : input;
   return retryRaces(
     () => releasedEarly((held) => context.workspace.exclusive(file.real, held), step),
     attempts,

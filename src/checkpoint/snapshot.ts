@@ -12,6 +12,7 @@ import type { GuardedPath, PathGuard } from "../guard/path-guard.js";
 import type { HistoryStore } from "../history/types.js";
 import { sha256 } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
+import { STATE_FOLDERS } from "../util/state-folder.js";
 import { isTempName } from "../workspace/temp.js";
 import { ignoredBy, type Layer, loadLayer, screenEntry } from "../workspace/walk.js";
 import type { DirEntry, Workspace } from "../workspace/workspace.js";
@@ -55,7 +56,7 @@ export interface SnapshotDeps {
 }
 
 /** Always skipped and never worth naming (splice's own store, git's). */
-const SILENT = new Set([".git", ".splice"]);
+const SILENT = new Set(STATE_FOLDERS);
 
 /**
  * Walks the root; with `capture`, every file up to the cap is kept in history

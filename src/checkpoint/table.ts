@@ -18,8 +18,8 @@ import { closeSync, constants, fstatSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { PathGuard } from "../guard/path-guard.js";
 import { tempPath } from "../history/fsutil.js";
-import { JOURNAL_FILE } from "../history/journal.js";
 import type { HistoryStore } from "../history/types.js";
+import { stateLayout } from "../util/state-folder.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { type FileMeta, sameMeta } from "./meta.js";
 
@@ -103,7 +103,7 @@ export function readClock(deps: TableDeps): number | undefined {
 
 function journalId(deps: TableDeps): string {
   try {
-    const st = fsOf(deps).lstat(join(deps.history.dir, JOURNAL_FILE));
+    const st = fsOf(deps).lstat(stateLayout(deps.history.dir).journal);
     return `${st.dev}:${st.ino}`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "none";

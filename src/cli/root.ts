@@ -8,11 +8,12 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { segmentsBelow } from "../util/paths.js";
+import { STATE_FOLDER, stateFolderOf } from "../util/state-folder.js";
 
 export interface ChosenRoot {
   root: string;
   /** Why this folder: the flag, a marker found, or nothing found. */
-  reason: "--root" | ".splice" | ".git" | "current folder";
+  reason: "--root" | typeof STATE_FOLDER | ".git" | "current folder";
 }
 
 function exists(path: string, kind: "dir" | "any"): boolean {
@@ -37,7 +38,7 @@ export function findRoot(cwd: string, ignored: readonly string[] = notProjects()
   let dir = resolve(cwd);
   for (;;) {
     const counts = !ignored.includes(dir);
-    if (counts && exists(join(dir, ".splice"), "dir")) return { root: dir, reason: ".splice" };
+    if (counts && exists(stateFolderOf(dir), "dir")) return { root: dir, reason: STATE_FOLDER };
     if (exists(join(dir, ".git"), "any")) return { root: dir, reason: ".git" };
     const up = dirname(dir);
     if (up === dir) return { root: resolve(cwd), reason: "current folder" };

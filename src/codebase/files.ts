@@ -308,7 +308,8 @@ export async function filesContaining(
   files: readonly CodeFile[],
   words: readonly string[],
 ): Promise<Set<string> | undefined> {
-  if (context.workspace.kind !== "local" || files.length < RIPGREP_MIN_FILES) return undefined;
+  if (!context.workspace.capabilities?.localFiles || files.length < RIPGREP_MIN_FILES)
+    return undefined;
   if (words.length === 0 || words.some((w) => w === "")) return undefined;
   const chunks: string[][] = [[]];
   let chars = 0;

@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import type { ChangeContext } from "../change/context.js";
 import { randomId } from "../util/ids.js";
+import { stateLayout } from "../util/state-folder.js";
 
 /** Bump when an entry's shape changes: shards of another version are read as empty. */
 export const INDEX_VERSION = 1;
@@ -44,7 +45,7 @@ export class IndexStore {
   readonly dir: string;
 
   constructor(historyDir: string) {
-    this.dir = join(historyDir, "index");
+    this.dir = stateLayout(historyDir).index;
   }
 
   /** The shard's stamp now, or undefined when it does not exist. */
@@ -137,7 +138,7 @@ export function shardOf(rel: string): number {
  * is unavailable, or `SPLICE_SYMBOL_INDEX=0` asks for a scan on every lookup.
  */
 export function indexHome(context: ChangeContext): string | undefined {
-  if (context.workspace.kind !== "local" || process.env.SPLICE_SYMBOL_INDEX === "0") {
+  if (!context.workspace.capabilities?.localFiles || process.env.SPLICE_SYMBOL_INDEX === "0") {
     return undefined;
   }
   const dir = (context.history as { dir?: string }).dir;

@@ -4,6 +4,7 @@
  */
 import { clip, type NextStep, ToolError, useTool } from "../errors.js";
 import { escapeControls } from "../text/names.js";
+import { STATE_FOLDER } from "../util/state-folder.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
 
@@ -165,7 +166,7 @@ const GIT_WHY = "it is inside a .git folder, which holds git's own data";
 
 /** The history folder a built-in or protected-folder pattern names. */
 const historyFolder = (pattern = "") =>
-  pattern.startsWith("**/") ? ".splice" : `'${pattern.replace(/\/\*\*$/, "")}'`;
+  pattern.startsWith("**/") ? STATE_FOLDER : `'${pattern.replace(/\/\*\*$/, "")}'`;
 
 /** `lexical` and `real` are the root-relative paths as written and as resolved. */
 export function refused(

@@ -30,21 +30,25 @@ import { Rules, type Scope } from "./rules.js";
 export type { GuardReason } from "./messages.js";
 export { DEFAULT_READ_BLOCKLIST, type Scope } from "./rules.js";
 
-export interface GuardOptions {
-  /** The project root; realpath'd in the constructor (must exist). */
-  root: string;
+/** Where inside the root a guard lets paths go: the part of its options a toolkit takes as they are. */
+export interface GuardScope {
   /** Working folder inside the root (absolute, or relative to root); relative inputs resolve against it. Default: root. */
   base?: string;
-  /** When true, every path must also stay inside base. */
+  /** Keep every path inside `base`, not only inside the root. */
   confine?: boolean;
-  /** Write scope: picomatch globs on the root-relative path; undefined/empty = everything allowed. */
+  /** Globs (picomatch, on the root-relative path) a write must match; undefined/empty: everything allowed. */
   allowlist?: string[];
-  /** Write scope: extra globs to refuse. */
+  /** Globs a write must not match (added to the defaults). */
   blocklist?: string[];
-  /** Read scope allow globs (writes must pass them too). */
+  /** Globs (root-relative) a read must match (writes must pass them too). */
   readAllowlist?: string[];
-  /** Read scope: replaces DEFAULT_READ_BLOCKLIST when given (.git internals and .splice stay blocked). */
+  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*); git's and splice's own folders stay blocked. */
   readBlocklist?: string[];
+}
+
+export interface GuardOptions extends GuardScope {
+  /** The project root; realpath'd in the constructor (must exist). */
+  root: string;
   /** Where history lives when not `<root>/.splice`: blocked like `.splice` if inside the root. */
   historyDir?: string;
   /**

@@ -7,6 +7,7 @@
  */
 import picomatch from "picomatch";
 import { ToolError } from "../errors.js";
+import { STATE_FOLDER } from "../util/state-folder.js";
 
 export type Scope = "read" | "write";
 
@@ -14,8 +15,8 @@ export type Scope = "read" | "write";
 export const ALWAYS_BLOCKED: readonly string[] = Object.freeze([
   "**/.git",
   "**/.git/**",
-  "**/.splice",
-  "**/.splice/**",
+  `**/${STATE_FOLDER}`,
+  `**/${STATE_FOLDER}/**`,
 ]);
 
 /** Files that usually hold secrets; refused for reading (and so for writing) by default. */

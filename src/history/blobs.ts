@@ -8,10 +8,11 @@ import { dirname, join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
+import { PACKS_FOLDER } from "../util/state-folder.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
+import { noteFreshFolder, sweepDeadTemps } from "../workspace/dead-temps.js";
 import { ensureDir, isErrno, type Stage, writeFileAtomic } from "./fsutil.js";
 import { PackSet } from "./packs.js";
-import { noteFreshFolder, sweepDeadTemps } from "./temps.js";
 
 const SHA_PATTERN = /^[0-9a-f]{64}$/;
 const REST_PATTERN = /^[0-9a-f]{62}$/;
@@ -105,7 +106,7 @@ export class BlobStore {
     this.fsync = fsync;
     this.stage = stage ?? (() => undefined);
     this.fs = fs ?? BeneathFs.around(root);
-    this.packs = new PackSet(this.fs, join(root, "packs"));
+    this.packs = new PackSet(this.fs, join(root, PACKS_FOLDER));
   }
 
   pathOf(sha: string): string {
@@ -220,10 +221,10 @@ export class BlobStore {
   staleTemps(cutoffMs: number): string[] {
     const out: string[] = [];
     for (const fanout of readdirSafe(this.fs, this.root)) {
-      if (!FANOUT_PATTERN.test(fanout) && fanout !== "packs") continue;
+      if (!FANOUT_PATTERN.test(fanout) && fanout !== PACKS_FOLDER) continue;
       const dir = join(this.root, fanout);
       for (const name of readdirSafe(this.fs, dir)) {
-        const aside = fanout === "packs" ? PACK_ASIDE_PATTERN : ASIDE_PATTERN;
+        const aside = fanout === PACKS_FOLDER ? PACK_ASIDE_PATTERN : ASIDE_PATTERN;
         if (!name.startsWith(".tmp-") && !aside.test(name)) continue;
         const path = join(dir, name);
         try {

@@ -7,6 +7,7 @@
 import { closeSync, constants } from "node:fs";
 import { join } from "node:path";
 import { fsyncFd } from "../util/durable.js";
+import { stateLayout } from "../util/state-folder.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { ensureDir, isErrno, tempPath, writeAll } from "./fsutil.js";
 
@@ -50,7 +51,7 @@ export interface StoredCheckpoint {
   unwatched: string[];
 }
 
-const folder = (dir: string) => join(dir, "checkpoints");
+const folder = (dir: string) => stateLayout(dir).checkpoints;
 
 /** Writes `checkpoint` durably (temp file, fsync, rename), then drops the oldest past the bound. */
 export function saveCheckpoint(fs: BeneathFs, dir: string, checkpoint: StoredCheckpoint): void {

@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncFd } from "../util/durable.js";
+import { HISTORY_LOCK_FILE } from "../util/state-folder.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import type { BlobStore } from "./blobs.js";
 import { checkpointShas } from "./checkpoints.js";
@@ -22,7 +23,7 @@ import {
   type StoredEvent,
   serializeEvent,
 } from "./journal.js";
-import { DirLock, LOCK_FILE } from "./lock.js";
+import { DirLock } from "./lock.js";
 import { BLOB_GRACE_MS, type CollectResult, shasOf } from "./types.js";
 
 export interface CompactTarget {
@@ -100,7 +101,7 @@ function pinnedEvents(events: StoredEvent[]): boolean[] {
 
 /** Compact the journal and sweep blobs; undefined when another process holds the lock. */
 export function compact(target: CompactTarget): CompactOutcome | undefined {
-  const lock = new DirLock(target.fs, join(target.dir, LOCK_FILE));
+  const lock = new DirLock(target.fs, join(target.dir, HISTORY_LOCK_FILE));
   if (!lock.tryAcquire()) return undefined;
   const startMs = Date.now();
   try {
@@ -230,7 +231,7 @@ function sweepBlobs(blobs: BlobStore, referenced: Set<string>, cutoff: number): 
 /** Temp journals and broken locks a crashed process left in the history directory. */
 function sweepLeftovers(fs: BeneathFs, dir: string, cutoff: number): void {
   for (const name of fs.readdir(dir)) {
-    if (!name.startsWith(".tmp-") && !name.startsWith(`${LOCK_FILE}.stale-`)) continue;
+    if (!name.startsWith(".tmp-") && !name.startsWith(`${HISTORY_LOCK_FILE}.stale-`)) continue;
     const path = join(dir, name);
     try {
       if (fs.lstat(path).mtimeMs < cutoff) fs.rm(path);

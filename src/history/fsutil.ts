@@ -7,20 +7,15 @@
 import { closeSync, constants, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isErrno } from "../util/durable.js";
-import { randomId } from "../util/ids.js";
+import { stateTempName } from "../util/state-folder.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { newHolder } from "../workspace/holder.js";
 
 export { isErrno };
 
-/**
- * `.tmp-LABEL-PID-START-ID`: starts with "." so blob listings skip it by
- * name, and says who wrote it (pid and start time, as locks do), so a
- * leftover of a killed writer is known to be one (see temps.ts).
- */
+/** A temp file's path in a folder of the state folder, named by util/state-folder.ts. */
 export function tempPath(dir: string, label: string): string {
-  const { pid, start } = newHolder();
-  return join(dir, `.tmp-${label}-${pid}-${start}-${randomId(6)}`);
+  return join(dir, stateTempName(label, newHolder()));
 }
 
 /** mkdir -p beneath the store's root; with `durable`, the parents of made folders are fsync'ed. True when something was made. */

@@ -11,12 +11,11 @@
  * it counted up to. It is a cache: when it does not match the journal, the
  * journal is indexed whole, as before, and the file is written again.
  */
-import { join } from "node:path";
+import { stateLayout } from "../util/state-folder.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { writeFileAtomic } from "./fsutil.js";
 import { parseChunk, parseEvent, type StoredEvent } from "./journal.js";
 
-const TOTALS_FILE = "index-totals.json";
 const NEWLINE = 0x0a;
 
 /** What a process that indexed the journal up to `offset` counted there. */
@@ -31,7 +30,7 @@ export interface JournalTotals {
 
 export function readTotals(dir: string, fs = BeneathFs.around(dir)): JournalTotals | undefined {
   try {
-    const t = JSON.parse(fs.readFile(join(dir, TOTALS_FILE)).toString("utf8")) as JournalTotals;
+    const t = JSON.parse(fs.readFile(stateLayout(dir).totals).toString("utf8")) as JournalTotals;
     const numbers = [t.ino, t.offset, t.count, t.bytes];
     if (!numbers.every((n) => Number.isSafeInteger(n) && n >= 0) || typeof t.head !== "string") {
       return undefined;
@@ -44,7 +43,7 @@ export function readTotals(dir: string, fs = BeneathFs.around(dir)): JournalTota
 
 export function writeTotals(fs: BeneathFs, dir: string, totals: JournalTotals): void {
   try {
-    writeFileAtomic(fs, join(dir, TOTALS_FILE), Buffer.from(JSON.stringify(totals)));
+    writeFileAtomic(fs, stateLayout(dir).totals, Buffer.from(JSON.stringify(totals)));
   } catch {
     // Only a cache: the next process indexes the journal whole.
   }

@@ -20,8 +20,6 @@ import {
   type VersionRef,
 } from "./types.js";
 
-export const JOURNAL_FILE = "journal.jsonl";
-
 /** An event as stored: the public shape plus the line's id. */
 export interface StoredEvent extends JournalEvent {
   id?: string;

@@ -8,8 +8,6 @@ import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { isErrno } from "./fsutil.js";
 import { LOCK_STALE_MS } from "./types.js";
 
-export const LOCK_FILE = "lock";
-
 export class DirLock {
   readonly path: string;
   private readonly fs: BeneathFs;

@@ -207,6 +207,12 @@ export interface HistoryStore extends HistoryReader {
    * journaled through the view names `tool` (the toolkit gives each call one).
    */
   forTool(tool: string): HistoryStore;
+  /**
+   * Another session's view of the same store (the root watch keeps outside
+   * versions under a session of their own); absent where a store holds one
+   * session only (a dry run's).
+   */
+  forSession?(session: string): HistoryStore;
   /** landed for every id of a batch, in one journal append. */
   landedAll(ids: readonly string[]): void;
   /**

@@ -4,9 +4,10 @@
  * missing field, wrong type) is answered with a sentence, never thrown, so
  * one malformed call cannot end an agent's turn.
  */
-import type { ToolError } from "../errors.js";
+import { isToolError, type ToolError } from "../errors.js";
 import {
   type ImageContent,
+  type ParsedCall,
   renderError,
   renderResult,
   resultImages,
@@ -17,8 +18,21 @@ export interface ModelCall {
   name: string;
   /** The arguments as the model sent them, not yet validated. */
   args: unknown;
-  /** Set when the host could not even read the arguments (e.g. invalid JSON). */
+  /** Set when the host could not even read the arguments (e.g. invalid JSON), or they failed validation. */
   failure?: ToolError;
+  /** The call validated (parsedCall): the steps after take it as it is. */
+  checked?: ParsedCall;
+}
+
+/** The call with its arguments validated once, or with the reason they are not valid as its failure. */
+export function parsedCall(toolkit: Toolkit, call: ModelCall): ModelCall {
+  if (call.failure || call.checked) return call;
+  try {
+    return { ...call, checked: toolkit.parse(call.name, call.args) };
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    return { ...call, failure: error };
+  }
 }
 
 export interface ModelReply {
@@ -36,7 +50,9 @@ export interface ModelReply {
 export async function dispatch(toolkit: Toolkit, call: ModelCall): Promise<ModelReply> {
   try {
     if (call.failure) throw call.failure;
-    const result = await toolkit.call(call.name, call.args);
+    const result = await (call.checked
+      ? toolkit.run(call.checked)
+      : toolkit.call(call.name, call.args));
     const images = resultImages(result);
     return { text: renderResult(call.name, result), images, isError: false, result };
   } catch (error) {
@@ -49,9 +65,10 @@ export async function dispatch(toolkit: Toolkit, call: ModelCall): Promise<Model
  * run side by side, the rest in the order the model gave them. Replies come
  * back in that order too.
  */
-export async function dispatchAll(toolkit: Toolkit, calls: ModelCall[]): Promise<ModelReply[]> {
+export async function dispatchAll(toolkit: Toolkit, given: ModelCall[]): Promise<ModelReply[]> {
+  const calls = given.map((call) => parsedCall(toolkit, call));
   const replies: ModelReply[] = new Array(calls.length);
-  for (const wave of toolkit.schedule(calls)) {
+  for (const wave of toolkit.schedule(calls.map((call) => call.checked ?? call))) {
     await Promise.all(
       wave.map(async (i) => {
         replies[i] = await dispatch(toolkit, calls[i]!);

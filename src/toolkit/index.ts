@@ -17,7 +17,8 @@ export {
   type ToolAnnotations,
 } from "../tools/define.js";
 /** A root written HOST:PATH, and where such a root's state is kept on this machine. */
-export { type Remotes, remoteHistoryDir, remotePath } from "../workspace/remote/hosts.js";
+export { type Remotes, remotePath } from "../workspace/remote/hosts.js";
+export { HostSession, type HostSessionOptions } from "./host-session.js";
 export type { BaseContext, ToolkitOptions } from "./options.js";
 export {
   codingTools,
@@ -33,9 +34,11 @@ export { type ImageContent, renderError, renderResult, resultImages } from "./re
 export { RootSet, type RootSetOptions } from "./roots.js";
 export { scheduleWaves } from "./schedule.js";
 export {
+  type AnyCall,
   type CallInfo,
   type CallOptions,
   createToolkit,
+  type ParsedCall,
   type ToolCall,
   type Toolkit,
 } from "./toolkit.js";

@@ -4,26 +4,22 @@
  * context they become.
  */
 import { randomUUID } from "node:crypto";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { DEFAULT_LIMITS } from "../change/context.js";
 import { EventBus, type Listener } from "../events.js";
-import { PathGuard } from "../guard/path-guard.js";
+import { type GuardScope, PathGuard } from "../guard/path-guard.js";
 import { History } from "../history/history.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
 import { type Durability, durabilityOf } from "../util/durable.js";
+import { remoteMirrorOf, stateFolderOf, stateLayout } from "../util/state-folder.js";
 import { LocalWorkspace } from "../workspace/local.js";
-import {
-  type Remotes,
-  remoteHistoryDir,
-  remotePath,
-  transportFor,
-} from "../workspace/remote/hosts.js";
+import { type Remotes, remotePath, transportFor } from "../workspace/remote/hosts.js";
 import { RemoteWorkspace } from "../workspace/remote/remote-workspace.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
 
-export interface ToolkitOptions {
+export interface ToolkitOptions extends GuardScope {
   /**
    * The project root: every path must resolve inside it. `HOST:PATH` (a
    * host named in `remotes`) makes a folder of that machine the root.
@@ -35,18 +31,6 @@ export interface ToolkitOptions {
    * `docker exec -i ctr sh -c`). See docs/remote.md.
    */
   remotes?: Remotes;
-  /** Working folder inside the root; relative paths resolve against it. */
-  base?: string;
-  /** Keep every path inside `base`, not only inside `root`. */
-  confine?: boolean;
-  /** Globs (root-relative) a write must match. */
-  allowlist?: string[];
-  /** Globs a write must not match (added to the defaults). */
-  blocklist?: string[];
-  /** Globs (root-relative) a read must match. */
-  readAllowlist?: string[];
-  /** Replaces the default secret patterns (.env*, *.pem, *.key, id_*). */
-  readBlocklist?: string[];
   history?: {
     /** Where history lives; default `<root>/.splice`. */
     dir?: string;
@@ -151,10 +135,11 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
   const session = o.history?.session ?? `lib-${randomUUID()}`;
   const historyDir =
     o.history?.dir ??
-    (remote ? remoteHistoryDir(remote.workspace.host, guard.root) : join(guard.root, ".splice"));
+    (remote ? remoteMirrorOf(remote.workspace.host, guard.root) : stateFolderOf(guard.root));
+  const layout = stateLayout(historyDir);
   const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
   // One pool of spare inodes for the workspace's writes and history's blobs.
-  const sparesDir = join(historyDir, "spares");
+  const sparesDir = layout.spares;
   const history = History.open({
     dir: historyDir,
     // A remote root's history is on this machine: no local folder holds it in.
@@ -174,7 +159,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
       remote?.workspace ??
       new LocalWorkspace({
         confineTo: guard.root,
-        lockDir: join(historyDir, "locks"),
+        lockDir: layout.locks,
         sparesDir,
         durable,
       }),
@@ -189,7 +174,7 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
     },
   };
   // Servers read the disk, so validation needs the files to be there. No server starts here.
-  const onDisk = remote ? false : !o.workspace || o.workspace instanceof LocalWorkspace;
+  const onDisk = context.workspace.capabilities?.localFiles === true;
   if (onDisk && o.lsp !== false) {
     context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
   }

@@ -7,12 +7,12 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../errors.js";
-import { EVERYTHING, parseArgs, type RootRouter } from "../tools/define.js";
+import { EVERYTHING, type RootRouter } from "../tools/define.js";
 import { newBackupId } from "../util/ids.js";
 import { isInside } from "../util/paths.js";
 import { remotePath } from "../workspace/remote/hosts.js";
 import type { ToolkitOptions } from "./options.js";
-import { type CallOptions, createToolkit, type Toolkit } from "./toolkit.js";
+import { type CallOptions, createToolkit, type ParsedCall, type Toolkit } from "./toolkit.js";
 
 export type RootSetOptions = Omit<ToolkitOptions, "root">;
 
@@ -84,9 +84,13 @@ export class RootSet {
    * Throws ToolError for an unknown tool, bad arguments, or paths in two roots.
    */
   route(name: string, args: unknown): Toolkit {
+    return this.#route(this.#entries[0]!.toolkit.parse(name, args));
+  }
+
+  /** route() for a call parsed already. */
+  #route({ tool, args }: ParsedCall): Toolkit {
     const first = this.#entries[0]!;
-    const tool = first.toolkit.find(name);
-    const footprint = tool.footprint(parseArgs(tool, args));
+    const footprint = tool.footprint(args);
     const owners = new Map<Entry, string>();
     for (const path of [...footprint.reads, ...footprint.writes]) {
       if (path === EVERYTHING) continue;
@@ -107,9 +111,11 @@ export class RootSet {
   async call(name: string, args: unknown, options?: CallOptions): Promise<unknown> {
     // One root takes every call: routing would only validate the arguments a second time.
     if (this.#entries.length === 1) return this.#entries[0]!.toolkit.call(name, args, options);
-    const toolkit = this.route(name, args);
-    if (name === "undo") return this.#undo(toolkit, args, options);
-    return toolkit.call(name, args, { ...options, roots: this.#router });
+    // Parsed once: the root it routes to runs it as it is.
+    const call = this.#entries[0]!.toolkit.parse(name, args);
+    const toolkit = this.#route(call);
+    if (name === "undo") return this.#undo(toolkit, call, options);
+    return toolkit.run(call, { ...options, roots: this.#router });
   }
 
   /** A call's context in the root its paths are in, joining backup session `backup`. */
@@ -125,21 +131,22 @@ export class RootSet {
    * wrote in two roots recorded one session id in both — and that undo is
    * itself one session id in each, so undoing it redoes all.
    */
-  async #undo(routed: Toolkit, args: unknown, options?: CallOptions): Promise<unknown> {
-    const parsed = parseArgs(routed.find("undo"), args) as {
+  async #undo(routed: Toolkit, call: ParsedCall, options?: CallOptions): Promise<unknown> {
+    const parsed = call.args as {
       backup_session?: string;
       path?: string;
       list?: boolean;
       all_sessions?: boolean;
     };
-    if (parsed.list || parsed.path !== undefined) return routed.call("undo", args, options);
+    if (parsed.list || parsed.path !== undefined) return routed.run(call, options);
     const id = parsed.backup_session ?? (await this.#newestUndoable(parsed.all_sessions));
     const holders = this.#entries.filter((e) =>
       e.toolkit.context.history.backups().some((b) => b.id === id),
     );
     if (id === undefined || holders.length < 2) {
       const one = holders[0]?.toolkit ?? routed;
-      return one.call("undo", id === undefined ? args : { ...parsed, backup_session: id }, options);
+      if (id === undefined) return one.run(call, options);
+      return one.call("undo", { ...parsed, backup_session: id }, options);
     }
     // Every root's revert is planned first: a conflict in one root undoes nothing in any.
     for (const entry of holders) {

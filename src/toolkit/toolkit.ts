@@ -8,10 +8,13 @@
 import { resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
 import { OutsideWatch } from "../checkpoint/outside.js";
+import {
+  type BackgroundIndexOptions,
+  buildIndexInBackground,
+} from "../codebase/symbol-index-build.js";
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
-import { History } from "../history/history.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -22,7 +25,6 @@ import {
 } from "../tools/define.js";
 import { flushBackground } from "../util/durable.js";
 import { newBackupId } from "../util/ids.js";
-import { LocalWorkspace } from "../workspace/local.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
@@ -51,6 +53,22 @@ export interface ToolCall {
   args: unknown;
 }
 
+/**
+ * A call whose arguments were validated once (Toolkit.parse): routing,
+ * describing, scheduling and running take it as it is, never parsing again.
+ */
+export interface ParsedCall extends ToolCall {
+  readonly tool: Tool;
+  /** The arguments as the tool's schema made them (defaults filled in). */
+  readonly args: unknown;
+  readonly parsed: true;
+}
+
+/** A call as given, or parsed already. */
+export type AnyCall = ToolCall | ParsedCall;
+
+const isParsed = (call: AnyCall): call is ParsedCall => (call as ParsedCall).parsed === true;
+
 export interface Toolkit {
   readonly root: string;
   readonly session: string;
@@ -60,14 +78,20 @@ export interface Toolkit {
   readonly tools: readonly Tool[];
   /** The tool by name, or a ToolError("unknown_tool") listing the real names. */
   find(name: string): Tool;
+  /** Validates raw arguments once: a ToolError for an unknown tool or bad arguments. */
+  parse(name: string, args: unknown): ParsedCall;
   /** Validates raw arguments and runs the tool; `signal` cancels this one call. */
   call(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
-  /** What a call is, for transcripts and approval prompts; validates the arguments. */
+  /** Runs a parsed call (its arguments are not validated again). */
+  run(call: ParsedCall, options?: CallOptions): Promise<unknown>;
+  /** What a call is, for transcripts and approval prompts; validates raw arguments. */
+  describe(call: ParsedCall): CallInfo;
   describe(name: string, args: unknown): CallInfo;
   /** What a call would do (a diff, a command), computed without changing anything. */
+  preview(call: ParsedCall): Promise<string>;
   preview(name: string, args: unknown): Promise<string>;
   /** Waves of call indexes: calls in one wave may run side by side. */
-  schedule(calls: ToolCall[]): number[][];
+  schedule(calls: AnyCall[]): number[][];
   /**
    * Resolves once every write so far is on the disk: with the default
    * "relaxed" durability the new bytes are flushed in the background (and
@@ -81,6 +105,17 @@ export interface Toolkit {
   watching(): Promise<string | undefined>;
   /** flush(), for a caller done with the toolkit; also stops its watches (the walk cache's, the root's). */
   close(): Promise<void>;
+  /** The remote host the root is on (a root written HOST:PATH); undefined for a root here. */
+  readonly host: string | undefined;
+  /** Files larger than this are refused for text operations. */
+  readonly maxFileBytes: number;
+  /** Names the program behind this toolkit's session: its changes from now on carry the name. */
+  nameClient(name: string): void;
+  /**
+   * Brings the root's symbol index up to date a few files at a time, waiting
+   * while `busy()`; false when stopped or there is no index.
+   */
+  buildIndex(options: BackgroundIndexOptions): Promise<boolean>;
 }
 
 export function createToolkit(options: ToolkitOptions): Toolkit {
@@ -89,44 +124,26 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const { find } = registry;
   const resultDiff = base.resultDiff ?? "changes";
   const watching = options.watch ? startWatch(base) : Promise.resolve("the watch option is off");
-  /**
-   * Every call gets a backup session of its own: all its writes undo as one.
-   * Its id is made on first use, so a call that writes nothing costs nothing.
-   */
-  const callContext = (
-    tool: string,
-    signal?: AbortSignal,
-    progress?: ProgressListener,
-    options: Pick<CallOptions, "backup" | "roots"> = {},
-  ): ToolContext => {
-    let backup = options.backup;
-    return {
-      ...base,
-      // Its changes name the tool, so a person sees what made them (undo's list, the review page).
-      history: base.history.forTool(tool),
-      registry,
-      get backup() {
-        backup ??= newBackupId();
-        return backup;
-      },
-      ...(signal ? { signal } : {}),
-      ...(progress ? { progress } : {}),
-      ...(options.roots ? { roots: options.roots } : {}),
-    };
+  const contextFor = (tool: string, options?: CallOptions) =>
+    callContext(base, registry, tool, options);
+  const parse = (name: string, args: unknown): ParsedCall => {
+    const tool = find(name);
+    return { name, tool, args: parseArgs(tool, args), parsed: true };
   };
-  const resolveFootprint = (call: ToolCall): ResolvedFootprint => {
+  const parsedOf = (call: ParsedCall | string, args?: unknown) =>
+    typeof call === "string" ? parse(call, args) : call;
+  const run = async (call: ParsedCall, callOptions?: CallOptions) => {
+    // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
+    const release = base.rootWatch?.hold();
     try {
-      const tool = find(call.name);
-      const footprint = tool.footprint(parseArgs(tool, call.args));
-      const norm = (p: string) => {
-        if (p === EVERYTHING) return p;
-        const rel = base.guard.relative(resolve(base.guard.base, p));
-        return rel === "." ? "" : rel;
-      };
-      return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
-    } catch {
-      // A call that will fail validation touches nothing; it may run anywhere.
-      return { reads: [], writes: [] };
+      const result = await call.tool.call(contextFor(call.name, callOptions), call.args);
+      const warned = withHistoryWarning(result, unavailableWarning(base.history));
+      return withResultDiff(warned, resultDiff);
+    } catch (error) {
+      const failure = historyFailure(error, base.history.dir);
+      throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
+    } finally {
+      release?.();
     }
   };
   return {
@@ -136,40 +153,20 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     events: base.events,
     tools: registry.tools,
     find,
-    call: async (name, args, callOptions) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
-      const release = base.rootWatch?.hold();
-      try {
-        const result = await tool.call(
-          callContext(name, callOptions?.signal, callOptions?.onProgress, callOptions),
-          parsed,
-        );
-        const warned = withHistoryWarning(result, unavailableWarning(base.history));
-        return withResultDiff(warned, resultDiff);
-      } catch (error) {
-        const failure = historyFailure(error, base.history.dir);
-        throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
-      } finally {
-        release?.();
-      }
+    parse,
+    run,
+    call: async (name, args, callOptions) => run(parse(name, args), callOptions),
+    describe: (call: ParsedCall | string, args?: unknown) => describeCall(parsedOf(call, args)),
+    preview: async (call: ParsedCall | string, args?: unknown) => {
+      const { name, tool, args: parsed } = parsedOf(call, args);
+      return tool.preview ? tool.preview(contextFor(name), parsed) : tool.summarize(parsed).summary;
     },
-    describe: (name, args) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      const needs =
-        typeof tool.needsApproval === "function" ? tool.needsApproval(parsed) : tool.needsApproval;
-      return { name, kind: tool.kind, needs_approval: needs, ...tool.summarize(parsed) };
-    },
-    preview: async (name, args) => {
-      const tool = find(name);
-      const parsed = parseArgs(tool, args);
-      return tool.preview
-        ? tool.preview(callContext(name), parsed)
-        : tool.summarize(parsed).summary;
-    },
-    schedule: (calls) => scheduleWaves(calls.map(resolveFootprint)),
+    schedule: (calls) =>
+      scheduleWaves(calls.map((call) => footprintOf(base, call, (c) => parse(c.name, c.args)))),
+    host: base.guard.host,
+    maxFileBytes: base.limits.maxFileBytes,
+    nameClient: (name) => base.history.nameClient(name),
+    buildIndex: (options) => buildIndexInBackground({ ...base, backup: "index" }, options),
     flush: () => flushBackground(),
     watching: () => watching,
     close: async () => {
@@ -182,13 +179,66 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   };
 }
 
+/**
+ * A call's context. Every call gets a backup session of its own: all its
+ * writes undo as one. Its id is made on first use, so a call that writes
+ * nothing costs nothing.
+ */
+function callContext(
+  base: BaseContext,
+  registry: ToolContext["registry"],
+  tool: string,
+  options: CallOptions = {},
+): ToolContext {
+  let backup = options.backup;
+  return {
+    ...base,
+    // Its changes name the tool, so a person sees what made them (undo's list, the review page).
+    history: base.history.forTool(tool),
+    registry,
+    get backup() {
+      backup ??= newBackupId();
+      return backup;
+    },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { progress: options.onProgress } : {}),
+    ...(options.roots ? { roots: options.roots } : {}),
+  };
+}
+
+function describeCall({ name, tool, args }: ParsedCall): CallInfo {
+  const needs =
+    typeof tool.needsApproval === "function" ? tool.needsApproval(args) : tool.needsApproval;
+  return { name, kind: tool.kind, needs_approval: needs, ...tool.summarize(args) };
+}
+
+/** The root-relative paths a call reads and writes, for scheduling. */
+function footprintOf(
+  base: BaseContext,
+  call: AnyCall,
+  parse: (call: ToolCall) => ParsedCall,
+): ResolvedFootprint {
+  try {
+    const { tool, args } = isParsed(call) ? call : parse(call);
+    const footprint = tool.footprint(args);
+    const norm = (p: string) => {
+      if (p === EVERYTHING) return p;
+      const rel = base.guard.relative(resolve(base.guard.base, p));
+      return rel === "." ? "" : rel;
+    };
+    return { reads: footprint.reads.map(norm), writes: footprint.writes.map(norm) };
+  } catch {
+    // A call that will fail validation touches nothing; it may run anywhere.
+    return { reads: [], writes: [] };
+  }
+}
+
 /** Starts the root watch; resolves with why there is none, or undefined once it runs. */
 async function startWatch(base: BaseContext): Promise<string | undefined> {
-  if (!(base.workspace instanceof LocalWorkspace)) return "only a local root is watched";
+  if (!base.workspace.capabilities?.localFiles) return "only a local root is watched";
   if (base.history.unavailable) return "history is unavailable";
   // Outside versions get a session of their own: they vouch for no model's edit.
-  const outsideHistory =
-    base.history instanceof History ? base.history.forSession("outside") : base.history;
+  const outsideHistory = base.history.forSession?.("outside") ?? base.history;
   try {
     base.rootWatch = await OutsideWatch.start({ ...base, outsideHistory });
     return undefined;

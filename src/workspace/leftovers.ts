@@ -1,15 +1,16 @@
 /**
  * Crash leftovers under a project root, for `splice gc`: staged temp files
  * of gone writers in the project (temp.ts), history's temp files and spare
- * inodes of gone writers (history/temps.ts, spares.ts), and writer locks
+ * inodes of gone writers (dead-temps.ts, spares.ts), and writer locks
  * whose holder is gone, with their holder files (file-lock.ts). Each is judged as the sweep that would meet it judges it,
  * so gc removes nothing a running splice still needs; every call is made
  * beneath the root.
  */
 import { join } from "node:path";
-import { deadTemps } from "../history/temps.js";
 import { isInside } from "../util/paths.js";
+import { STATE_FOLDERS, stateFolderOf, stateLayout } from "../util/state-folder.js";
 import { BeneathFs } from "./beneath-fs.js";
+import { deadTemps } from "./dead-temps.js";
 import { deadLocks, removeDeadLock } from "./file-lock.js";
 import { isStaleTemp, isTempName } from "./temp.js";
 
@@ -22,10 +23,10 @@ export interface Leftover {
 }
 
 /** Folders a project walk does not enter: git's own, and history (looked at on its own). */
-const SKIP = new Set([".git", ".splice"]);
+const SKIP = new Set(STATE_FOLDERS);
 
-/** The leftovers under `root`, history in `historyDir` (default `<root>/.splice`). */
-export function findLeftovers(root: string, historyDir = join(root, ".splice")): Leftover[] {
+/** The leftovers under `root`, history in `historyDir` (default the root's state folder). */
+export function findLeftovers(root: string, historyDir = stateFolderOf(root)): Leftover[] {
   const fs = BeneathFs.around(historyDir, root);
   const out: Leftover[] = [];
   const now = Date.now();
@@ -50,9 +51,9 @@ export function findLeftovers(root: string, historyDir = join(root, ".splice")):
     }
   };
   if (fs.root !== undefined && isInside(fs.root, root)) walk(root);
-  const blobs = join(historyDir, "blobs");
+  const { blobs, spares, locks } = stateLayout(historyDir);
   for (const path of deadTemps(fs, historyDir, now)) out.push({ kind: "history_temp", path });
-  for (const path of deadTemps(fs, join(historyDir, "spares"), now)) {
+  for (const path of deadTemps(fs, spares, now)) {
     out.push({ kind: "history_temp", path }); // spare inodes of a killed process (spares.ts)
   }
   for (const fanout of safeReaddir(fs, blobs)) {
@@ -60,7 +61,7 @@ export function findLeftovers(root: string, historyDir = join(root, ".splice")):
       out.push({ kind: "history_temp", path });
     }
   }
-  for (const path of deadLocks(fs, join(historyDir, "locks"))) out.push({ kind: "lock", path });
+  for (const path of deadLocks(fs, locks)) out.push({ kind: "lock", path });
   return out;
 }
 
@@ -68,7 +69,7 @@ export function findLeftovers(root: string, historyDir = join(root, ".splice")):
 export function removeLeftovers(
   root: string,
   found: Leftover[],
-  historyDir = join(root, ".splice"),
+  historyDir = stateFolderOf(root),
 ): Leftover[] {
   const fs = BeneathFs.around(historyDir, root);
   const removed: Leftover[] = [];

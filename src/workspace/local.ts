@@ -10,7 +10,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  readSync,
   renameSync,
   rmSync,
   type Stats,
@@ -24,13 +23,17 @@ import { backgroundFiles, type Durability, fsyncPath, SyncBarrier } from "../uti
 import { sha256 } from "../util/hash.js";
 import { Beneath, FOLLOW, type Follow, STRONG } from "./beneath.js";
 import { BeneathFs, PLAIN } from "./beneath-fs.js";
+import { displacedBytes, readAll, settled, watchLate } from "./displaced.js";
 import { withFileLock } from "./file-lock.js";
+import { openLogFile, pruneLogFiles } from "./log-file.js";
 import { SparePool } from "./spares.js";
 import { sweepTemps, tempName, testHangBeforeRename } from "./temp.js";
 import {
   type DirEntry,
   type FileStat,
+  type LogFile,
   type Workspace,
+  type WorkspaceCapabilities,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
@@ -67,6 +70,7 @@ function isMissing(error: unknown): boolean {
  */
 export class LocalWorkspace implements Workspace {
   readonly kind = "local";
+  readonly capabilities: WorkspaceCapabilities = { localFiles: true, statWalk: true };
   readonly #disk: Pick<Beneath, "at">; // PLAIN when unconfined
   readonly #durable: boolean;
   readonly #relaxed: boolean;
@@ -101,6 +105,14 @@ export class LocalWorkspace implements Workspace {
   expectWrites(count: number): void {
     // Each write stages its file in a spare, and history (sharing the pool) its new version.
     this.#spares()?.expect(2 * count);
+  }
+
+  openLog(path: string): LogFile {
+    return openLogFile(path, this.#confineTo);
+  }
+
+  pruneLogs(dir: string, keep: number): void {
+    pruneLogFiles(dir, keep);
   }
 
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
@@ -387,67 +399,6 @@ interface Swap {
   old?: number;
 }
 
-/** After a compare-and-swap, the replaced file is read again this long after (ms), in the background. */
-const LATE_CHECKS_MS = [5, 25, 100];
-
-/**
- * The replaced file held the expected bytes after the rename, but a program
- * that looked it up before the rename (an in-place save: open, truncate,
- * write) may write into it a moment later, where no path leads. It is read
- * again a few times after the write returned; changed bytes, once settled,
- * go to `onLate`. Then the file is closed.
- */
-function watchLate(fd: number, expected: string, onLate: (bytes: Uint8Array) => void): void {
-  void (async () => {
-    let waited = 0;
-    for (const at of LATE_CHECKS_MS) {
-      await new Promise((resolve) => setTimeout(resolve, at - waited));
-      waited = at;
-      let moved: Uint8Array | undefined;
-      try {
-        moved = displacedBytes(fd, expected);
-      } catch {
-        break; // unreadable now: nothing more can be seen of it
-      }
-      if (moved) {
-        const bytes = await settled(fd, moved); // closes it
-        try {
-          onLate(bytes);
-        } catch {
-          // The caller could not keep them; it says so where it can.
-        }
-        return;
-      }
-    }
-    close(fd, () => {});
-  })();
-}
-
-const SETTLE_STEP_MS = 5;
-const SETTLE_MAX_MS = 250;
-
-/**
- * The displaced file's bytes once its writer is done: a program that
- * truncated the old file before the rename may still be writing to it,
- * through a descriptor only it and `fd` now reach. Read again every few
- * milliseconds until two reads agree (or a quarter second passes); `fd` is
- * closed.
- */
-async function settled(fd: number, first: Uint8Array): Promise<Uint8Array> {
-  let last = first;
-  try {
-    for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_STEP_MS) {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
-      const now = readAll(fd, fstatSync(fd).size);
-      if (Buffer.compare(now, last) === 0 && waited >= 4 * SETTLE_STEP_MS) return now;
-      last = now;
-    }
-    return last;
-  } finally {
-    close(fd, () => {});
-  }
-}
-
 const REFUSED: Swap = { refused: true };
 
 /**
@@ -469,32 +420,6 @@ function stillHolds(old: number | undefined, staged: Staged, expected: string | 
   const st = fstatSync(old);
   if (!st.isFile()) return true;
   return sha256(readAll(old, st.size)) === expected;
-}
-
-/** The old file's bytes after the rename, when they are no longer the expected ones. */
-function displacedBytes(
-  old: number | undefined,
-  expected: string | null | undefined,
-): Uint8Array | undefined {
-  if (old === undefined || expected === undefined || expected === null) return undefined;
-  const st = fstatSync(old);
-  if (!st.isFile()) return undefined;
-  const bytes = readAll(old, st.size);
-  return sha256(bytes) === expected ? undefined : bytes;
-}
-
-/** The whole file from offset 0, whatever the descriptor's position. */
-function readAll(fd: number, size: number): Uint8Array {
-  const chunks: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.max(size - at, 0) + 1);
-    const n = readSync(fd, chunk, 0, chunk.length, at);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    at += n;
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** A temp file staged beside its target, in a folder held open (Linux) until the rename. */

@@ -6,6 +6,7 @@ import {
   KeyedQueue,
   type MemoryFile,
   type Workspace,
+  type WorkspaceCapabilities,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
@@ -14,6 +15,7 @@ import {
 /** Files in a Map, keyed by absolute path; folders exist where files do. */
 export class MemoryWorkspace implements Workspace {
   readonly kind = "memory";
+  readonly capabilities: WorkspaceCapabilities = { statWalk: true };
   readonly #files = new Map<string, MemoryFile>();
   #clock = 0;
 

@@ -6,6 +6,7 @@ import {
   KeyedQueue,
   type MemoryFile,
   type Workspace,
+  type WorkspaceCapabilities,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
@@ -13,6 +14,8 @@ import {
 
 export class OverlayWorkspace implements Workspace {
   readonly kind = "overlay";
+  // Its files are not on the disk as it holds them, so only the walk is offered.
+  readonly capabilities: WorkspaceCapabilities = { statWalk: true };
   /** Written files, and `null` for files removed here. */
   readonly #layer = new Map<string, MemoryFile | null>();
   readonly #queue = new KeyedQueue();

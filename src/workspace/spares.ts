@@ -8,18 +8,18 @@
  * process does other work — a batch's lock set, its re-reads and history's
  * fsync — and keeps as many ready as the last batch took (at most MAX).
  *
- * A spare lives in `.splice/spares` under a history temp name
- * (`.tmp-s-PID-START-ID`, history/fsutil.ts), so a killed process's spares
+ * A spare lives in the state folder's `spares` under a state temp name
+ * (`.tmp-s-PID-START-ID`, util/state-folder.ts), so a killed process's spares
  * are swept like its other temp files and listed by `splice gc`; a living
  * process removes its own as it exits. A spare is used only when it is still
  * the inode the pool made (same inode and device, one link, empty), and only
  * for a folder on the pool's file system; anything else stages as before.
  */
 import { closeSync, constants, fstatSync, open, openSync, renameSync, unlinkSync } from "node:fs";
-import { basename } from "node:path";
-import { tempPath } from "../history/fsutil.js";
-import { sweepDeadTemps } from "../history/temps.js";
+import { stateTempName } from "../util/state-folder.js";
 import type { BeneathFs } from "./beneath-fs.js";
+import { sweepDeadTemps } from "./dead-temps.js";
+import { newHolder } from "./holder.js";
 
 /** Spares kept ready between batches: enough for a single edit and a small patch. */
 const BASE = 4;
@@ -167,7 +167,7 @@ export class SparePool {
     const missing = this.#target - this.#ready.length - this.#making;
     for (let i = 0; i < missing; i++) {
       this.#making++;
-      const name = basename(tempPath("", "s"));
+      const name = stateTempName("s", newHolder());
       open(this.#path(name), MAKE_FLAGS, 0o600, (error, fd) => {
         this.#making--;
         if (error) {

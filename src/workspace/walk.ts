@@ -9,6 +9,7 @@ import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isToolError } from "../errors.js";
 import type { PathGuard } from "../guard/path-guard.js";
+import { STATE_FOLDER, STATE_FOLDERS } from "../util/state-folder.js";
 import { isTempName } from "./temp.js";
 import type { DirEntry, Workspace } from "./workspace.js";
 
@@ -18,7 +19,7 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
   ".hg",
   ".svn",
   "node_modules",
-  ".splice",
+  STATE_FOLDER,
   "__pycache__",
   ".venv",
   ".tox",
@@ -30,7 +31,7 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Skipped folders that are also always refused by the guard: never worth mentioning. */
-const UNLISTABLE = new Set([".git", ".splice"]);
+const UNLISTABLE = new Set(STATE_FOLDERS);
 
 const isLinkLoop = (error: unknown) => isToolError(error) && error.details.reason === "link_loop";
 

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { sha256 } from "../util/hash.js";
 
 /**
@@ -59,8 +60,78 @@ export interface WriteIfOptions extends WriteOptions {
   lastUnderLock?: boolean;
 }
 
+/**
+ * What a workspace can do beyond moving bytes, declared by the workspace: a
+ * tool asks these, never which class the workspace is. Each is false when
+ * absent, so a workspace that declares nothing is served through its
+ * methods alone (as memory and overlay workspaces are).
+ */
+export interface WorkspaceCapabilities {
+  /**
+   * Its paths are this machine's own files, exactly as a process started here
+   * sees them: ripgrep can search a list of them, a root watch and language
+   * servers see its writes, and their stamps (mtime, size) can key a symbol
+   * index kept on disk.
+   */
+  readonly localFiles?: boolean;
+  /**
+   * Walking every file's stat is cheap enough to take a checkpoint of the
+   * root (named checkpoints, what a `run` command changed): not so where
+   * each stat is a round trip to another machine.
+   */
+  readonly statWalk?: boolean;
+}
+
+/** A command run where the files are (the run tool's). */
+export interface ShellRunOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  graceMs: number;
+  onOutput(chunk: Buffer): void;
+  signal?: AbortSignal;
+}
+
+export interface ShellRunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+}
+
+/**
+ * Processes started where a workspace's files are, when that is another
+ * machine: a command and a search run there, not here.
+ */
+export interface WorkspaceShell {
+  /** The machine's name, for messages. */
+  readonly host: string;
+  /**
+   * Starts `command` in `cwd` there; it is stopped there when the returned
+   * process's stdin ends (end it, or kill the process).
+   */
+  spawn(cwd: string, command: string): Promise<ChildProcessWithoutNullStreams>;
+  /**
+   * Runs `command` there, output as it comes, stopped there (its whole
+   * group) on a timeout or an abort. Rejects with the signal's reason when
+   * aborted.
+   */
+  runCommand(options: ShellRunOptions): Promise<ShellRunOutcome>;
+}
+
+/** A log being written as bytes come (a command's full output). */
+export interface LogFile {
+  /** Writes all of `bytes`; throws when the disk refuses (full, gone). */
+  write(bytes: Uint8Array): void;
+  close(): void;
+}
+
 export interface Workspace {
+  /** A name for messages ("local", "memory", …); ask `capabilities`, not this, what it can do. */
   readonly kind: string;
+  /** What it can do beyond bytes; absent: nothing more. */
+  readonly capabilities?: WorkspaceCapabilities;
+  /** Where commands and searches run when the files are on another machine; absent: here. */
+  readonly shell?: WorkspaceShell;
   /** Follows symlinks; undefined when nothing is there. */
   stat(path: string): Promise<FileStat | undefined>;
   /** Throws WorkspaceError("missing") when the file does not exist. */
@@ -99,6 +170,14 @@ export interface Workspace {
    */
   removeIf(path: string, expected: string): Promise<boolean>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Creates a log at `path`, in a folder of the state folder (`run`'s full
+   * output), written as bytes come rather than held; throws when it cannot.
+   * Absent where no such log is kept (memory, a remote root).
+   */
+  openLog?(path: string): LogFile;
+  /** Keeps the newest `keep` logs (`*.log`) of `dir`, removing the older ones; never throws. */
+  pruneLogs?(dir: string, keep: number): void;
   /**
    * A hint that about `count` writes are coming (a batch whose locks are
    * being taken), so a workspace can prepare for them meanwhile.

@@ -53,7 +53,7 @@ async function until(check: () => boolean, ms = 5000): Promise<boolean> {
 async function escapee(transport: readonly string[], marker: string) {
   const root = mkdtempSync(join(tmpdir(), "splice-isolation-"));
   const ws = new RemoteWorkspace(new Transport("box", transport), { confineTo: root });
-  const child = await ws.spawn(
+  const child = await ws.shell.spawn(
     root,
     `setsid sleep ${marker} </dev/null >/dev/null 2>&1 & echo started; wait`,
   );

@@ -73,7 +73,7 @@ describe.skipIf(noSshd)(
       const ws = new RemoteWorkspace(new Transport("box", sshd.get().ssh), { confineTo: dir });
       for (const end of ["kill", "stdin"] as const) {
         const pidFile = join(dir, `${end}.pid`);
-        const child = await ws.spawn(dir, `sleep 60 & echo $! > ${shQuote(pidFile)}; wait`);
+        const child = await ws.shell.spawn(dir, `sleep 60 & echo $! > ${shQuote(pidFile)}; wait`);
         expect(await until(() => readdirSync(dir).includes(`${end}.pid`))).toBe(true);
         await sleep(100);
         const pid = Number(readFileSync(pidFile, "utf8"));
@@ -111,7 +111,7 @@ describe("a remote workspace over sh -c, when it fails", () => {
     const dir = mkdtempSync(join(tmpdir(), "splice-remote-spawn-"));
     const ws = new RemoteWorkspace(new Transport("local", ["sh", "-c"]), { confineTo: dir });
     const pidFile = join(dir, "pid");
-    const child = await ws.spawn(dir, `sleep 60 & echo $! > ${shQuote(pidFile)}; wait`);
+    const child = await ws.shell.spawn(dir, `sleep 60 & echo $! > ${shQuote(pidFile)}; wait`);
     expect(await until(() => readdirSync(dir).includes("pid"))).toBe(true);
     await sleep(100);
     const pid = Number(readFileSync(pidFile, "utf8"));

@@ -1,7 +1,7 @@
 /** RootSet: one toolkit per root, calls routed by their footprint paths. */
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RootSet } from "../../src/toolkit/roots.js";
 import { Project, rejection } from "../helpers/project.js";
 
@@ -22,6 +22,19 @@ function twoRoots() {
 }
 
 describe("RootSet", () => {
+  it("validates a call's arguments once, routing and running the parsed call", async () => {
+    const { set, realB } = twoRoots();
+    const tool = set.tools.find((t) => t.name === "read")!;
+    const safeParse = vi.spyOn(tool.input, "safeParse");
+    try {
+      const { results } = await read(set, join(realB, "only-b.txt"));
+      expect(results[0]!.content).toContain("1| b only");
+      expect(safeParse).toHaveBeenCalledTimes(1);
+    } finally {
+      safeParse.mockRestore();
+    }
+  });
+
   it("resolves relative paths against the first root", async () => {
     const { set, realA } = twoRoots();
     expect(set.roots[0]).toBe(realA);

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { clip, QUOTE_MAX } from "../../src/errors.js";
 import { createToolkit } from "../../src/toolkit/index.js";
 import { renderResult } from "../../src/toolkit/render-result.js";
@@ -18,6 +18,27 @@ describe("createToolkit", () => {
     expect(heard).toEqual(["files_changed"]);
     expect(own).toEqual([]);
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it("takes a call parsed once through describe, preview, schedule and run", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\n");
+    const kit = createToolkit({ root: p.root });
+    const safeParse = vi.spyOn(kit.find("edit").input, "safeParse");
+    try {
+      const call = kit.parse("edit", {
+        targets: [{ path: "a.txt", edits: [{ old_text: "one", new_text: "two" }] }],
+      });
+      expect(kit.describe(call)).toMatchObject({ name: "edit", subject: "a.txt" });
+      expect(await kit.preview(call)).toContain("+two");
+      expect(kit.schedule([call, call])).toEqual([[0], [1]]);
+      await kit.run(call);
+      expect(p.text("a.txt")).toBe("two\n");
+      expect(safeParse).toHaveBeenCalledTimes(1);
+    } finally {
+      safeParse.mockRestore();
+      await kit.close();
+    }
   });
 
   it("describes a call for approval prompts, validating its arguments", () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Splice } from "../../src/splice.js";
 import { LocalWorkspace } from "../../src/workspace/local.js";
 import type { WriteIfOptions } from "../../src/workspace/workspace.js";
@@ -285,5 +285,28 @@ describe("edit modes", () => {
     const same = { path: "f.txt", file_hash: tag, ops: "replace 2:\n+line 2" };
     const unchanged = await s.edit({ mode: "check", targets: [same] });
     expect(unchanged.results[0]).toMatchObject({ changed: false, diff: "" });
+  });
+});
+
+describe("edit's path checks", () => {
+  it("checks each text edit's target once, for the lock and the plan alike", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\n");
+    p.write("b.txt", "bee\n");
+    const s = p.splice();
+    const check = vi.spyOn(s.context.guard, "check");
+    try {
+      await s.edit({
+        targets: [
+          { path: "a.txt", edits: [{ old_text: "one", new_text: "two" }] },
+          { path: "b.txt", edits: [{ old_text: "bee", new_text: "wasp" }] },
+        ],
+      });
+      const writes = check.mock.calls.filter(([, scope]) => scope === "write").map(([p]) => p);
+      expect(writes).toEqual(["a.txt", "b.txt"]);
+    } finally {
+      check.mockRestore();
+    }
+    expect(p.text("a.txt")).toBe("two\n");
   });
 });

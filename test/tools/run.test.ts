@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SpliceEvent } from "../../src/events.js";
@@ -162,6 +170,22 @@ describe("run", () => {
     );
     expect(statSync(join(p.root, result.output_file!)).size).toBe(100_000_000);
     expect(peak).toBeLessThan(80 * 1024 * 1024);
+  });
+
+  it("spills the full output into the history folder the options name", async () => {
+    const p = new Project();
+    const elsewhere = mkdtempSync(join(tmpdir(), "splice-history-"));
+    const toolkit = p.splice({ history: { dir: elsewhere } });
+    const result = await callAs<RunResult>(toolkit, "run", {
+      command: "seq 1 3000",
+      max_output_bytes: 1000,
+    });
+    const runs = join(realpathSync(elsewhere), "runs");
+    expect(result.output_file).toMatch(new RegExp(`^${runs}/[\\w-]+\\.log$`));
+    expect(readFileSync(result.output_file!, "utf8")).toBe(
+      execFileSync("seq", ["1", "3000"], { encoding: "utf8" }),
+    );
+    expect(existsSync(join(p.root, ".splice/runs"))).toBe(false);
   });
 
   it("removes colour codes", async () => {

@@ -281,6 +281,60 @@ describe.each(implementations)("%s (workspace contract)", (_name, make) => {
     await expect(workspace.readDir(ghost)).rejects.toMatchObject({ kind: "missing" });
     expect(await workspace.stat(ghost)).toBeUndefined();
   });
+
+  // What a workspace declares beyond bytes (capabilities, shell) is what tools rely on.
+  it("declares only the capabilities it has, and its files are this machine's when it says so", async () => {
+    const { workspace, dir } = make();
+    const declared = workspace.capabilities ?? {};
+    expect(Object.keys(declared).every((k) => ["localFiles", "statWalk"].includes(k))).toBe(true);
+    if (!declared.localFiles) return;
+    const path = join(dir, "local/seen.txt");
+    await workspace.writeFile(path, bytes("written\n"));
+    expect(await fs.readFile(path, "utf8")).toBe("written\n");
+    await fs.writeFile(join(dir, "local/made.txt"), "outside\n");
+    expect(text(await workspace.readFile(join(dir, "local/made.txt")))).toBe("outside\n");
+  });
+
+  it("walks a tree by readDir and stat when it declares statWalk", async () => {
+    const { workspace, dir } = make();
+    if (!workspace.capabilities?.statWalk) return;
+    await workspace.writeFile(join(dir, "tree/a.txt"), bytes("a"));
+    await workspace.writeFile(join(dir, "tree/sub/b.txt"), bytes("bb"));
+    const sizes: Record<string, number> = {};
+    const walk = async (folder: string, rel: string): Promise<void> => {
+      for (const entry of await workspace.readDir(folder)) {
+        const path = join(folder, entry.name);
+        if (entry.kind === "directory") await walk(path, `${rel}${entry.name}/`);
+        else sizes[`${rel}${entry.name}`] = (await workspace.stat(path))!.size;
+      }
+    };
+    await walk(join(dir, "tree"), "");
+    expect(sizes).toEqual({ "a.txt": 1, "sub/b.txt": 2 });
+  });
+
+  it("runs a command and a process where its files are when it has a shell", async () => {
+    const { workspace, dir } = make();
+    const { shell } = workspace;
+    if (!shell) return;
+    expect(shell.host).not.toBe("");
+    await workspace.writeFile(join(dir, "there.txt"), bytes("on that side\n"));
+    const chunks: Buffer[] = [];
+    const outcome = await shell.runCommand({
+      command: "cat there.txt; printf made > made.txt; exit 3",
+      cwd: dir,
+      timeoutMs: 20_000,
+      graceMs: 500,
+      onOutput: (chunk) => chunks.push(chunk),
+    });
+    expect(outcome).toEqual({ exitCode: 3, signal: null, timedOut: false });
+    expect(Buffer.concat(chunks).toString()).toBe("on that side\n");
+    expect(text(await workspace.readFile(join(dir, "made.txt")))).toBe("made");
+    const child = await shell.spawn(dir, "cat made.txt");
+    const out: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(Buffer.concat(out).toString()).toBe("made");
+  });
 });
 
 const bases: [string, () => { base: Workspace; dir: string; seed: Fixture["seed"] }][] = [

@@ -6,7 +6,6 @@ import { ToolError } from "../../errors.js";
 import { isCheckpointName } from "../../history/checkpoints.js";
 import type { BackupChange } from "../../history/types.js";
 import type { NetChange } from "../../history/undo-state.js";
-import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { CHANGES, defineTool, EVERYTHING, manual, type ToolContext } from "../define.js";
 
 const ACTIONS = ["create", "diff", "restore", "list"] as const;
@@ -46,7 +45,7 @@ function nameOf(args: Args): string {
 }
 
 function localOnly(context: ToolContext): void {
-  if (context.workspace instanceof RemoteWorkspace) {
+  if (!context.workspace.capabilities?.statWalk) {
     throw new ToolError(
       "invalid_input",
       "Checkpoints are taken of local roots only: a remote root's files are not walked. On the remote host, use git there (git stash, git diff) or run splice on it.",

@@ -7,6 +7,7 @@ import type { LoadedFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { atomicNote, putBack, type Written } from "../../change/restore.js";
 import { ToolError } from "../../errors.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
@@ -76,10 +77,11 @@ function plan(
   context: ToolContext,
   t: Target,
   pending: Map<string, LoadedFile>,
+  file?: GuardedPath,
 ): Promise<EditPlan> {
   return formOf(t) === "lines"
     ? planLineEdit(context, { path: t.path, file_hash: t.file_hash!, ops: t.ops! }, pending)
-    : planTextEdit(context, { path: t.path, edits: t.edits! }, pending);
+    : planTextEdit(context, { path: t.path, edits: t.edits!, ...(file ? { file } : {}) }, pending);
 }
 
 /** Plans every target first, so most failures happen before any write. */
@@ -133,12 +135,17 @@ function edit(
     );
   }
   const options = { mode: args.mode, validate: args.validate, force: args.force };
-  return runBatch(args.targets, (t) =>
-    serialized(context, t.path, async () => {
-      const { result } = await commitEdit(context, await plan(context, t, new Map()), options);
+  return runBatch(args.targets, (t) => {
+    const file = context.guard.check(t.path, "write");
+    return serialized(context, file, async () => {
+      const { result } = await commitEdit(
+        context,
+        await plan(context, t, new Map(), file),
+        options,
+      );
       return result;
-    }),
-  );
+    });
+  });
 }
 
 export const editTool = defineTool({

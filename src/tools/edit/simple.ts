@@ -39,8 +39,9 @@ Example: {"path": "src/a.ts", "old_text": "const x = 1;", "new_text": "const x =
 function simpleEdit(context: ToolContext, args: z.output<typeof input>): Promise<EditResult> {
   const { path, old_text, new_text, replace_all } = args;
   const edits = [{ old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) }];
-  return serialized(context, path, async () => {
-    const plan = await planTextEdit(context, { path, edits }, new Map());
+  const file = context.guard.check(path, "write");
+  return serialized(context, file, async () => {
+    const plan = await planTextEdit(context, { path, edits, file }, new Map());
     const { result } = await commitEdit(context, plan, {
       mode: args.mode,
       validate: args.validate,

@@ -82,10 +82,11 @@ function createPlan(file: GuardedPath, edits: TextEditArgs[]): EditPlan {
 
 export async function planTextEdit(
   context: ToolContext,
-  t: { path: string; edits: TextEditArgs[] },
+  t: { path: string; edits: TextEditArgs[]; file?: GuardedPath },
   pending: Map<string, LoadedFile>,
 ): Promise<EditPlan> {
-  const file = context.guard.check(t.path, "write");
+  // The path as the lock checked it, when the caller holds one: each target is checked once.
+  const file = t.file ?? context.guard.check(t.path, "write");
   const current = pending.get(file.rel) ?? (await loadIfExists(context, file));
   const creates = t.edits.some((e) => e.old_text === "");
   if (!current) {

@@ -1,26 +1,15 @@
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
 import { type CheckpointReport, recordCommand } from "../../checkpoint/record.js";
 import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
 import { ToolError } from "../../errors.js";
-import { type LimitedOutput, OutputLimiter, type OutputSink } from "../../proc/output-limit.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { type LimitedOutput, OutputLimiter } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { formatBytes } from "../../util/format.js";
-import { randomId } from "../../util/ids.js";
-import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
+import { KEPT_LOGS, MAX_LOG_BYTES, RunLog } from "./log.js";
 
 export const RUN_LIMITS = {
   defaultTimeoutMs: 120_000,
@@ -34,10 +23,8 @@ export const RUN_LIMITS = {
   maxOutputBytes: 1_000_000,
   /** Share of the output budget kept from the start; the rest is kept from the end. */
   headShare: 0.4,
-  /** A spilled log stops growing here. */
-  maxLogBytes: 256 * 1024 * 1024,
-  /** Newest spilled logs kept in .splice/runs. */
-  keptLogs: 20,
+  maxLogBytes: MAX_LOG_BYTES,
+  keptLogs: KEPT_LOGS,
 } as const;
 
 const input = z.strictObject({
@@ -99,73 +86,6 @@ function statusLine(
   return `[exit ${o.exitCode} after ${took}]`;
 }
 
-const RUNS_DIR = ".splice/runs";
-
-/** The full output of one run, written as it streams (never held in memory). */
-class RunLog implements OutputSink {
-  readonly rel: string;
-  readonly #fd: number;
-  #written = 0;
-  capped = false;
-  /** Why writing stopped early (a full disk), if it did; the run itself goes on. */
-  failed: string | undefined;
-
-  constructor(root: string) {
-    const dir = path.join(root, RUNS_DIR);
-    mkdirSync(dir, { recursive: true });
-    const real = realpathSync(dir);
-    if (real !== path.join(root, RUNS_DIR)) {
-      throw new Error(`${RUNS_DIR} leads outside the project (${real})`);
-    }
-    try {
-      writeFileSync(path.join(real, ".gitignore"), "*\n", { flag: "wx" });
-    } catch {
-      // Already there.
-    }
-    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const name = `${stamp}-${randomId(3)}.log`;
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-    this.#fd = openSync(path.join(real, name), flags, 0o600);
-    this.rel = `${RUNS_DIR}/${name}`;
-  }
-
-  write(chunk: Uint8Array): void {
-    if (this.failed) return;
-    const room = RUN_LIMITS.maxLogBytes - this.#written;
-    if (room <= 0) {
-      this.capped = true;
-      return;
-    }
-    const bytes = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    try {
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
-    } catch (error) {
-      this.failed = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    }
-    this.#written += bytes.length;
-  }
-
-  close(): void {
-    closeSync(this.#fd);
-  }
-
-  /** Old logs are removed so .splice/runs stays small; names sort by time. */
-  static prune(root: string): void {
-    const dir = path.join(root, RUNS_DIR);
-    try {
-      const logs = readdirSync(dir)
-        .filter((n) => n.endsWith(".log"))
-        .sort();
-      for (const name of logs.slice(0, Math.max(0, logs.length - RUN_LIMITS.keptLogs))) {
-        rmSync(path.join(dir, name), { force: true });
-      }
-    } catch {
-      // Pruning is housekeeping; a failure leaves old logs behind, nothing worse.
-    }
-  }
-}
-
 /** Colours and cursor moves cost tokens and mean nothing to a model. */
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 const plain = (s: string) => s.replace(ANSI, "");
@@ -224,35 +144,14 @@ Example: {"command": "npm test"}`,
   preview: async (_context, args) =>
     `$ ${args.command}\n(in ${args.cwd || "."}, timeout ${formatSeconds(args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs)})`,
   async call(context, args): Promise<RunResult> {
-    const cwd = context.guard.check(args.cwd || ".", "read");
-    const stat = await context.workspace.stat(cwd.real);
-    if (!stat) {
-      throw new ToolError(
-        "not_found",
-        `Folder ${cwd.display} does not exist.`,
-        { path: cwd.display },
-        {
-          tool: "run",
-          say: (v) =>
-            `Pass an existing folder as ${v.arg("cwd")}, or create it first (for example with ${v.tool("run")} "mkdir -p ${cwd.display}").`,
-        },
-      );
-    }
-    if (stat.kind !== "directory") {
-      throw new ToolError(
-        "invalid_input",
-        `cwd ${cwd.display} is a file, not a folder. Pass the folder that holds it, such as "${path.posix.dirname(cwd.display)}".`,
-        { path: cwd.display },
-      );
-    }
+    const cwd = await runFolder(context, args.cwd);
 
-    const root = context.guard.root;
     const spill: { log?: RunLog; error?: string } = {};
     const limiter = new OutputLimiter(
       args.max_output_bytes ?? RUN_LIMITS.defaultOutputBytes,
       () => {
         try {
-          spill.log = new RunLog(root);
+          spill.log = RunLog.open(context);
           return spill.log;
         } catch (error) {
           spill.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -266,41 +165,13 @@ Example: {"command": "npm test"}`,
     const checkpoint = await beforeCommand(context);
     const live = context.progress ? liveOutput(context) : undefined;
     const started = performance.now();
-    let outcome: Awaited<ReturnType<typeof runInGroup>>;
+    let outcome: RunOutcome;
     try {
       const onOutput = (chunk: Buffer) => {
         limiter.push(chunk);
         live?.(chunk);
       };
-      const { workspace } = context;
-      outcome =
-        workspace instanceof RemoteWorkspace
-          ? {
-              // On a remote root the command runs there, in its own group, stopped there too.
-              ...(await workspace.runCommand({
-                command: args.command,
-                cwd: cwd.real,
-                timeoutMs,
-                graceMs: RUN_LIMITS.graceMs,
-                onOutput,
-                ...(context.signal ? { signal: context.signal } : {}),
-              })),
-              aborted: false,
-              stoppedLeftovers: false,
-              heldOutside: false,
-            }
-          : await runInGroup({
-              command: args.command,
-              cwd: cwd.real,
-              timeoutMs,
-              graceMs: RUN_LIMITS.graceMs,
-              drainMs: RUN_LIMITS.drainMs,
-              onOutput,
-              signal: context.signal,
-              ...(context.hiddenEnv?.length
-                ? { env: withoutVars(process.env, context.hiddenEnv) }
-                : {}),
-            });
+      outcome = await startCommand(context, args.command, cwd.real, timeoutMs, onOutput);
     } catch (error) {
       // Stopped midway (Ctrl-C, a cancelled call): what it changed until then is still the
       // command's, recorded so undo takes it back (and no watch mistakes it for an outside change).
@@ -310,7 +181,7 @@ Example: {"command": "npm test"}`,
       spill.log?.close();
     }
     const durationMs = Math.round(performance.now() - started);
-    if (spill.log) RunLog.prune(root);
+    if (spill.log) RunLog.prune(context);
 
     const out = limiter.finish();
     let output = plain(out.head);
@@ -318,22 +189,7 @@ Example: {"command": "npm test"}`,
       const sep = output.endsWith("\n") || output === "" ? "" : "\n";
       output = `${output}${sep}${elisionNotice(out, spill.log, spill.error)}\n${plain(out.tail)}`;
     }
-    const notices: string[] = [];
-    if (outcome.timedOut) {
-      notices.push(
-        `[timed out after ${formatSeconds(timeoutMs)}; the command and every process it started were stopped. Pass a larger timeout_ms (at most ${RUN_LIMITS.maxTimeoutMs}) or run something shorter]`,
-      );
-    }
-    if (outcome.stoppedLeftovers) {
-      notices.push(
-        "[background processes still held the output after the command ended and were stopped; to keep one running, redirect its output, e.g. `server > server.log 2>&1 &`]",
-      );
-    }
-    if (outcome.heldOutside) {
-      notices.push(
-        "[a process outside the command's process group (started with setsid or as a daemon) still held the output after the command ended; it was not stopped and may still be running. Find it with `ps -ef` and stop it with kill if it should not run]",
-      );
-    }
+    const notices = outcomeNotices(outcome, timeoutMs);
     if (output === "" && notices.length === 0) notices.push("[no output]");
     // What the command changed comes last, after how it ran.
     const report =
@@ -370,6 +226,89 @@ Example: {"command": "npm test"}`,
   },
 });
 
+/** The folder a command runs in: it must exist and be a folder. */
+async function runFolder(context: ToolContext, given: string | undefined): Promise<GuardedPath> {
+  const cwd = context.guard.check(given || ".", "read");
+  const stat = await context.workspace.stat(cwd.real);
+  if (!stat) {
+    throw new ToolError(
+      "not_found",
+      `Folder ${cwd.display} does not exist.`,
+      { path: cwd.display },
+      {
+        tool: "run",
+        say: (v) =>
+          `Pass an existing folder as ${v.arg("cwd")}, or create it first (for example with ${v.tool("run")} "mkdir -p ${cwd.display}").`,
+      },
+    );
+  }
+  if (stat.kind !== "directory") {
+    throw new ToolError(
+      "invalid_input",
+      `cwd ${cwd.display} is a file, not a folder. Pass the folder that holds it, such as "${path.posix.dirname(cwd.display)}".`,
+      { path: cwd.display },
+    );
+  }
+
+  return cwd;
+}
+
+type RunOutcome = Awaited<ReturnType<typeof runInGroup>>;
+
+/** Runs the command where the workspace's files are: here in a process group, or through its shell. */
+async function startCommand(
+  context: ToolContext,
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  onOutput: (chunk: Buffer) => void,
+): Promise<RunOutcome> {
+  const { shell } = context.workspace;
+  if (shell) {
+    // Where the files are on another machine the command runs there, in its own group, stopped there too.
+    const outcome = await shell.runCommand({
+      command,
+      cwd,
+      timeoutMs,
+      graceMs: RUN_LIMITS.graceMs,
+      onOutput,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    return { ...outcome, aborted: false, stoppedLeftovers: false, heldOutside: false };
+  }
+  return runInGroup({
+    command,
+    cwd,
+    timeoutMs,
+    graceMs: RUN_LIMITS.graceMs,
+    drainMs: RUN_LIMITS.drainMs,
+    onOutput,
+    signal: context.signal,
+    ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
+  });
+}
+
+/** What a model must know of how the command ended beyond its exit code. */
+function outcomeNotices(outcome: RunOutcome, timeoutMs: number): string[] {
+  const notices: string[] = [];
+  if (outcome.timedOut) {
+    notices.push(
+      `[timed out after ${formatSeconds(timeoutMs)}; the command and every process it started were stopped. Pass a larger timeout_ms (at most ${RUN_LIMITS.maxTimeoutMs}) or run something shorter]`,
+    );
+  }
+  if (outcome.stoppedLeftovers) {
+    notices.push(
+      "[background processes still held the output after the command ended and were stopped; to keep one running, redirect its output, e.g. `server > server.log 2>&1 &`]",
+    );
+  }
+  if (outcome.heldOutside) {
+    notices.push(
+      "[a process outside the command's process group (started with setsid or as a daemon) still held the output after the command ended; it was not stopped and may still be running. Find it with `ps -ef` and stop it with kill if it should not run]",
+    );
+  }
+  return notices;
+}
+
 /**
  * The root's state before a command, so what it changes can be undone:
  * local roots with a working history only (a remote root's files are not walked).
@@ -377,7 +316,7 @@ Example: {"command": "npm test"}`,
 async function beforeCommand(
   context: ToolContext,
 ): Promise<{ snapshot?: Snapshot; notice?: string }> {
-  if (context.workspace instanceof RemoteWorkspace) return {};
+  if (!context.workspace.capabilities?.statWalk) return {};
   if (context.history.unavailable) {
     return {
       notice:

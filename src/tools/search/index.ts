@@ -4,7 +4,6 @@ import { reportCallProgress } from "../../change/progress.js";
 import { clip, isToolError, ToolError } from "../../errors.js";
 import type { PathGuard } from "../../guard/path-guard.js";
 import { escapeControls } from "../../text/names.js";
-import { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
@@ -290,8 +289,8 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       collectHits({
         argv: [...extra, ...argv],
         cwd: guard.root,
-        ...(context.workspace instanceof RemoteWorkspace
-          ? { start: remoteSearch(context.workspace, guard.root) }
+        ...(context.workspace.shell
+          ? { start: remoteSearch(context.workspace.shell, guard.root) }
           : {}),
         limit: most,
         accept: (path) => {

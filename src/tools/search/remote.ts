@@ -5,8 +5,8 @@
  * confirming reads that give the tags).
  */
 import type { LineDecoder, RgMessage, RgStarter } from "../../proc/ripgrep.js";
-import type { RemoteWorkspace } from "../../workspace/remote/remote-workspace.js";
 import { shQuote } from "../../workspace/remote/transport.js";
+import type { WorkspaceShell } from "../../workspace/workspace.js";
 
 /** The first line grep's fallback prints: what follows is grep's, `null` when names end in NUL. */
 const MARKER = "splice-grep ";
@@ -92,9 +92,9 @@ exit 2`;
  * rg on a remote root's machine (grep where rg is missing), run in its root
  * there; it is stopped there when the search stops.
  */
-export function remoteSearch(workspace: RemoteWorkspace, root: string): RgStarter {
+export function remoteSearch(shell: WorkspaceShell, root: string): RgStarter {
   return async (args) => ({
-    child: await workspace.spawn(root, searchLine(workspace.host, args)),
+    child: await shell.spawn(root, searchLine(shell.host, args)),
     decoder: searchDecoder(grepQuery(args)),
   });
 }

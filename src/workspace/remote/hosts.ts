@@ -5,9 +5,8 @@
  * a local file name with a colon in it stays local.
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, posix } from "node:path";
 import { ToolError } from "../../errors.js";
+import { configFileOf } from "../../util/state-folder.js";
 import { Transport } from "./transport.js";
 
 /** Host name → transport command line (or its words). */
@@ -42,9 +41,9 @@ export function parseRemoteFlag(value: string): [string, string] {
   return [name, command];
 }
 
-/** The `remotes` of `<root>/.splice/config.json`, or none when there is no such file. */
+/** The `remotes` of the project's config file (`configFileOf`), or none when there is no such file. */
 export function projectRemotes(root: string): Remotes {
-  const file = join(root, ".splice", "config.json");
+  const file = configFileOf(root);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -96,14 +95,4 @@ export function transportFor(host: string, remotes: Remotes): Transport {
     transports.set(key, transport);
   }
   return transport;
-}
-
-/**
- * Where a remote root's history lives: on this machine, under the state
- * folder ($XDG_STATE_HOME, default ~/.local/state), keyed by host name and
- * the root's real path there (docs/remote.md says why).
- */
-export function remoteHistoryDir(host: string, root: string): string {
-  const state = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");
-  return join(state, "splice", "remotes", host, ...posix.resolve(root).split("/").filter(Boolean));
 }

@@ -4,20 +4,22 @@
  * compare-and-swap that lets history record in between two. Only sh and
  * coreutils are needed there.
  */
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { posix } from "node:path";
 import { ToolError } from "../../errors.js";
 import { sha256 } from "../../util/hash.js";
+import { REMOTE_UNROOTED_LOCKS, remoteLocksOf } from "../../util/state-folder.js";
 import { tempName } from "../temp.js";
 import {
   type DirEntry,
   type FileStat,
   KeyedQueue,
   type Workspace,
+  type WorkspaceCapabilities,
   WorkspaceError,
   type WriteIfOptions,
   type WriteOptions,
 } from "../workspace.js";
+import { RemoteShell } from "./remote-shell.js";
 import {
   discardScript,
   lockScript,
@@ -26,7 +28,6 @@ import {
   removeIfScript,
   removeScript,
   rootScript,
-  spawnScript,
   statScript,
   swapScript,
   unlockScript,
@@ -44,23 +45,8 @@ export interface RemoteWorkspaceOptions {
   confineTo?: string;
   /** confineTo's real path there, when already known (realRoot then asks nothing). */
   realRoot?: string;
-  /** Where the writer locks live there; default `<confineTo>/.splice/locks`, else /tmp/splice-locks. */
+  /** Where the writer locks live there; default the state folder's `locks` in confineTo, else REMOTE_UNROOTED_LOCKS. */
   lockDir?: string;
-}
-
-export interface RemoteRunOptions {
-  command: string;
-  cwd: string;
-  timeoutMs: number;
-  graceMs: number;
-  onOutput(chunk: Buffer): void;
-  signal?: AbortSignal;
-}
-
-export interface RemoteRunOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
 }
 
 const KINDS: Record<string, DirEntry["kind"]> = {
@@ -78,6 +64,10 @@ interface Answer {
 
 export class RemoteWorkspace implements Workspace {
   readonly kind = "remote";
+  /** Each stat is a round trip: its files are not walked. */
+  readonly capabilities: WorkspaceCapabilities = {};
+  /** Commands and searches run on that machine. */
+  readonly shell: RemoteShell;
   readonly #queue = new KeyedQueue();
   readonly #lockDir: string;
   #root: Promise<string> | undefined;
@@ -87,9 +77,9 @@ export class RemoteWorkspace implements Workspace {
     readonly options: RemoteWorkspaceOptions = {},
   ) {
     const confine = options.confineTo;
-    this.#lockDir =
-      options.lockDir ?? (confine ? posix.join(confine, ".splice/locks") : "/tmp/splice-locks");
+    this.#lockDir = options.lockDir ?? (confine ? remoteLocksOf(confine) : REMOTE_UNROOTED_LOCKS);
     if (options.realRoot !== undefined) this.#root = Promise.resolve(options.realRoot);
+    this.shell = new RemoteShell(transport, () => this.realRoot());
   }
 
   get host(): string {
@@ -314,62 +304,6 @@ export class RemoteWorkspace implements Workspace {
       entries.push({ name: item.slice(2), kind: KINDS[item[0]!] ?? "other" });
     }
     return entries;
-  }
-
-  /**
-   * Starts `command` in `cwd` there; it is stopped there when the returned
-   * process's stdin ends (end it, or kill the process: the transport closes it).
-   */
-  async spawn(cwd: string, command: string): Promise<ChildProcessWithoutNullStreams> {
-    return this.transport.start(spawnScript(await this.realRoot(), cwd, command));
-  }
-
-  /**
-   * The run tool's command there: output as it comes, stopped there (its
-   * whole setsid group) on a timeout or an abort by ending the transport's
-   * stdin; the transport is killed after the grace period if it lingers.
-   * Rejects with the signal's reason when aborted, like runInGroup.
-   */
-  async runCommand(options: RemoteRunOptions): Promise<RemoteRunOutcome> {
-    if (options.signal?.aborted) throw options.signal.reason;
-    const child = await this.spawn(options.cwd, options.command);
-    return new Promise((resolve, reject) => {
-      const outcome: RemoteRunOutcome = { exitCode: null, signal: null, timedOut: false };
-      let aborted = false;
-      let killer: NodeJS.Timeout | undefined;
-      const stop = () => {
-        child.stdin.end();
-        killer ??= setTimeout(() => child.kill("SIGKILL"), options.graceMs + 1500);
-      };
-      const onAbort = () => {
-        aborted = true;
-        stop();
-      };
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      const timer = setTimeout(() => {
-        outcome.timedOut = true;
-        stop();
-      }, options.timeoutMs);
-      child.stdin.on("error", () => {});
-      child.stdout.on("data", options.onOutput);
-      child.stderr.on("data", options.onOutput);
-      child.on("error", (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reject(this.transport.unreachable(error.code ?? error.message));
-      });
-      child.on("close", (code, signal) => {
-        clearTimeout(timer);
-        clearTimeout(killer);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (aborted) return reject(options.signal?.reason);
-        if (code === 255 && !outcome.timedOut) {
-          return reject(this.transport.unreachable("the connection ended during the command"));
-        }
-        outcome.exitCode = code;
-        outcome.signal = signal;
-        resolve(outcome);
-      });
-    });
   }
 
   /** Runs one operation's script on the real root, and turns its refusals into errors. */

@@ -1,5 +1,5 @@
 /**
- * History's own temp files (`.tmp-LABEL-PID-START-ID`, fsutil.tempPath) left
+ * The state folder's temp files (`.tmp-LABEL-PID-START-ID`, util/state-folder.ts) left
  * by a writer killed before its rename: a staged blob in a fan-out folder, a
  * journal or totals file being replaced. A name carries its writer's pid and
  * start time, so a leftover is known dead once that process is gone (or its
@@ -7,11 +7,9 @@
  * it, at most once a minute per folder and process (a sweep lists the folder).
  */
 import { join } from "node:path";
-import type { BeneathFs } from "../workspace/beneath-fs.js";
-import { startTime } from "../workspace/holder.js";
-
-/** The current form, and the older one without a start time. */
-const TEMP_NAME = /^\.tmp-[a-z]+-(\d+)-(?:(\d+)-)?[0-9a-f]{12}$/;
+import { stateTempWriter } from "../util/state-folder.js";
+import type { BeneathFs } from "./beneath-fs.js";
+import { startTime } from "./holder.js";
 
 /**
  * A dead writer's leftover is removed once this old: a pid seen from another
@@ -26,13 +24,13 @@ const swept = new Map<string, number>();
 
 /** Whether a temp name's writer is gone: its pid runs no more, or now names a process started later. */
 function writerGone(name: string): boolean | undefined {
-  const m = TEMP_NAME.exec(name);
-  if (!m) return undefined;
-  const pid = Number(m[1]);
+  const writer = stateTempWriter(name);
+  if (!writer) return undefined;
+  const { pid, start } = writer;
   if (pid === process.pid) return false;
   const now = startTime(pid);
   if (now === undefined) return true;
-  return m[2] !== undefined && now !== "0" && m[2] !== "0" && now !== m[2];
+  return start !== undefined && now !== "0" && start !== "0" && now !== start;
 }
 
 /** The leftovers in `dir` whose writer is gone (and a few seconds old), or that are abandoned. */

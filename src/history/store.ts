@@ -1,0 +1,424 @@
+/**
+ * The history store every session's view shares: the blob store, the
+ * journal's reader and appender, the in-memory index that catches up with
+ * other processes' appends before each query, and the bounds that collect
+ * it. A `History` (history.ts) is one session's view of a Store.
+ */
+import { ToolError } from "../errors.js";
+import { backgroundSync, SyncBarrier } from "../util/durable.js";
+import { stateLayout } from "../util/state-folder.js";
+import { BeneathFs } from "../workspace/beneath-fs.js";
+import { sweepDeadTemps } from "../workspace/dead-temps.js";
+import { SparePool } from "../workspace/spares.js";
+import { BlobStore } from "./blobs.js";
+import { compact } from "./collect.js";
+import { EventIndex } from "./event-index.js";
+import { ensureDir, isErrno, type Stage } from "./fsutil.js";
+import {
+  JournalAppender,
+  JournalReader,
+  landedLine,
+  newEventId,
+  parseChunk,
+  parseEvent,
+  type StoredEvent,
+  serializeEvent,
+} from "./journal.js";
+import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
+import {
+  type CollectResult,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_ENTRIES,
+  type HistoryOptions,
+  type JournalEvent,
+} from "./types.js";
+
+/** The error of a history folder that cannot be used; `code` is the errno that said so. */
+function unavailableError(dir: string, code: string): ToolError {
+  return new ToolError(
+    "history_unavailable",
+    `splice cannot keep its history in ${dir} (${code}), so it changes no file: every change is backed up there first. Reads still work, without history. Make the project folder writable, or remove or repair ${dir} if it is a file or unreadable (the library's history.dir option can move it), then try again.`,
+    { history_dir: dir, errno: code },
+  );
+}
+
+/** How far past a bound the store may grow before a record call collects. */
+function margin(bound: number): number {
+  return Math.max(1, Math.ceil(bound / 10));
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be positive`);
+  return value;
+}
+
+/** Journals larger than this are read a path at a time when their totals are known. */
+const LAZY_ABOVE = 4 * 1024 * 1024;
+/**
+ * A process that parsed this many events past the totals indexes the whole
+ * journal once and saves fresh totals, so the next process parses few.
+ */
+const REFRESH_AFTER = 10_000;
+
+/** A read's version larger than this is not synced ahead (a write replacing it syncs it then). */
+const PREFETCH_MAX_FILE = 1024 * 1024;
+/** Bytes of read versions waiting for their background fsync at most; past it reads sync nothing ahead. */
+const PREFETCH_MAX_PENDING = 8 * 1024 * 1024;
+/** How many durable versions the store remembers (the oldest is forgotten first). */
+const DURABLE_REMEMBERED = 4096;
+
+/** The shared part: one per History.open, shared by its forSession views. */
+export class Store {
+  readonly dir: string;
+  readonly journalPath: string;
+  readonly lockPath: string;
+  readonly blobs: BlobStore;
+  /** Every call on the store, made beneath the project (or beneath `dir` when it is elsewhere). */
+  readonly fs: BeneathFs;
+  readonly index = new EventIndex();
+  readonly maxBytes: number;
+  readonly maxEntries: number;
+  private readonly reader: JournalReader;
+  /** Every append of this store, on one descriptor kept open while appends keep coming. */
+  private readonly appender: JournalAppender;
+  private eventLimit: number;
+  private byteLimit: number;
+  private journalEntrySynced = false;
+  private readonly lazyAbove: number;
+  /** While indexing a path at a time: the journal's start, counted earlier, not parsed here. */
+  private prefix: JournalPrefix | undefined;
+  private prefixCount = 0;
+  private prefixBytes = 0;
+  /** The events indexed after the prefix, in journal order (kept while there is one). */
+  private tail: StoredEvent[] = [];
+  /** Whether "durable" writes are fsync'ed (HistoryOptions.fsync). */
+  readonly fsync: boolean;
+  /** Whether versions are made durable ahead, in the background (HistoryOptions.relaxed). */
+  readonly relaxed: boolean;
+  /**
+   * `path\0sha` of versions durable in history (the blob synced, and a
+   * journal line naming it for that path): true, or the round syncing them.
+   */
+  private readonly durable = new Map<string, true | Promise<void>>();
+  private pendingBytes = 0;
+
+  constructor(options: HistoryOptions) {
+    this.dir = options.dir;
+    this.fsync = options.fsync ?? true;
+    this.relaxed = this.fsync && options.relaxed === true;
+    this.maxBytes = positive(options.maxBytes, DEFAULT_MAX_BYTES, "maxBytes");
+    this.maxEntries = positive(options.maxEntries, DEFAULT_MAX_ENTRIES, "maxEntries");
+    this.eventLimit = this.maxEntries + margin(this.maxEntries);
+    this.byteLimit = this.maxBytes + margin(this.maxBytes);
+    this.lazyAbove = positive(options.lazyAbove, LAZY_ABOVE, "lazyAbove");
+    const layout = stateLayout(this.dir);
+    this.journalPath = layout.journal;
+    this.lockPath = layout.historyLock;
+    let fs: BeneathFs | undefined;
+    try {
+      fs = BeneathFs.around(this.dir, options.root);
+      ensureDir(fs, this.dir);
+      const { gitignore } = layout;
+      try {
+        fs.create(gitignore, "*\n");
+      } catch (error) {
+        if (!isErrno(error, "EEXIST")) throw error;
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== "string") throw error;
+      this.unavailable = unavailableError(this.dir, code);
+    }
+    this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
+    if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
+    const { blobs } = layout;
+    this.blobs = new BlobStore(
+      blobs,
+      this.fsync,
+      this.fs,
+      spareStage(this.fs, blobs, options.sparesDir),
+    );
+    this.reader = new JournalReader(this.fs, this.journalPath);
+    this.appender = new JournalAppender(this.fs, this.journalPath);
+  }
+
+  /**
+   * Set when the history folder cannot be made or written (a read-only
+   * project, `.splice` a file or unreadable): reads are then indexed in
+   * memory only, and every write is refused with this error, since no
+   * backup could be kept.
+   */
+  readonly unavailable: ToolError | undefined;
+
+  /** Index whatever was appended since the last look (all of it after a compaction). */
+  catchUp(): void {
+    if (this.unavailable) return;
+    const { reset, events, raw, landed } = this.reader.poll(this.lazyAbove);
+    if (reset) {
+      this.index.reset();
+      this.forgetPrefix();
+    }
+    if (raw) this.load(raw);
+    if (landed) this.index.markLanded(landed);
+    for (const event of events) this.add(event);
+  }
+
+  private add(event: StoredEvent): void {
+    this.index.add(event);
+    if (this.prefix) this.tail.push(event);
+  }
+
+  /**
+   * A large journal read from the start: when an earlier process left totals
+   * that fit it, what they cover stays unparsed; otherwise all is indexed,
+   * and the totals written for the next process.
+   */
+  private load(raw: Buffer): void {
+    const totals = readTotals(this.dir, this.fs);
+    if (!totals || !totalsFit(totals, this.reader.position(), raw)) {
+      const parsed = parseChunk(raw);
+      for (const event of parsed.events) this.index.add(event);
+      this.index.markLanded(parsed.landed);
+      this.saveTotals();
+      return;
+    }
+    this.prefix = new JournalPrefix(raw.subarray(0, totals.offset));
+    this.prefixCount = totals.count;
+    this.prefixBytes = totals.bytes;
+    const rest = parseChunk(raw.subarray(totals.offset));
+    for (const event of rest.events) this.add(event);
+    this.index.markLanded(rest.landed);
+    if (this.tail.length > REFRESH_AFTER) this.indexAll();
+  }
+
+  /** Parses the prefix too, so the index holds the whole journal (and saves fresh totals). */
+  private indexAll(): void {
+    const { prefix, tail } = this;
+    if (!prefix) return;
+    this.forgetPrefix();
+    const landed = this.index.landedSoFar();
+    this.index.reset();
+    const parsed = prefix.parsed();
+    for (const event of parsed.events) this.index.add(event);
+    for (const event of tail) this.index.add(event);
+    this.index.markLanded(parsed.landed);
+    this.index.markLanded(landed);
+    this.saveTotals();
+  }
+
+  private forgetPrefix(): void {
+    this.prefix = undefined;
+    this.prefixCount = 0;
+    this.prefixBytes = 0;
+    this.tail = [];
+  }
+
+  private saveTotals(): void {
+    const { ino, head, offset } = this.reader.position();
+    writeTotals(this.fs, this.dir, {
+      ino,
+      head,
+      offset,
+      count: this.index.count,
+      bytes: this.index.bytes,
+    });
+  }
+
+  /** An index that answers exactly for one path: the store's, or one of that path's events. */
+  pathIndex(path: string): EventIndex {
+    if (!this.prefix) return this.index;
+    const view = new EventIndex();
+    for (const event of this.prefix.eventsOf(path)) view.add(event);
+    for (const event of this.index.eventsOf(path)) view.add(event);
+    return view;
+  }
+
+  /** The index of the whole journal. */
+  fullIndex(): EventIndex {
+    this.indexAll();
+    return this.index;
+  }
+
+  /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
+  appendLanded(id: string): void {
+    if (this.unavailable) return;
+    const appended = this.appender.append([landedLine(id)], false, this.lockPath);
+    this.index.markLanded([id]);
+    if (!this.reader.acknowledge(appended)) this.catchUp();
+  }
+
+  /** Appends the completion marks of a batch in one write. */
+  appendLandedAll(ids: readonly string[]): void {
+    if (this.unavailable || ids.length === 0) return;
+    const appended = this.appender.append(ids.map(landedLine), false, this.lockPath);
+    this.index.markLanded([...ids]);
+    if (!this.reader.acknowledge(appended)) this.catchUp();
+  }
+
+  /**
+   * Appends durable events in one write (a batch's journal lines), synced into
+   * `barrier`; returns their ids in order.
+   */
+  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier): string[] {
+    if (this.unavailable) throw this.unavailable;
+    if (events.length === 0) return [];
+    const stored = events.map((event) => ({ id: newEventId(), ...event }));
+    const lines = stored.map(serializeEvent);
+    const appended = this.appender.append(lines, this.fsync, this.lockPath, barrier);
+    if (this.fsync && !this.journalEntrySynced) {
+      barrier.addFolder(this.dir);
+      barrier.onSynced(() => {
+        this.journalEntrySynced = true;
+      });
+    }
+    if (this.reader.acknowledge(appended)) {
+      for (const line of lines) {
+        const own = parseEvent(line);
+        if (own) this.add(own);
+      }
+    } else this.catchUp();
+    this.collectIfOver();
+    return stored.map((e) => e.id);
+  }
+
+  /** Appends an event; a durable one is synced into `barrier` when given, else right away. */
+  append(event: JournalEvent, wanted: boolean, barrier?: SyncBarrier): string {
+    const durable = wanted && this.fsync;
+    const id = newEventId();
+    if (this.unavailable) {
+      if (event.kind !== "read") throw this.unavailable;
+      this.index.add({ id, ...event });
+      return id;
+    }
+    const line = serializeEvent({ id, ...event });
+    const appended = this.appender.append([line], durable, this.lockPath, barrier);
+    if (durable && !this.journalEntrySynced) {
+      // The journal file may have just been created: make its name durable too.
+      const sync = barrier ?? new SyncBarrier();
+      sync.addFolder(this.dir);
+      sync.onSynced(() => {
+        this.journalEntrySynced = true;
+      });
+      if (!barrier) sync.flushSync();
+    }
+    // Our own line is indexed as written, unless others appended around it.
+    const own = parseEvent(line);
+    if (own && this.reader.acknowledge(appended)) this.add(own);
+    else this.catchUp();
+    this.collectIfOver();
+    return id;
+  }
+
+  /** Whether `sha` of `path` is durable in history: true, the round that makes it so, or undefined. */
+  durableState(path: string, sha: string): true | Promise<void> | undefined {
+    return this.durable.get(`${path}\0${sha}`);
+  }
+
+  /**
+   * Syncs `barrier` (a version's blob) with the journal in the background;
+   * `path`'s version `sha` counts as durable once that round is done.
+   */
+  syncAhead(path: string, sha: string, barrier: SyncBarrier, bytes: number): void {
+    const key = `${path}\0${sha}`;
+    barrier.add(this.journalPath);
+    if (!this.journalEntrySynced) barrier.addFolder(this.dir);
+    barrier.onSynced(() => {
+      this.journalEntrySynced = true;
+    });
+    this.pendingBytes += bytes;
+    const round = backgroundSync.defer(barrier);
+    this.remember(key, round);
+    round.then(
+      () => {
+        this.pendingBytes -= bytes;
+        if (this.durable.get(key) === round) this.remember(key, true);
+      },
+      () => {
+        this.pendingBytes -= bytes;
+        if (this.durable.get(key) === round) this.durable.delete(key);
+      },
+    );
+  }
+
+  /** Whether a read of `size` bytes may be synced ahead now (the bounds of the background queue). */
+  mayPrefetch(path: string, sha: string, size: number): boolean {
+    return (
+      this.relaxed &&
+      !this.unavailable &&
+      size <= PREFETCH_MAX_FILE &&
+      this.pendingBytes + size <= PREFETCH_MAX_PENDING &&
+      !this.durable.has(`${path}\0${sha}`)
+    );
+  }
+
+  private remember(key: string, state: true | Promise<void>): void {
+    this.durable.delete(key);
+    this.durable.set(key, state);
+    if (this.durable.size > DURABLE_REMEMBERED) {
+      this.durable.delete(this.durable.keys().next().value as string);
+    }
+  }
+
+  /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */
+  private collectIfOver(): void {
+    // With a prefix, its totals make these upper bounds; only then index it all to be exact.
+    const over = () =>
+      this.prefixCount + this.index.count > this.eventLimit ||
+      this.prefixBytes + this.index.bytes > this.byteLimit;
+    if (!over()) return;
+    this.indexAll();
+    if (!over()) return;
+    try {
+      this.collect();
+    } catch {
+      // The event is already recorded; a failed collection only means the
+      // store stays over its bound until the next attempt.
+    }
+  }
+
+  collect(): CollectResult {
+    if (this.unavailable) return { removedBlobs: 0, freedBytes: 0 };
+    const outcome = compact({
+      fs: this.fs,
+      dir: this.dir,
+      journalPath: this.journalPath,
+      blobs: this.blobs,
+      maxBytes: this.maxBytes,
+      maxEntries: this.maxEntries,
+    });
+    this.catchUp();
+    if (!outcome) return { removedBlobs: 0, freedBytes: 0 };
+    // The newest event of each path is kept even past the bounds: do not
+    // retry on every call when that alone exceeds them.
+    this.eventLimit = Math.max(this.maxEntries, outcome.events) + margin(this.maxEntries);
+    this.byteLimit = Math.max(this.maxBytes, outcome.bytes) + margin(this.maxBytes);
+    return { removedBlobs: outcome.removedBlobs, freedBytes: outcome.freedBytes };
+  }
+}
+
+/**
+ * Staging in the process's spare pool, made on the first new blob (a
+ * process that only reads makes none), when the pool and the blobs share a
+ * file system (a spare is moved, not copied); undefined when there is no pool.
+ */
+function spareStage(
+  fs: BeneathFs,
+  blobs: string,
+  dir: string | undefined,
+): () => Stage | undefined {
+  let stage: Stage | null | undefined; // null: no pool, or another file system
+  return () => {
+    if (stage === undefined && dir !== undefined) {
+      const pool = SparePool.in(fs, dir);
+      let dev: number | undefined;
+      try {
+        dev = fs.lstat(blobs).dev;
+      } catch {
+        return undefined; // no blob folder yet: the first blob makes it, the next one asks again
+      }
+      stage = pool && pool.dev === dev ? (at) => pool.stageTo(at) : null;
+    }
+    return stage ?? undefined;
+  };
+}
