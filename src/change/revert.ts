@@ -117,6 +117,8 @@ export interface Conflicted {
   now: string | null;
   /** When it last changed, when it exists (a change no session explains is told by it). */
   mtimeMs?: number;
+  /** Its lines now, when it is text: who overlapped the session's lines is told from them. */
+  lines?: readonly string[];
 }
 
 /** Plans the revert of one file of a session (its net change) against what it holds now. */
@@ -159,6 +161,7 @@ export async function conflictsOf(
       change: f.change,
       now: f.current?.sha ?? null,
       ...(stat ? { mtimeMs: stat.mtimeMs } : {}),
+      ...(f.current?.doc ? { lines: f.current.doc.lines } : {}),
     });
   }
   return out;

@@ -233,8 +233,14 @@ export function changeHunks(base: readonly string[], other: readonly string[]): 
   return out;
 }
 
+/** A range of lines [start, end) of one version; empty: a point between lines. */
+export interface LineSpan {
+  start: number;
+  end: number;
+}
+
 /** Two changes collide when their base ranges overlap, or both insert at one point. */
-function collide(a: Hunk, b: Hunk): boolean {
+export function collide(a: LineSpan, b: LineSpan): boolean {
   if (a.start === a.end && b.start === b.end) return a.start === b.start;
   return a.start < b.end && b.start < a.end;
 }

@@ -57,6 +57,35 @@ describe("undo reverts only its own change", () => {
     ]);
   });
 
+  it("names only the later changes that overlap the session's lines, not every one that touched the file", async () => {
+    const p = new Project();
+    p.write("f.txt", "v = 0\nb = 1\nc = 2\nd = 3\ne = 4\n");
+    const s = p.splice();
+    const a = await replace(s, "f.txt", "v = 0", "v = 1");
+    const b = await replace(s, "f.txt", "v = 1", "v = 2");
+    const c = await replace(s, "f.txt", "e = 4", "e = 5");
+    writeFileSync(join(p.root, "f.txt"), "v = 2\nb = 1\nc = 20\nd = 3\ne = 5\n");
+    const refused = await rejection(undo(s, { backup_session: a }));
+    expect(refused.code).toBe("conflict");
+    expect(refused.message).toContain(`f.txt: line 1 changed since — by session ${b} (edit).`);
+    expect(refused.message).not.toContain(c);
+    expect(refused.message).not.toContain("outside splice");
+    expect(refused.details.undo_first).toEqual([b]);
+    // An outside change on the session's line is named as one.
+    writeFileSync(join(p.root, "f.txt"), "v = 9\nb = 1\nc = 20\nd = 3\ne = 5\n");
+    const outside = await rejection(undo(s, { backup_session: a }));
+    expect(outside.message).toMatch(
+      new RegExp(
+        `line 1 changed since — by session ${b} \\(edit\\) and outside splice at \\d\\d:\\d\\d\\.`,
+      ),
+    );
+    // Undoing the one that overlapped first lets the older undo through, keeping the rest.
+    writeFileSync(join(p.root, "f.txt"), "v = 2\nb = 1\nc = 20\nd = 3\ne = 5\n");
+    await undo(s, { backup_session: b });
+    await undo(s, { backup_session: a });
+    expect(p.text("f.txt")).toBe("v = 0\nb = 1\nc = 20\nd = 3\ne = 5\n");
+  });
+
   it("names at most three later sessions in its sentence and counts the rest; details keep them all", async () => {
     const p = new Project();
     p.write("v.txt", "v = 0\n");

@@ -7,7 +7,8 @@
 import type { Conflicted } from "../../change/restore-session.js";
 import { ToolError, type Voice } from "../../errors.js";
 import type { BackupSession } from "../../history/history.js";
-import { netChanges, type UndoneFiles } from "../../history/undo-state.js";
+import { type NetChange, netChanges, type UndoneFiles } from "../../history/undo-state.js";
+import { overlappingSteps, type Step } from "../../text/blame.js";
 
 /** The session outside changes are recorded in (the root watch's; see checkpoint/outside.ts). */
 const OUTSIDE_SESSION = "outside";
@@ -26,7 +27,12 @@ export interface ConflictReport {
   lines?: [number, number][];
   /** Later backup sessions, newest first, still in effect on this file: undo them first. */
   changed_by: string[];
-  /** Set when a change outside splice explains what the file holds now: HH:MM (local), or "deleted". */
+  /** Of those (and any undone since), the ones whose changes overlap the lines, when history could tell. */
+  overlapped_by?: string[];
+  /**
+   * Set when a change outside splice made what the file holds now: HH:MM (local), "deleted", or
+   * "earlier" when it came between later sessions.
+   */
   outside?: string;
 }
 
@@ -50,6 +56,7 @@ export function explain(
   session: BackupSession,
   backups: readonly BackupSession[],
   undone: UndoneFiles,
+  read: (sha: string) => readonly string[] | undefined,
 ): ConflictReport[] {
   const later = backups.slice(
     0,
@@ -79,14 +86,66 @@ export function explain(
       : outsideAt !== undefined
         ? clock(Date.parse(outsideAt))
         : undefined;
-    return {
+    const report: ConflictReport = {
       path: c.display,
       reason: c.conflict.reason,
       ...(c.conflict.lines ? { lines: c.conflict.lines } : {}),
       changed_by: open.filter((b) => b.session !== OUTSIDE_SESSION).map((b) => b.id),
       ...(outside !== undefined ? { outside } : {}),
     };
+    return c.conflict.reason === "overlap" ? blamed(report, c, touching, read) : report;
   });
+}
+
+/**
+ * The report with who overlapped the session's lines: its after-version is
+ * followed through every later session's change of the file (oldest first)
+ * and through the gaps between them, which were changes outside splice. When a
+ * version is no longer stored, the report names everyone who touched the file.
+ */
+function blamed(
+  report: ConflictReport,
+  c: Conflicted,
+  touching: readonly BackupSession[],
+  read: (sha: string) => readonly string[] | undefined,
+): ConflictReport {
+  const lines = (sha: string | undefined) => (sha === undefined ? undefined : read(sha));
+  const own = { before: lines(c.change.first.before?.sha), after: lines(c.change.last.after?.sha) };
+  if (!own.before || !own.after || !c.lines) return report;
+  const steps: Step[] = [];
+  const authors: (BackupSession | "outside")[] = [];
+  let prev = { sha: c.change.last.after!.sha, lines: own.after };
+  const step = (to: { sha: string; lines: readonly string[] }, by: BackupSession | "outside") => {
+    steps.push({ from: prev.lines, to: to.lines });
+    authors.push(by);
+    prev = to;
+  };
+  for (const b of [...touching].reverse()) {
+    const net: NetChange = netChanges(b).get(c.rel)!;
+    const from = net.first.before?.sha;
+    const to = net.last.after?.sha;
+    const fromLines = lines(from);
+    const toLines = lines(to);
+    if (!from || !to || !fromLines || !toLines) return report;
+    if (from !== prev.sha) step({ sha: from, lines: fromLines }, "outside");
+    step({ sha: to, lines: toLines }, b);
+  }
+  if (c.now !== null && c.now !== prev.sha) step({ sha: c.now, lines: c.lines }, "outside");
+  const hit = overlappingSteps(own.before, own.after, steps);
+  const by = authors.filter((a, i) => hit[i] && a !== "outside") as BackupSession[];
+  const outsideHit = authors.some((a, i) => hit[i] && a === "outside");
+  const finalGap = authors.at(-1) === "outside" && hit.at(-1) === true;
+  const { outside: _, ...rest } = report;
+  return {
+    ...rest,
+    overlapped_by: by
+      .filter((b) => b.session !== OUTSIDE_SESSION)
+      .map((b) => b.id)
+      .reverse(),
+    ...(outsideHit || by.some((b) => b.session === OUTSIDE_SESSION)
+      ? { outside: finalGap && c.mtimeMs !== undefined ? clock(c.mtimeMs) : "earlier" }
+      : {}),
+  };
 }
 
 /** How many later sessions a refusal names by id; the rest are counted (details list them all). */
@@ -95,14 +154,21 @@ const NAMED = 3;
 function sentence(r: ConflictReport, byId: Map<string, BackupSession>): string {
   const what =
     r.reason === "overlap" && r.lines ? `${ranges(r.lines)} ${WHAT.overlap}` : WHAT[r.reason];
-  const who = r.changed_by.slice(0, NAMED).map((id) => {
+  const named = r.overlapped_by ?? r.changed_by;
+  const who = named.slice(0, NAMED).map((id) => {
     const tool = byId.get(id)?.tool;
     return `by session ${id}${tool ? ` (${tool})` : ""}`;
   });
-  const more = r.changed_by.length - NAMED;
+  const more = named.length - NAMED;
   if (more > 0) who.push(`by ${more} more later ${more === 1 ? "session" : "sessions"}`);
   if (r.outside !== undefined) {
-    who.push(r.outside === "deleted" ? "deleted outside splice" : `outside splice at ${r.outside}`);
+    who.push(
+      r.outside === "deleted"
+        ? "deleted outside splice"
+        : r.outside === "earlier"
+          ? "outside splice"
+          : `outside splice at ${r.outside}`,
+    );
   }
   return `${r.path}: ${what}${who.length > 0 ? ` — ${who.join(" and ")}` : ""}.`;
 }
@@ -115,8 +181,11 @@ export function conflictError(
   path: string | undefined,
 ): ToolError {
   const byId = new Map(backups.map((b) => [b.id, b]));
-  // Newest first, each once, as they must be undone.
-  const first = backups.filter((b) => reports.some((r) => r.changed_by.includes(b.id)));
+  // Newest first, each once, as they must be undone: those whose lines overlap, where history
+  // could tell, else every later session still in effect on the file.
+  const first = backups.filter((b) =>
+    reports.some((r) => (r.overlapped_by ?? r.changed_by).includes(b.id)),
+  );
   const ids = first.map((b) => b.id);
   const only = path !== undefined ? { path } : {};
   const force = { backup_session: session.id, ...only, force: true };

@@ -332,8 +332,12 @@ async function undo(
     }
   }
   // Restored newest change first, as the journal made them; reported in journal order.
+  const read = (sha: string) => {
+    const version = versionOf(context.history, sha);
+    return "doc" in version ? version.doc?.lines : undefined;
+  };
   const refuse = (conflicts: Conflicted[]) =>
-    conflictError(explain(conflicts, session, st.all, st.undone), session, st.all, args.path);
+    conflictError(explain(conflicts, session, st.all, st.undone, read), session, st.all, args.path);
   const { files, backup } = await restoreSession(
     context,
     session.id,
