@@ -71,6 +71,5 @@ export function findView(
     });
   }
   lines.push(...formatWarnings(r.warnings, paint));
-  if (lines.length === 0) lines.push(paint("dim", "No matches."));
   return lines.join("\n");
 }

@@ -114,6 +114,7 @@ describe("the syntax commands", () => {
 
     const none = splice(p.root, ["ast", "console.warn($$$A)", "src"]);
     expect(none.code).toBe(1);
-    expect(none.stdout).toContain("matched nothing in the 2 file(s) covered");
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toContain("matched nothing in the 2 file(s) covered");
   });
 });

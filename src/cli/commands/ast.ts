@@ -1,5 +1,5 @@
 import { editView, findView, REWRITE_FLAGS, rewriteArgs } from "../code-view.js";
-import { defineCommand, UsageError } from "../define.js";
+import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { withProgress } from "../progress.js";
 
 export const ast = defineCommand({
@@ -19,6 +19,7 @@ progress bar shows on a terminal when many files are covered.`,
     { name: "PATHS", description: "files, folders or globs", variadic: true, path: true },
   ],
   flags: {
+    ...STRICT_FLAG,
     rewrite: {
       type: "string",
       valueName: "OUT",

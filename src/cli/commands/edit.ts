@@ -1,6 +1,6 @@
 import type { EditResult } from "../../index.js";
 import type { Splice } from "../../splice.js";
-import { defineCommand, UsageError } from "../define.js";
+import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
 import { callWithProgress } from "../progress.js";
@@ -25,6 +25,7 @@ ops are read from stdin. Ops:
   insert before 3:   insert after 15:  insert head:   insert tail:`,
   args: [{ name: "PATH", description: "the file to edit", path: true }],
   flags: {
+    ...STRICT_FLAG,
     hash: {
       type: "string",
       valueName: "TAG",

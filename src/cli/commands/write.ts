@@ -1,4 +1,4 @@
-import { defineCommand } from "../define.js";
+import { defineCommand, STRICT_FLAG } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
 import { callWithProgress } from "../progress.js";
@@ -12,6 +12,7 @@ export const write = defineCommand({
 a file marked @generated / DO NOT EDIT.`,
   args: [{ name: "PATH", description: "the file to replace or create", path: true }],
   flags: {
+    ...STRICT_FLAG,
     text: { type: "string", valueName: "TEXT", description: "the new content" },
     file: { type: "string", valueName: "FILE", description: "take the new content from FILE" },
     force: {
