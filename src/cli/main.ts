@@ -148,7 +148,11 @@ async function inputFor(
     positionals,
     flags,
     get splice() {
-      splice ??= createSplice({ root, remotes, history: { session: CLI_SESSION } });
+      if (!splice) {
+        splice = createSplice({ root, remotes, history: { session: CLI_SESSION } });
+        // A person quotes the file as it is now, not as this session last read it.
+        splice.context.quoteBase = "current";
+      }
       return splice;
     },
     readStdin: stdinOf(command.name),

@@ -15,7 +15,9 @@ export const edit = defineCommand({
   usage: "PATH (--old TEXT --new TEXT [--all] | --hash TAG [--ops OPS | --ops-file FILE])",
   description: `With --old and --new, replaces the text --old quotes with --new: an exact match
 first, else a careful fuzzy one (indentation, whitespace, quotes), refused when
-it is not certain; --all replaces every exact occurrence. No tag is needed.
+it is not certain; --all replaces every exact occurrence. No tag is needed: the
+file as it is now is the truth, so a quote found exactly once applies even when
+it changed since splice last saw it.
 
 With --hash, applies line ops to PATH. TAG is the 4-hex tag from the read you edit against;
 the line numbers in OPS refer to that version. Without --ops or --ops-file the
