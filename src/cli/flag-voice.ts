@@ -91,6 +91,26 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       .replace(/\b([Rr])ead (lines? (\d+(?:\.\.\d+)?)) again\b/g, (all, r: string, what, range) =>
         path ? `${r}ead ${what} again (splice read ${spaced(path)}:${range})` : all,
       );
+    // `diff it with {"action": "diff", "name": "X"}` (a checkpoint) → `splice checkpoint diff X`.
+    out = out.replace(
+      /\b(\w+) it with (\{[^{}\n]*"action"[^{}\n]*\})/g,
+      (all, verb, json: string) => {
+        const args = jsonArgs(json);
+        return args && /checkpoint/i.test(out)
+          ? `${verb} it with ${commandFor("checkpoint", args)}`
+          : all;
+      },
+    );
+    // `call again with "apply": true` → `run it again with --apply`.
+    out = out.replace(/\b([Cc])all again with "(\w+)": true\b/g, (all, c: string, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `${capital("run", c)} it again with --${flag}` : all;
+    });
+    // `pass regex: false` → `leave out --regex`.
+    out = out.replace(/\bpass (\w+): false\b/g, (all, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `leave out --${flag}` : all;
+    });
     // `"force": true`, `"line": 12` → `--force`, `--line 12`.
     out = out.replace(/"(\w+)": (true|-?\d+|"[^"\n]*")/g, (all, arg: string, value: string) => {
       const flag = flagOf(arg);
