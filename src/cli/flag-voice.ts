@@ -29,6 +29,18 @@ function capital(word: string, like: string): string {
   return /^[A-Z]/.test(like) ? word[0]!.toUpperCase() + word.slice(1) : word;
 }
 
+/** `1 files`, `2 file(s)` → `1 file`, `2 files`: the tools count for a model, a person reads words. */
+function plural(text: string): string {
+  return text
+    .replace(/\b(\d[\d,]*) (\w+?)\(s\)/g, (_, n: string, noun: string) =>
+      n === "1" ? `1 ${noun}` : `${n} ${noun}s`,
+    )
+    .replace(
+      /\b1 (match|file|line|hit|version|session|error|change|occurrence)(?:es|s)\b/g,
+      "1 $1",
+    );
+}
+
 function jsonArgs(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
@@ -140,7 +152,7 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       const flag = flagOf(arg);
       return flag ? `--${flag}` : arg;
     });
-    return out;
+    return plural(out);
   };
   // A refusal quotes file lines as `N| text`: those are the file's, never said again.
   return (text, path) =>

@@ -5,6 +5,7 @@
  * model), said through the CLI voice of the command that prints them.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands/index.js";
@@ -48,6 +49,24 @@ describe("the CLI's voice", () => {
   it.each(SENTENCES)("%s: %s", (command, text) => {
     const said = voiceOf(command)(text);
     expect(modelWords(said), said).toEqual([]);
+  });
+
+  it("counts in words: 1 file, 2 files", () => {
+    const say = voiceOf("search");
+    expect(say("[showing 1 matches in 1 files; there are more]")).toBe(
+      "[showing 1 match in 1 file; there are more]",
+    );
+    expect(say("matched nothing in the 2 file(s) covered, 1 file(s) skipped")).toBe(
+      "matched nothing in the 2 files covered, 1 file skipped",
+    );
+    expect(say("3 matches in 10 files")).toBe("3 matches in 10 files");
+  });
+
+  it("the docs list every tool the server lists", async () => {
+    const { fullTools } = await import("../../src/toolkit/index.js");
+    const docs = readFileSync(join(import.meta.dirname, "../../docs/tools.md"), "utf8");
+    const row = /^\| `full` [^|]*\| ([^|]+) \|/m.exec(docs)![1]!.trim();
+    expect(row.split(", ")).toEqual(fullTools.map((t) => t.name));
   });
 
   it("the checker finds what a model reads", () => {
