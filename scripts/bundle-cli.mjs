@@ -18,6 +18,8 @@ import { build } from "esbuild";
  * code (editorconfig's wasm) or require their own files dynamically
  * (jsonc-parser's UMD build), and the SDKs and parsers only some calls load.
  */
+/** Where the build writes (scripts/build.mjs builds beside dist/, then swaps). */
+const DIST = process.env.SPLICE_DIST ?? "dist";
 const BUNDLED = new Set(["zod", "vscode-jsonrpc", "picomatch", "ignore", "diff"]);
 const { dependencies, peerDependencies = {} } = JSON.parse(readFileSync("package.json", "utf8"));
 // Optional peers are add-ons (grammars, language servers, SDKs): found at run time, never bundled.
@@ -26,10 +28,10 @@ const external = [...Object.keys(dependencies), ...Object.keys(peerDependencies)
   .flatMap((name) => [name, `${name}/*`]);
 
 // Chunk names carry a content hash: clear the last build's, or they pile up.
-rmSync("dist/cli-bundle", { recursive: true, force: true });
+rmSync(`${DIST}/cli-bundle`, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: ["dist/cli/main.js"],
-  outdir: "dist/cli-bundle",
+  entryPoints: [`${DIST}/cli/main.js`],
+  outdir: `${DIST}/cli-bundle`,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -44,4 +46,6 @@ const { metafile } = await build({
   logLevel: "warning",
 });
 // Which packages each chunk holds: the entry test checks what a command loads with it.
-writeFileSync("dist/cli-bundle/meta.json", JSON.stringify(metafile));
+// Named as they will be once the build is swapped in (scripts/build.mjs).
+const named = JSON.stringify(metafile).replaceAll(`"${DIST}/`, '"dist/');
+writeFileSync(`${DIST}/cli-bundle/meta.json`, named);

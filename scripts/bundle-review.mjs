@@ -6,10 +6,11 @@
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
-rmSync("dist/review-page", { recursive: true, force: true });
+const DIST = process.env.SPLICE_DIST ?? "dist";
+rmSync(`${DIST}/review-page`, { recursive: true, force: true });
 await build({
   entryPoints: ["review-ui/main.ts"],
-  outdir: "dist/review-page",
+  outdir: `${DIST}/review-page`,
   bundle: true,
   format: "esm",
   platform: "browser",

@@ -59,18 +59,70 @@ export function editView(r: CodeEditResult, paint: Paint): string {
   return lines.join("\n");
 }
 
-/** A find's matches as ripgrep prints lines: `path:line:text`, each line of a match numbered. */
+type Hit = { path: string; line: number; end_line?: number; text: string };
+
+/** A line with the spans that matched on it painted, as ast-grep marks them. */
+function marked(line: string, spans: readonly [number, number][], paint: Paint): string {
+  let out = "";
+  let at = 0;
+  for (const [from, to] of spans) {
+    if (from < at) continue;
+    out += line.slice(at, from) + paint(["bold", "red"], line.slice(from, to));
+    at = to;
+  }
+  return out + line.slice(at);
+}
+
+/**
+ * A find's matches as ast-grep prints them: `path:line:` and the whole line,
+ * the match marked when colour is on, each line once however many matches
+ * it holds. `lines` gives a file's current lines; without them (a remote
+ * root) the matched text stands in for its lines.
+ */
 export function findView(
-  r: CodeEditResult & { hits?: readonly { path: string; line: number; text: string }[] },
+  r: CodeEditResult & { hits?: readonly Hit[] },
   paint: Paint,
+  lines: (path: string) => readonly string[] | undefined = () => undefined,
 ): string {
-  const lines: string[] = [];
+  // path -> line -> the matched spans on it, in order.
+  const byFile = new Map<string, Map<number, [number, number][]>>();
+  const fallback: string[] = [];
   for (const hit of r.hits ?? []) {
-    hit.text.split("\n").forEach((text, i) => {
-      lines.push(`${paint("magenta", hit.path)}:${paint("green", String(hit.line + i))}:${text}`);
+    const file = lines(hit.path);
+    const parts = hit.text.split("\n");
+    if (!file) {
+      parts.forEach((text, i) => {
+        fallback.push(
+          `${paint("magenta", hit.path)}:${paint("green", String(hit.line + i))}:${text}`,
+        );
+      });
+      continue;
+    }
+    const spans = byFile.get(hit.path) ?? new Map<number, [number, number][]>();
+    byFile.set(hit.path, spans);
+    parts.forEach((part, i) => {
+      const n = hit.line + i;
+      const text = file[n - 1] ?? "";
+      const list = spans.get(n) ?? [];
+      // A match's first line starts where its text does (after an earlier match on that line);
+      // its later lines are marked from their indentation to where the text ends.
+      const from =
+        i === 0
+          ? Math.max(0, text.indexOf(part, list.at(-1)?.[1] ?? 0))
+          : text.length - text.trimStart().length;
+      const to = i === 0 ? from + part.length : text.length - (text.length - text.trimEnd().length);
+      list.push([from, Math.min(text.length, Math.max(from, to))]);
+      spans.set(n, list);
     });
   }
-  lines.push(...formatWarnings(r.warnings, paint));
-  if (lines.length === 0) lines.push(paint("dim", "No matches."));
-  return lines.join("\n");
+  const out: string[] = [...fallback];
+  for (const [path, spans] of byFile) {
+    const file = lines(path)!;
+    for (const n of [...spans.keys()].sort((a, b) => a - b)) {
+      const text = marked(file[n - 1] ?? "", spans.get(n)!, paint);
+      out.push(`${paint("magenta", path)}:${paint("green", String(n))}:${text}`);
+    }
+  }
+  out.push(...formatWarnings(r.warnings, paint));
+  return out.join("\n");
 }

@@ -72,6 +72,15 @@ export const SHARED_FLAGS = {
   help: { type: "boolean", short: "h", description: "show this help" },
 } as const satisfies FlagSpecs;
 
+/** For a command that writes: exit 3 when the change introduced validation errors. */
+export const STRICT_FLAG = {
+  strict: {
+    type: "boolean",
+    description:
+      "exit 3 when the change was written but introduced validation errors (default: 0, said on stderr)",
+  },
+} as const satisfies FlagSpecs;
+
 /** Flags of `splice` itself, before or instead of a command. */
 export const PROGRAM_FLAGS = {
   version: { type: "boolean", description: "print splice's version" },
@@ -93,6 +102,8 @@ export interface CommandInput<F extends FlagSpecs> {
    */
   readStdin: (howToPass: string) => Promise<string>;
   paint: Paint;
+  /** Colours for stderr, which may be a terminal when stdout is not. */
+  errPaint: Paint;
   /** A tool's sentence (a warning, a notice) said with this command's flags: `--old`, not `old_text`. */
   say: Say;
   /** Aborted by Ctrl-C: a command that starts processes passes it on, so their groups die too. */
@@ -103,8 +114,12 @@ export interface CommandInput<F extends FlagSpecs> {
 export interface CommandOutput {
   json: unknown;
   human: string;
-  /** The tool answered, but said no (a check found changes, a command failed): exit 1. */
+  /** The tool answered, but said no (nothing matched, a check failed): exit 1. */
   refused?: boolean;
+  /** The exit code when it is the command's own (`run` passes its command's status through). */
+  exitCode?: number;
+  /** Lines for stderr, after the result: notices, how a run ended. Stdout carries only `human`. */
+  notices?: string[];
 }
 
 export interface CommandDefinition<F extends FlagSpecs = FlagSpecs> {

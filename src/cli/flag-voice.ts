@@ -29,6 +29,18 @@ function capital(word: string, like: string): string {
   return /^[A-Z]/.test(like) ? word[0]!.toUpperCase() + word.slice(1) : word;
 }
 
+/** `1 files`, `2 file(s)` → `1 file`, `2 files`: the tools count for a model, a person reads words. */
+function plural(text: string): string {
+  return text
+    .replace(/\b(\d[\d,]*) (\w+?)\(s\)/g, (_, n: string, noun: string) =>
+      n === "1" ? `1 ${noun}` : `${n} ${noun}s`,
+    )
+    .replace(
+      /\b1 (match|file|line|hit|version|session|error|change|occurrence)(?:es|s)\b/g,
+      "1 $1",
+    );
+}
+
 function jsonArgs(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
@@ -91,6 +103,26 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       .replace(/\b([Rr])ead (lines? (\d+(?:\.\.\d+)?)) again\b/g, (all, r: string, what, range) =>
         path ? `${r}ead ${what} again (splice read ${spaced(path)}:${range})` : all,
       );
+    // `diff it with {"action": "diff", "name": "X"}` (a checkpoint) → `splice checkpoint diff X`.
+    out = out.replace(
+      /\b(\w+) it with (\{[^{}\n]*"action"[^{}\n]*\})/g,
+      (all, verb, json: string) => {
+        const args = jsonArgs(json);
+        return args && /checkpoint/i.test(out)
+          ? `${verb} it with ${commandFor("checkpoint", args)}`
+          : all;
+      },
+    );
+    // `call again with "apply": true` → `run it again with --apply`.
+    out = out.replace(/\b([Cc])all again with "(\w+)": true\b/g, (all, c: string, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `${capital("run", c)} it again with --${flag}` : all;
+    });
+    // `pass regex: false` → `leave out --regex`.
+    out = out.replace(/\bpass (\w+): false\b/g, (all, arg: string) => {
+      const flag = flagOf(arg);
+      return flag ? `leave out --${flag}` : all;
+    });
     // `"force": true`, `"line": 12` → `--force`, `--line 12`.
     out = out.replace(/"(\w+)": (true|-?\d+|"[^"\n]*")/g, (all, arg: string, value: string) => {
       const flag = flagOf(arg);
@@ -120,7 +152,7 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
       const flag = flagOf(arg);
       return flag ? `--${flag}` : arg;
     });
-    return out;
+    return plural(out);
   };
   // A refusal quotes file lines as `N| text`: those are the file's, never said again.
   return (text, path) =>

@@ -21,7 +21,7 @@ function totals(files: readonly File[]) {
 }
 
 /** `2026-11-30T09:16:50.269Z` as `2026-11-30 09:16:50`: UTC, to the second. */
-function when(at: string): string {
+export function when(at: string): string {
   return at.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
 }
 
@@ -34,7 +34,7 @@ function state(s: SessionSummary): string {
 }
 
 /** Columns padded to their widest cell; the last one takes what is left. */
-function table(rows: readonly string[][], width: number): string[][] {
+export function table(rows: readonly string[][], width: number): string[][] {
   const columns = Math.max(0, ...rows.map((r) => r.length));
   const widths = Array.from({ length: columns - 1 }, (_, i) =>
     Math.max(0, ...rows.map((r) => (r[i] ?? "").length)),

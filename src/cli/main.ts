@@ -1,7 +1,7 @@
 /**
  * The `splice` command: finds the command, parses its flags strictly, runs
- * it and prints its result. Exit codes: 0 done, 1 a tool refused, 2 the
- * command line was wrong (nothing was done), 70 a bug.
+ * it and prints its result on stdout, and what it says about it on stderr.
+ * Exit codes: exit-codes.ts.
  */
 import { isToolError, type ToolError } from "../errors.js";
 import type { Splice } from "../splice.js";
@@ -22,6 +22,7 @@ import {
   flagsOf,
   UsageError,
 } from "./define.js";
+import { EXIT } from "./exit-codes.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { errorJson, makePaint } from "./format.js";
 import { readAllStdin } from "./inputs.js";
@@ -35,17 +36,17 @@ import {
   rootPath,
   rootPositionals,
 } from "./root.js";
+import { introducedErrors, splitWarnings, validationNotice } from "./streams.js";
 import { renderCommandHelp, renderMainHelp } from "./usage.js";
 
 /** The CLI's reads and edits share one session per root, so a read vouches for the next call's edit. */
 const CLI_SESSION = "cli";
 
-const EXIT_OK = 0;
-const EXIT_REFUSED = 1;
-const EXIT_USAGE = 2;
-const EXIT_INTERNAL = 70;
-/** 128 + SIGINT, as shells report a command stopped by Ctrl-C. */
-const EXIT_INTERRUPTED = 130;
+const EXIT_OK = EXIT.ok;
+const EXIT_REFUSED = EXIT.refused;
+const EXIT_USAGE = EXIT.usage;
+const EXIT_INTERNAL = EXIT.internal;
+const EXIT_INTERRUPTED = EXIT.interrupted;
 
 /**
  * Ctrl-C, as the command asked: stop, abort its processes, or let a write
@@ -147,13 +148,18 @@ async function inputFor(
     positionals,
     flags,
     get splice() {
-      splice ??= createSplice({ root, remotes, history: { session: CLI_SESSION } });
+      if (!splice) {
+        splice = createSplice({ root, remotes, history: { session: CLI_SESSION } });
+        // A person quotes the file as it is now, not as this session last read it.
+        splice.context.quoteBase = "current";
+      }
       return splice;
     },
     readStdin: stdinOf(command.name),
     say: flagVoice(Object.keys(flagsOf(command))),
     signal,
     paint: makePaint(process.stdout),
+    errPaint: makePaint(process.stderr),
   };
 }
 
@@ -187,9 +193,22 @@ async function runCommand(
     return EXIT_REFUSED;
   }
   if (typeof out === "number") return out;
-  process.stdout.write(`${json ? JSON.stringify(out.json, null, 2) : out.human}\n`);
+  const err = makePaint(process.stderr);
+  const errors = introducedErrors(out.json);
+  const strict = input.flags.strict === true;
+  if (json) process.stdout.write(`${JSON.stringify(out.json, null, 2)}\n`);
+  else {
+    const { out: result, err: warnings } = splitWarnings(out.human);
+    // Nothing to say is an empty stdout, as grep's: `| wc -l` counts results only.
+    if (result !== "") process.stdout.write(`${result}\n`);
+    const notes = [...warnings, ...(out.notices ?? [])];
+    if (errors.length > 0) notes.push(...validationNotice(errors, strict, err));
+    if (notes.length > 0) process.stderr.write(`${notes.join("\n")}\n`);
+  }
+  if (out.exitCode !== undefined) return out.exitCode;
   // A file that was missing or a symbol not found is a refusal, though the others were read.
-  return out.refused === true || refusedParts(out.json) > 0 ? EXIT_REFUSED : EXIT_OK;
+  if (out.refused === true || refusedParts(out.json) > 0) return EXIT.refused;
+  return strict && errors.length > 0 ? EXIT.strict : EXIT.ok;
 }
 
 /**

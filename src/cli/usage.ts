@@ -4,6 +4,7 @@
  * --help`. Nothing here is written by hand, so help shows exactly what the
  * parser accepts.
  */
+
 import {
   type CommandDefinition,
   type FlagSpecs,
@@ -12,6 +13,7 @@ import {
   PROGRAM_FLAGS,
   SHARED_FLAGS,
 } from "./define.js";
+import { EXIT_CODES } from "./exit-codes.js";
 
 /** Help is read in a terminal; wrap flag descriptions to fit one. */
 const WIDTH = 80;
@@ -76,15 +78,6 @@ export function renderCommandHelp(command: CommandDefinition): string {
   ];
   return `${lines.join("\n")}\n`;
 }
-
-/** What a script can rely on; main.ts returns exactly these. */
-const EXIT_CODES: [string, string][] = [
-  ["0", "done"],
-  ["1", "a tool said no: a missing file, a symbol not found, a refused edit, a failed check"],
-  ["2", "a wrong command line; nothing was done"],
-  ["70", "a bug in splice; please report it"],
-  ["130", "stopped by Ctrl-C (run and plan stop their processes first)"],
-];
 
 export interface Program {
   commands: readonly CommandDefinition[];

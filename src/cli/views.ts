@@ -5,11 +5,12 @@
  * with its exit status after it.
  */
 import { formatBytes } from "../util/format.js";
+import { EXIT, signalStatus } from "./exit-codes.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { formatWarnings, type Paint } from "./format.js";
 
 /** One line of search output; `sep` is ":" for a hit and "-" for context, as ripgrep writes. */
-function searchLine(line: string, paths: ReadonlySet<string>, paint: Paint): string {
+function searchLine(line: string, paths: ReadonlySet<string>, paint: Paint): string | undefined {
   for (const sep of [":", "-"]) {
     const m = new RegExp(`^(.*?)${sep}(\\d+)${sep} ?(.*)$`, "s").exec(line);
     if (!m || !paths.has(m[1]!)) continue;
@@ -17,10 +18,17 @@ function searchLine(line: string, paths: ReadonlySet<string>, paint: Paint): str
     const body = sep === ":" ? text : paint("dim", text!);
     return `${paint("magenta", path!)}${sep}${paint("green", n!)}${sep}${body}`;
   }
-  // "--" between context groups, or a notice line in brackets.
-  return paint("dim", line);
+  // "--" between context groups, as ripgrep prints it; a notice in brackets is not a hit.
+  return line === "--" ? paint("dim", line) : undefined;
 }
 
+/** A view's two streams: the result for stdout, what is said about it for stderr. */
+export interface Streams {
+  human: string;
+  notices: string[];
+}
+
+/** The hits on stdout, as ripgrep prints them; no match prints nothing, and its advice goes to stderr. */
 export function searchView(
   r: {
     content: string;
@@ -31,13 +39,19 @@ export function searchView(
   },
   paint: Paint,
   say: Say = flagVoice(),
-): string {
-  if (r.matches === 0) return paint("dim", r.content ? say(r.content) : "No matches.");
+  errPaint: Paint = paint,
+): Streams {
   const paths = new Set(r.hits.map((h) => h.path));
+  const human: string[] = [];
+  const notices: string[] = [];
   // ripgrep's path:line: form needs no blank line between files.
-  const lines = r.content.split("\n").filter((line) => line !== "");
-  const body = lines.map((line) => searchLine(line, paths, paint));
-  return body.join("\n");
+  for (const line of r.content.split("\n")) {
+    if (line === "") continue;
+    const hit = r.matches === 0 ? undefined : searchLine(line, paths, paint);
+    if (hit !== undefined) human.push(hit);
+    else notices.push(errPaint("dim", say(line)));
+  }
+  return { human: human.join("\n"), notices };
 }
 
 interface Entry {
@@ -71,19 +85,69 @@ export function listView(
   return lines.join("\n") || paint("dim", "(empty)");
 }
 
-/** A finished command as the tool tells it: `$ command`, the output, then how it ended. */
-export function runView(
-  r: { content: string; exit_code: number | null; timed_out: boolean },
-  paint: Paint,
+/** The run tool's notices after the output (it appends them; a command's own output never starts so). */
+const RUN_NOTICE =
+  /^\[(timed out after |background processes |a process outside |no output\]|no checkpoint: |the command's changes |the command changed |[\d,]+ of them cannot be restored)/;
+
+/** How the person reads how it ended: one line, one time, and the status splice exits with. */
+function endLine(
+  r: { exit_code: number | null; signal: string | null; timed_out: boolean; duration_ms: number },
+  status: number,
+  limit: string | undefined,
 ): string {
-  const ok = r.exit_code === 0 && !r.timed_out;
-  const lines = r.content.split("\n");
-  const last = lines.length - 1;
-  return lines
-    .map((line, i) => {
-      if (i === 0 && line.startsWith("$ ")) return paint("dim", line);
-      if (i === last) return paint(ok ? "dim" : "red", line);
-      return /^\[.*\]$/.test(line) ? paint("yellow", line) : line;
-    })
-    .join("\n");
+  const took = `${(r.duration_ms / 1000).toFixed(1)} s`;
+  if (r.timed_out) {
+    return `[timed out after ${limit ?? took}; the command and every process it started were stopped (exit ${status}); pass a larger --timeout S to wait longer]`;
+  }
+  if (r.signal) return `[killed by ${r.signal} after ${took} (exit ${status})]`;
+  return `[exit ${r.exit_code} after ${took}]`;
+}
+
+/**
+ * A finished command: its output alone on stdout, and on stderr the line it
+ * ran, splice's notices and how it ended, with the status splice exits with
+ * (its own; 124 on a timeout, 128+N on signal N, as timeout(1) and shells say).
+ */
+export function runView(
+  r: {
+    command: string;
+    output: string;
+    exit_code: number | null;
+    signal: string | null;
+    timed_out: boolean;
+    duration_ms: number;
+  },
+  paint: Paint,
+  errPaint: Paint,
+  say: Say,
+): Streams & { status: number } {
+  const status = r.timed_out
+    ? EXIT.timeout
+    : r.signal
+      ? signalStatus(r.signal)
+      : (r.exit_code ?? EXIT.refused);
+  const lines = r.output.split("\n");
+  const notices: string[] = [];
+  while (lines.length > 0 && RUN_NOTICE.test(lines.at(-1)!)) notices.unshift(lines.pop()!);
+  let limit: string | undefined;
+  const shown = notices.flatMap((n) => {
+    if (n === "[no output]") return [];
+    const timedOut = /^\[timed out after ([^;]+);/.exec(n);
+    if (timedOut) {
+      limit = timedOut[1];
+      return [];
+    }
+    return [errPaint("yellow", say(n))];
+  });
+  const ok = status === 0;
+  const human = lines.map((line) => (/^\[.*\]$/.test(line) ? paint("yellow", line) : line));
+  return {
+    human: human.join("\n").replace(/\n$/, ""),
+    notices: [
+      errPaint("dim", `$ ${r.command.split("\n")[0]}`),
+      ...shown,
+      errPaint(ok ? "dim" : "red", endLine(r, status, limit)),
+    ],
+    status,
+  };
 }

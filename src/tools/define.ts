@@ -22,6 +22,16 @@ export interface ToolContext extends ChangeContext {
   roots?: RootRouter;
   /** The root watch, while one runs (the toolkit's `watch` option): run's checkpoints use its table. */
   rootWatch?: OutsideWatch;
+  /**
+   * Which version a quoted `old_text` is taken from when the file changed since
+   * this session last saw it. "seen" (the default: hosts, the agent): the
+   * version the caller saw, merged into the current one, so a model's stale
+   * view never overwrites an outside change. "current" (the command line,
+   * where a person quotes the file as it is now): the current file, when every
+   * quote is found there exactly (once, unless replace_all); else as "seen".
+   * Line ops (`file_hash`) are checked against the seen version either way.
+   */
+  quoteBase?: "seen" | "current";
 }
 
 /** See ToolContext.roots; throws ToolError for a call whose paths are in two roots. */

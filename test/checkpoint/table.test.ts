@@ -76,7 +76,7 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("the checkpoint's stat table", (
     // A command then changes it: undo gives back what it held just before, not the table's version.
     const ran = cli(p.root, ["run", "--", "sh", "-c", "printf x > a.txt"]);
     expect(ran.code).toBe(0);
-    expect(ran.stdout).toContain("a.txt");
+    expect(ran.stderr).toContain("a.txt");
     expect(cli(p.root, ["undo"]).code).toBe(0);
     expect(p.text("a.txt")).toBe("ONE\n");
     expect(p.text("b.txt")).toBe("two\n");

@@ -35,7 +35,7 @@ describe("the splice command", () => {
     expect(p.text("src/a.txt")).toContain("THREE");
 
     const history = splice(p.root, ["history", "src/a.txt"]);
-    expect(history.stdout).toContain("2 version(s)");
+    expect(history.stdout).toContain("2 versions");
 
     expect(splice(p.root, ["rollback", "src/a.txt"]).code).toBe(0);
     expect(p.text("src/a.txt")).toBe(numbered(5));

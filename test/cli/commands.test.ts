@@ -91,15 +91,16 @@ describe("a command for every tool", () => {
     );
   });
 
-  it("run prints the output and how it ended, and exits 1 when the command failed", () => {
+  it("run prints the output on stdout, how it ended on stderr, and exits with the command's status", () => {
     const p = project();
     const ok = splice(p.root, ["run", "echo hi"]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^\$ echo hi\nhi\n\n\[exit 0 after \d+\.\d s\]\n$/);
+    expect(ok.stdout).toBe("hi\n");
+    expect(ok.stderr).toMatch(/^\$ echo hi\n\[exit 0 after \d+\.\d s\]\n$/);
     const failed = splice(p.root, ["run", "--", "sh", "-c", "echo 'a b'; exit 3"]);
-    expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain("a b\n");
-    expect(failed.stdout).toMatch(/\[exit 3 after/);
+    expect(failed.code).toBe(3);
+    expect(failed.stdout).toBe("a b\n");
+    expect(failed.stderr).toMatch(/\[exit 3 after/);
   });
 
   it("edit takes --old/--new without a tag", () => {

@@ -21,13 +21,14 @@ function spliceOnTerminal(root: string, args: string[]) {
 }
 
 describe("exit codes a script can trust", () => {
-  it("exits 1 when a file to read is missing, though the others are printed", () => {
+  it("exits 1 when a file to read is missing, though the others are printed (the error on stderr)", () => {
     const p = new Project();
     p.write("a.txt", numbered(2));
     const r = splice(p.root, ["read", "a.txt", "nonexist.ts"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("1| line 1");
-    expect(r.stdout).toContain(
+    expect(r.stdout).not.toContain("error");
+    expect(r.stderr).toContain(
       "error [not_found]: nonexist.ts does not exist. Check the path, or create it with splice write.",
     );
     // JSON keeps the model's words, and no field the tool's JSON never had.
@@ -75,8 +76,34 @@ describe("exit codes a script can trust", () => {
     expect(p.text("a.txt")).toBe(numbered(2));
   });
 
+  it("write never empties a file from an empty stdin; --text '' does", () => {
+    const p = new Project();
+    p.write("f.txt", "keep\n");
+    const r = splice(p.root, ["write", "f.txt"], "");
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "splice write: stdin was empty, and f.txt holds 5 bytes; nothing was written. To empty it, pass --text ''\n",
+    });
+    expect(p.text("f.txt")).toBe("keep\n");
+    // A new file may start empty, and --text '' says it on purpose.
+    expect(splice(p.root, ["write", "new.txt"], "").code).toBe(0);
+    expect(splice(p.root, ["write", "f.txt", "--text", ""]).code).toBe(0);
+    expect(p.text("f.txt")).toBe("");
+  });
+
+  it("write with stdin on a terminal is a usage error, not a wait", () => {
+    const p = new Project();
+    p.write("f.txt", "keep\n");
+    const r = spliceOnTerminal(p.root, ["write", "f.txt"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("splice write: nothing is piped in; pass --text TEXT or --file FILE");
+    expect(p.text("f.txt")).toBe("keep\n");
+  });
+
   it("lists the exit codes in --help", () => {
     const r = spawnSync(BIN, ["--help"], { encoding: "utf8" });
-    expect(r.stdout).toMatch(/Exit codes:\n {2}0 +done\n {2}1 +a tool said no/);
+    expect(r.stdout).toMatch(/Exit codes:\n {2}0 +done[\s\S]*?\n {2}1 +a tool said no/);
   });
 });

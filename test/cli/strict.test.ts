@@ -116,7 +116,7 @@ describe("a wrong flag value or argument count", () => {
     ],
     [["history"], "splice history: missing PATH; run splice history --help for its usage"],
     [["rename", "a", "b"], "splice rename: missing PATHS; run splice rename --help for its usage"],
-    [["ast"], "splice ast: missing PATTERN and PATHS; run splice ast --help for its usage"],
+    [["ast"], "splice ast: missing PATTERN; run splice ast --help for its usage"],
     [
       ["history", "f.txt", "g.txt"],
       'splice history: unexpected argument "g.txt"; run splice history --help for its usage',

@@ -43,7 +43,7 @@ describe("history that cannot be kept", () => {
       const read = asNobody(root, ["read", "a.txt"]);
       expect(read.code).toBe(0);
       expect(read.stdout).toContain("1| hi");
-      expect(read.stdout).toMatch(NO_HISTORY);
+      expect(read.stderr).toMatch(NO_HISTORY);
       const write = asNobody(root, ["write", "a.txt"], "x\n");
       expect(write.code).toBe(1);
       expect(write.stderr).toContain("error [history_unavailable]: splice cannot keep its history");
@@ -99,7 +99,7 @@ describe("history that cannot be kept", () => {
     chmodSync(join(root, ".splice"), 0o000);
     const read = asNobody(root, ["read", "a.txt"]);
     expect(read.code).toBe(0);
-    expect(read.stdout).toMatch(NO_HISTORY);
+    expect(read.stderr).toMatch(NO_HISTORY);
   });
 
   it(".splice a plain file: reads work with a warning; edits and writes refuse, naming it", async () => {

@@ -436,7 +436,7 @@ describe("splice patch (CLI)", () => {
   const run = (root: string, args: string[]) =>
     spawnSync(BIN, [...args, "--root", root], { encoding: "utf8" });
 
-  it("previews by default, writes with --apply, and --check exits 1 when it would change", () => {
+  it("previews by default, writes with --apply, and --check exits 0 when it applies, 1 when not", () => {
     const p = new Project();
     p.write("x.txt", "a\nb\nc\n");
     const file = join(p.root, "..", `${p.root.split("/").pop()}.diff`);
@@ -446,7 +446,9 @@ describe("splice patch (CLI)", () => {
     expect(preview.stdout).toContain("-b\n+B");
     expect(preview.stdout).toContain("Preview: nothing was written");
     expect(p.text("x.txt")).toBe("a\nb\nc\n");
-    expect(run(p.root, ["patch", file, "--check"]).status).toBe(1);
+    const check = run(p.root, ["patch", file, "--check"]);
+    expect({ status: check.status, stdout: check.stdout }).toEqual({ status: 0, stdout: "" });
+    expect(p.text("x.txt")).toBe("a\nb\nc\n");
     const applied = run(p.root, ["patch", file, "--apply", "--json"]);
     expect(applied.status).toBe(0);
     expect(JSON.parse(applied.stdout)).toMatchObject({
@@ -454,5 +456,10 @@ describe("splice patch (CLI)", () => {
       results: [{ path: "x.txt" }],
     });
     expect(p.text("x.txt")).toBe("a\nB\nc\n");
+    // Applied once, the same patch no longer applies: as git apply --check says.
+    const again = run(p.root, ["patch", file, "--check"]);
+    expect(again.status).toBe(1);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toMatch(/^error \[/);
   });
 });

@@ -29,7 +29,7 @@ Files noted without a copy (over the size limits) are named, never skipped.`,
     "splice checkpoint diff before-upgrade",
     "splice checkpoint restore before-upgrade --apply",
   ],
-  async run({ splice, positionals, flags, paint }) {
+  async run({ splice, positionals, flags, paint, say }) {
     const [action, name, ...rest] = positionals;
     if (!action || !ACTIONS.includes(action)) {
       throw new UsageError(`splice checkpoint: say ${ACTIONS.join(", ")}`);
@@ -49,9 +49,9 @@ Files noted without a copy (over the size limits) are named, never skipped.`,
       args,
       action === "restore" ? "restoring" : "checking",
     );
-    if (!json.files) return { json, human: json.content };
+    if (!json.files) return { json, human: say(json.content) };
     // A restore: its first line, then each file with its diff in colour.
-    const lines = [json.content.split("\n")[0]!];
+    const lines = [say(json.content.split("\n")[0]!)];
     for (const f of json.files) {
       lines.push(
         `${f.action.padEnd(9)} ${f.path}`,
@@ -61,7 +61,8 @@ Files noted without a copy (over the size limits) are named, never skipped.`,
     }
     const tail = json.content
       .split("\n")
-      .filter((l) => l.startsWith("[") && l.includes("cannot be restored"));
+      .filter((l) => l.startsWith("[") && l.includes("cannot be restored"))
+      .map((l) => say(l));
     return { json, human: [...lines, ...tail].join("\n") };
   },
 });

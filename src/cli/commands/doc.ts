@@ -1,7 +1,8 @@
 import type { DocResult } from "../../index.js";
-import { defineCommand, UsageError } from "../define.js";
+import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { changeView, type Paint, writtenFooter } from "../format.js";
-import { typedValue, WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
+import { typedValue } from "../inputs.js";
+import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
 const ACTION_FLAGS = ["set", "delete", "delete-where", "append", "merge", "ensure"] as const;
 
@@ -37,6 +38,7 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
     },
   ],
   flags: {
+    ...STRICT_FLAG,
     set: { type: "string", valueName: "V", description: "set the value to V" },
     delete: { type: "boolean", description: "delete the value" },
     "delete-where": {
@@ -82,6 +84,6 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
       ...(flags.format !== undefined ? { format: flags.format as "json" } : {}),
       ...(action === undefined ? {} : { mode: writeModeOf(flags) }),
     })) as DocResult & { value?: unknown };
-    return { json, human: docView(json, paint) };
+    return checked(flags, { json, human: docView(json, paint) });
   },
 });

@@ -1,6 +1,6 @@
 import type { EditResult } from "../../index.js";
 import type { Splice } from "../../splice.js";
-import { defineCommand, UsageError } from "../define.js";
+import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
 import { callWithProgress } from "../progress.js";
@@ -15,7 +15,9 @@ export const edit = defineCommand({
   usage: "PATH (--old TEXT --new TEXT [--all] | --hash TAG [--ops OPS | --ops-file FILE])",
   description: `With --old and --new, replaces the text --old quotes with --new: an exact match
 first, else a careful fuzzy one (indentation, whitespace, quotes), refused when
-it is not certain; --all replaces every exact occurrence. No tag is needed.
+it is not certain; --all replaces every exact occurrence. No tag is needed: the
+file as it is now is the truth, so a quote found exactly once applies even when
+it changed since splice last saw it.
 
 With --hash, applies line ops to PATH. TAG is the 4-hex tag from the read you edit against;
 the line numbers in OPS refer to that version. Without --ops or --ops-file the
@@ -25,6 +27,7 @@ ops are read from stdin. Ops:
   insert before 3:   insert after 15:  insert head:   insert tail:`,
   args: [{ name: "PATH", description: "the file to edit", path: true }],
   flags: {
+    ...STRICT_FLAG,
     hash: {
       type: "string",
       valueName: "TAG",

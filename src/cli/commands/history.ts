@@ -1,23 +1,95 @@
+import type { BackupSession } from "../../history/types.js";
+import type { HistoryResult } from "../../tools/history/result.js";
+import { formatBytes } from "../../util/format.js";
 import { defineCommand } from "../define.js";
+import type { Paint } from "../format.js";
+import { outputWidth, table, when } from "../history-view.js";
+
+interface Maker {
+  at: string;
+  who: string;
+  backup: string;
+}
+
+/** Which backup session wrote each version of `path` (by tag), the newest that did. */
+function makers(backups: readonly BackupSession[], path: string): Map<string, Maker> {
+  const made = new Map<string, Maker>();
+  for (const b of backups) {
+    for (const change of b.changes) {
+      if (change.path !== path || !change.after) continue;
+      const client = b.client && b.client !== b.session ? ` (${b.client})` : "";
+      const who = `${b.tool ?? change.kind}, ${b.session}${client}`;
+      const known = made.get(change.after.tag);
+      if (!known || known.at < b.at) made.set(change.after.tag, { at: b.at, who, backup: b.id });
+    }
+  }
+  return made;
+}
+
+/**
+ * One aligned line per version, newest first: its tag (the current one
+ * starred), when it was made and by what (tool, session and client), its
+ * size, and the backup session that undoes it. A version splice did not
+ * write came from outside (git, an editor): it says when splice saw it.
+ */
+function historyLines(json: HistoryResult, made: Map<string, Maker>, paint: Paint): string[] {
+  const rows = json.versions.map((v) => {
+    const maker = made.get(v.file_hash);
+    const mark = v.current ? "*" : " ";
+    if (maker) {
+      return [
+        mark,
+        v.file_hash,
+        when(maker.at),
+        maker.who,
+        formatBytes(v.size, "column"),
+        maker.backup,
+      ];
+    }
+    const seen = v.replaced
+      ? `outside splice (replaced ${when(v.at)})`
+      : `outside splice (${v.kind})`;
+    return [
+      mark,
+      v.file_hash,
+      v.replaced ? "" : when(v.at),
+      seen,
+      formatBytes(v.size, "column"),
+      "",
+    ];
+  });
+  return table(rows, outputWidth(process.stdout)).map((cells) => {
+    const [mark, tag, ...rest] = cells;
+    const line = `${mark === "*" ? paint("green", "*") : " "} ${paint("bold", tag!)}  ${rest.join("  ")}`;
+    return line.trimEnd();
+  });
+}
 
 export const history = defineCommand({
   name: "history",
-  summary: "list the versions splice knows of a file",
+  summary: "list the versions splice knows of a file, and what made each",
   usage: "PATH",
-  description: `Lists the versions of PATH that splice has seen or written, newest first,
-under a first line naming the project root whose history it is.`,
+  description: `Lists the versions of PATH that splice has seen or written, newest first, one
+aligned line each: the tag (* the current one), when it was made (UTC), what
+made it (the tool, the session and its client), its size and the backup
+session that undoes it (splice undo ID). A version splice did not write came
+from outside (git, an editor). The first line names the project root whose
+history it is.`,
   args: [{ name: "PATH", description: "the file whose versions to list", path: true }],
   flags: {},
   examples: ["splice history src/main.ts"],
   async run({ splice, positionals, paint, rootLine }) {
     const [path] = positionals as [string];
     const json = await splice.history({ path });
-    const rows = json.versions.map((v) => {
-      const mark = v.current ? paint("green", "* ") : "  ";
-      const what = v.replaced ? `replaced by ${v.note ?? v.kind}` : (v.note ?? v.kind);
-      return `${mark}${paint("bold", v.file_hash)}  ${v.at}  ${what.padEnd(24)} ${v.size} bytes  ${paint("dim", v.session)}`;
-    });
-    const head = `${json.path}: ${json.versions.length} version(s); current ${json.current_hash ?? "missing"}`;
-    return { json, human: [paint("dim", rootLine), head, ...rows].join("\n") };
+    const n = json.versions.length;
+    const head = `${json.path}: ${n} version${n === 1 ? "" : "s"}; current ${json.current_hash ?? "missing"}`;
+    return {
+      json,
+      // Who made each version takes the whole journal: read only for the human view.
+      get human() {
+        const made = makers(splice.context.history.backups(), path);
+        return [paint("dim", rootLine), head, ...historyLines(json, made, paint)].join("\n");
+      },
+    };
   },
 });

@@ -1,6 +1,7 @@
-import { defineCommand, UsageError } from "../define.js";
+import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
-import { positiveInt, typedValue, WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
+import { positiveInt, typedValue } from "../inputs.js";
+import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
 /** Each action flag and the md action it asks for; the flag's value is the action's text. */
 const ACTIONS = {
@@ -46,6 +47,7 @@ several headings with the same name.`,
     { name: "HEADING", description: 'the section: "Install" or "Install > From source"' },
   ],
   flags: {
+    ...STRICT_FLAG,
     replace: { type: "string", valueName: "T", description: "the section's new body" },
     "insert-after": {
       type: "string",
@@ -113,9 +115,9 @@ several headings with the same name.`,
       ...(flags["to-path"] !== undefined ? { to_path: flags["to-path"] } : {}),
       mode: writeModeOf(flags),
     });
-    return {
+    return checked(flags, {
       json,
       human: [changeView(json, paint, say), ...writtenFooter(json, paint)].join("\n"),
-    };
+    });
   },
 });

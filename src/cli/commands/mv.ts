@@ -1,6 +1,6 @@
-import { defineCommand } from "../define.js";
+import { defineCommand, STRICT_FLAG } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
-import { WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
+import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
 export const mv = defineCommand({
   name: "mv",
@@ -13,6 +13,7 @@ replace an existing file unless --overwrite. Undo puts it back.`,
     { name: "TO", description: "its new path, or a folder", path: true },
   ],
   flags: {
+    ...STRICT_FLAG,
     overwrite: { type: "boolean", description: "replace a file already at TO" },
     ...WRITE_MODE_FLAGS,
   },
@@ -27,6 +28,9 @@ replace an existing file unless --overwrite. Undo puts it back.`,
       ...(flags.overwrite ? { overwrite: true } : {}),
       mode: writeModeOf(flags),
     });
-    return { json, human: [changeView(json, paint), ...writtenFooter(json, paint)].join("\n") };
+    return checked(flags, {
+      json,
+      human: [changeView(json, paint), ...writtenFooter(json, paint)].join("\n"),
+    });
   },
 });

@@ -1,7 +1,8 @@
 import type { PatchResult } from "../../index.js";
-import { defineCommand } from "../define.js";
+import { defineCommand, STRICT_FLAG } from "../define.js";
 import { appliedFooter, formatDiff, formatWarnings, type Paint } from "../format.js";
-import { MODE_FLAGS, modeOf, readInputFile } from "../inputs.js";
+import { readInputFile } from "../inputs.js";
+import { checked, MODE_FLAGS, modeOf } from "../modes.js";
 import { callWithProgress } from "../progress.js";
 
 function patchView(r: PatchResult, paint: Paint): string {
@@ -35,12 +36,13 @@ export const patch = defineCommand({
   usage: "FILE [--apply | --check] [--allow-overwrite]",
   description: `Applies a unified diff (git diff, diff -u) or a Codex patch (*** Begin Patch …
 *** End Patch) to every file it names, or to none. FILE "-" reads stdin.
-Without --apply it shows the diff and writes nothing; --check exits 1 when the
-patch would change something. Hunks are found by their lines (tolerating
+Without --apply it shows the diff and writes nothing; --check prints nothing
+and exits 0 when the patch applies, 1 when it does not (as git apply --check). Hunks are found by their lines (tolerating
 drifted context); an ambiguous or missing hunk fails with nothing written.
 --allow-overwrite lets an added or renamed file replace an existing one.`,
   args: [{ name: "FILE", description: 'the patch, or "-" to read it from stdin' }],
   flags: {
+    ...STRICT_FLAG,
     ...MODE_FLAGS,
     "allow-overwrite": {
       type: "boolean",
@@ -57,6 +59,6 @@ drifted context); an ambiguous or missing hunk fails with nothing written.
       ...(flags["allow-overwrite"] ? { allow_overwrite: true } : {}),
     };
     const json = await callWithProgress<PatchResult>(splice, "patch", args, "patching");
-    return { json, human: patchView(json, paint) };
+    return checked(flags, { json, human: patchView(json, paint) });
   },
 });

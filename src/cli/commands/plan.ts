@@ -1,7 +1,8 @@
 import type { PlanResult } from "../../index.js";
-import { defineCommand, invalid } from "../define.js";
+import { defineCommand, invalid, STRICT_FLAG } from "../define.js";
 import { appliedFooter, formatDiff, formatWarnings, type Paint } from "../format.js";
-import { MODE_FLAGS, modeOf, readInputFile } from "../inputs.js";
+import { readInputFile } from "../inputs.js";
+import { checked, MODE_FLAGS, modeOf } from "../modes.js";
 
 function planView(r: PlanResult, paint: Paint): string {
   const rows = r.steps.map((s) => {
@@ -29,9 +30,9 @@ Without --apply the steps run on an in-memory copy and the combined diff is
 shown (commands are not run). With --apply, a failing step under "strict"
 restores every file the plan touched; the plan is one backup session, so
 "splice undo" restores everything it changed, even after a crash mid-plan.
-Exit 1 when a step fails (or, with --check, when the plan would change files).`,
+Exit 1 when a step fails (with --check, which writes and prints nothing, when a step would fail).`,
   args: [{ name: "PLAN.json", description: 'the plan, or "-" to read it from stdin' }],
-  flags: MODE_FLAGS,
+  flags: { ...MODE_FLAGS, ...STRICT_FLAG },
   onInterrupt: "abort",
   examples: ["splice plan refactor.json", "splice plan refactor.json --apply"],
   async run({ splice, positionals, flags, readStdin, paint, signal }) {
@@ -50,6 +51,6 @@ Exit 1 when a step fails (or, with --check, when the plan would change files).`,
       { ...args, mode: modeOf(flags) },
       { signal },
     )) as PlanResult;
-    return { json, human: planView(json, paint) };
+    return checked(flags, { json, human: planView(json, paint) });
   },
 });

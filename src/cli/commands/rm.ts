@@ -1,6 +1,6 @@
-import { defineCommand } from "../define.js";
+import { defineCommand, STRICT_FLAG } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
-import { WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
+import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
 export const rm = defineCommand({
   name: "rm",
@@ -8,12 +8,15 @@ export const rm = defineCommand({
   usage: "PATH",
   description: "Deletes the file PATH after storing it in history, so splice undo brings it back.",
   args: [{ name: "PATH", description: "the file to delete", path: true }],
-  flags: { ...WRITE_MODE_FLAGS },
+  flags: { ...WRITE_MODE_FLAGS, ...STRICT_FLAG },
   onInterrupt: "finish",
   examples: ["splice rm src/old.ts"],
   async run({ splice, positionals, flags, paint }) {
     const [path] = positionals as [string];
     const json = await splice.file({ action: "delete", path, mode: writeModeOf(flags) });
-    return { json, human: [changeView(json, paint), ...writtenFooter(json, paint)].join("\n") };
+    return checked(flags, {
+      json,
+      human: [changeView(json, paint), ...writtenFooter(json, paint)].join("\n"),
+    });
   },
 });

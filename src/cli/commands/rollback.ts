@@ -1,4 +1,4 @@
-import { defineCommand } from "../define.js";
+import { defineCommand, STRICT_FLAG } from "../define.js";
 import { changeView } from "../format.js";
 import { callWithProgress } from "../progress.js";
 
@@ -17,7 +17,9 @@ backed up too, so a rollback can be rolled back.`,
       optional: true,
     },
   ],
-  flags: {},
+  flags: {
+    ...STRICT_FLAG,
+  },
   onInterrupt: "finish",
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],
   async run({ splice, positionals, paint, say }) {

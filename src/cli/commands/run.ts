@@ -16,9 +16,11 @@ export const run = defineCommand({
   summary: "run a shell command in the project, with its output kept and capped",
   usage: "COMMAND... [--cwd DIR] [--timeout S] [--max-output BYTES]",
   description: `Runs COMMAND with sh -c at the root (or --cwd DIR), in its own process group:
-on a timeout or Ctrl-C the whole group is stopped. Prints the output, then how
-it ended. One argument is a shell line ('npm test && npm run lint'); several
-(after --) are quoted word by word. Exits 1 when the command failed.`,
+on a timeout or Ctrl-C the whole group is stopped. Prints the output on stdout, and on
+stderr the line it ran and how it ended. One argument is a shell line ('npm
+test && npm run lint'); several (after --) are quoted word by word. Exits with
+the command's own status, as sh -c does: 124 when it timed out (as timeout(1)),
+128+N when signal N stopped it.`,
   args: [{ name: "COMMAND", description: "a shell line, or words after --", variadic: true }],
   flags: {
     cwd: {
@@ -40,7 +42,7 @@ it ended. One argument is a shell line ('npm test && npm run lint'); several
     "splice run -- grep -rn 'a b' src",
     "splice run make --cwd go --timeout 60",
   ],
-  async run({ splice, positionals, flags, paint, signal }) {
+  async run({ splice, positionals, flags, paint, errPaint, say, signal }) {
     const timeout = positiveInt("timeout", flags.timeout);
     const maxOutput = positiveInt("max-output", flags["max-output"]);
     const args = {
@@ -50,7 +52,7 @@ it ended. One argument is a shell line ('npm test && npm run lint'); several
       ...(maxOutput !== undefined ? { max_output_bytes: maxOutput } : {}),
     };
     const json = (await splice.call("run", args, { signal })) as RunResult;
-    const failed = json.exit_code !== 0 || json.timed_out;
-    return { json, human: runView(json, paint), refused: failed };
+    const { human, notices, status } = runView(json, paint, errPaint, say);
+    return { json, human, notices, exitCode: status };
   },
 });

@@ -8,8 +8,8 @@ export const search = defineCommand({
   usage: "PATTERN [PATH] [--regex] [-i] [-g G]... [-C N] [--limit N]",
   description: `Finds PATTERN (literal text unless --regex) under PATH (default: the whole
 project), .gitignore respected, and prints each hit as path:line:text, with
--C N lines of context as path-line-text. Exits 1 when nothing matches, as grep
-and ripgrep do.`,
+-C N lines of context as path-line-text. Exits 1 when nothing matches, with an
+empty stdout, as grep and ripgrep do (stderr says what to try).`,
   args: [
     { name: "PATTERN", description: "the text (or, with --regex, the expression) to find" },
     {
@@ -44,7 +44,7 @@ and ripgrep do.`,
     "splice search fetch --glob '*.ts' -i",
     "splice search TODO -g 'src/**' -g '!*.test.ts'",
   ],
-  async run({ splice, positionals, flags, paint, say }) {
+  async run({ splice, positionals, flags, paint, errPaint, say }) {
     const [pattern, path] = positionals as [string, string?];
     const context = flags.context === "0" ? 0 : positiveInt("context", flags.context);
     const limit = positiveInt("limit", flags.limit);
@@ -59,6 +59,7 @@ and ripgrep do.`,
       ...(context !== undefined ? { context } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
-    return { json, human: searchView(json, paint, say), refused: json.matches === 0 };
+    // No match is exit 1 and an empty stdout, as grep's; what to try goes to stderr.
+    return { json, ...searchView(json, paint, say, errPaint), refused: json.matches === 0 };
   },
 });

@@ -116,6 +116,13 @@ export async function planTextEdit(
     );
   }
   const seen = seenVersion(context, file, current);
+  if (seen && context.quoteBase === "current") {
+    const now = applyEdits(normalizedText(current.doc), t.edits);
+    if (now.ok && foundExactly(now.match, t.edits)) {
+      const next = restyle(current.doc, linesOf(now.text), now.text.endsWith("\n"));
+      return editPlan(file, current, next, "replace", now.warnings, now.match);
+    }
+  }
   if (seen) {
     // The file changed since this session saw it: edit the version the model
     // saw and merge, so an outside change to the same lines is never overwritten.
@@ -173,6 +180,14 @@ function applyEdits(
     ...(matches.length > 1 ? { matches } : {}),
   };
   return { ok: true, text, warnings, match };
+}
+
+/** Every quote matched the text exactly, and once unless it asked for all. */
+function foundExactly(match: MatchReport, edits: readonly TextEditArgs[]): boolean {
+  const each = match.matches ?? [{ match_mode: match.match_mode, match_count: match.match_count }];
+  return each.every(
+    (m, i) => m.match_mode === "exact" && (edits[i]?.replace_all === true || m.match_count === 1),
+  );
 }
 
 const linesOf = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
