@@ -56,6 +56,102 @@ function spaced(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
+/** Calls and tool names said as commands: `call undo with {…}` → `run splice undo X`. */
+function sayCalls(text: string, path?: string): string {
+  let out = text
+    // `call undo with {"backup_session": "X"}` → `run splice undo X`.
+    .replace(/\b([Cc])all (\w+) with (\{[^{}\n]*\})/g, (all, c: string, tool: string, json) => {
+      const args = isTool(tool) ? jsonArgs(json) : undefined;
+      return args ? `${capital("run", c)} ${commandFor(tool, args)}` : all;
+    })
+    // `call lsp_health with action "restart"` → `run splice lsp-health --restart`.
+    .replace(/\b(?:([Cc])all )?(\w+) with action "(\w+)"/g, (all, c, tool: string, action) => {
+      if (!isTool(tool)) return all;
+      const run = commandFor(tool, { action });
+      return c ? `${capital("run", c)} ${run}` : run;
+    })
+    // `Call lsp_health to see` → `Run splice lsp-health to see`.
+    .replace(/\b([Cc])all (\w+)\b(?! with)/g, (all, c: string, tool: string) =>
+      isTool(tool) ? `${capital("run", c)} ${commandFor(tool, {})}` : all,
+    )
+    // `the undo tool (backup_session "X")` → `splice undo X`.
+    .replace(/\bthe (\w+) tool \((\w+) "([^"]*)"\)/g, (all, tool: string, arg: string, value) =>
+      isTool(tool) ? commandFor(tool, { [arg]: value }) : all,
+    )
+    .replace(/\bthe (\w+) tool\b/g, (all, tool: string) =>
+      isTool(tool) ? CLI_VOICE.tool(tool) : all,
+    )
+    // A read notice's range: the read command takes it after the path.
+    .replace(
+      /\bline_range "([^"]*)"/g,
+      (_, range: string) => `splice read ${spaced(path ?? "FILE")}:${range}`,
+    )
+    // `Read lines 4..9 again`: a person needs the command that reads them.
+    .replace(/\b([Rr])ead (lines? (\d+(?:\.\.\d+)?)) again\b/g, (all, r: string, what, range) =>
+      path ? `${r}ead ${what} again (splice read ${spaced(path)}:${range})` : all,
+    );
+  // `diff it with {"action": "diff", "name": "X"}` (a checkpoint) → `splice checkpoint diff X`.
+  out = out.replace(
+    /\b(\w+) it with (\{[^{}\n]*"action"[^{}\n]*\})/g,
+    (all, verb, json: string) => {
+      const args = jsonArgs(json);
+      return args && /checkpoint/i.test(out)
+        ? `${verb} it with ${commandFor("checkpoint", args)}`
+        : all;
+    },
+  );
+  return out;
+}
+
+/** A tool's arguments said as the command's flags, where the command takes them. */
+function sayArgs(
+  text: string,
+  flagOf: (arg: string) => string | undefined,
+  option: (flag: string, value: unknown) => string,
+): string {
+  let out = text;
+  // `call again with "apply": true` → `run it again with --apply`.
+  out = out.replace(/\b([Cc])all again with "(\w+)": true\b/g, (all, c: string, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `${capital("run", c)} it again with --${flag}` : all;
+  });
+  // `pass regex: false` → `leave out --regex`.
+  out = out.replace(/\bpass (\w+): false\b/g, (all, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `leave out --${flag}` : all;
+  });
+  // `"force": true`, `"line": 12` → `--force`, `--line 12`.
+  out = out.replace(/"(\w+)": (true|-?\d+|"[^"\n]*")/g, (all, arg: string, value: string) => {
+    const flag = flagOf(arg);
+    return flag ? option(flag, JSON.parse(value)) : all;
+  });
+  // `ignore_case: true`, `regex: true` → `--ignore-case`, `--regex`.
+  out = out.replace(/\b([a-z]+(?:_[a-z]+)*): true\b/g, (all, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `--${flag}` : all;
+  });
+  // `set replace_all` → `pass --all`; `"line"`, `old_text` → `--line`, `--old`.
+  out = out.replace(/\bset (\w+_\w+)\b/g, (all, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `pass --${flag}` : all;
+  });
+  // `file_hash "1A2B"` → `--hash 1A2B`.
+  out = out.replace(/\b([a-z]+_[a-z_]+) "([^"\n]*)"/g, (all, arg: string, value: string) => {
+    const flag = flagOf(arg);
+    return flag ? option(flag, value) : all;
+  });
+  // A quoted name only after a verb that passes it: `No definition of "line"` is a symbol.
+  out = out.replace(/\b(pass|set|use|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `${verb === "set" ? "pass" : verb} --${flag}` : all;
+  });
+  out = out.replace(/\b[a-z]+_[a-z_]+\b/g, (arg) => {
+    const flag = flagOf(arg);
+    return flag ? `--${flag}` : arg;
+  });
+  return out;
+}
+
 /**
  * The translation for one command, given its flags' names (none: only what
  * any command can say, the calls and tool names). An argument becomes a flag only where the command
@@ -70,90 +166,8 @@ export function flagVoice(commandFlags: Iterable<string> = []): Say {
   const option = (flag: string, value: unknown) =>
     value === true ? `--${flag}` : `--${flag} ${spaced(String(value))}`;
 
-  const sayLine = (text: string, path?: string): string => {
-    let out = text
-      // `call undo with {"backup_session": "X"}` → `run splice undo X`.
-      .replace(/\b([Cc])all (\w+) with (\{[^{}\n]*\})/g, (all, c: string, tool: string, json) => {
-        const args = isTool(tool) ? jsonArgs(json) : undefined;
-        return args ? `${capital("run", c)} ${commandFor(tool, args)}` : all;
-      })
-      // `call lsp_health with action "restart"` → `run splice lsp-health --restart`.
-      .replace(/\b(?:([Cc])all )?(\w+) with action "(\w+)"/g, (all, c, tool: string, action) => {
-        if (!isTool(tool)) return all;
-        const run = commandFor(tool, { action });
-        return c ? `${capital("run", c)} ${run}` : run;
-      })
-      // `Call lsp_health to see` → `Run splice lsp-health to see`.
-      .replace(/\b([Cc])all (\w+)\b(?! with)/g, (all, c: string, tool: string) =>
-        isTool(tool) ? `${capital("run", c)} ${commandFor(tool, {})}` : all,
-      )
-      // `the undo tool (backup_session "X")` → `splice undo X`.
-      .replace(/\bthe (\w+) tool \((\w+) "([^"]*)"\)/g, (all, tool: string, arg: string, value) =>
-        isTool(tool) ? commandFor(tool, { [arg]: value }) : all,
-      )
-      .replace(/\bthe (\w+) tool\b/g, (all, tool: string) =>
-        isTool(tool) ? CLI_VOICE.tool(tool) : all,
-      )
-      // A read notice's range: the read command takes it after the path.
-      .replace(
-        /\bline_range "([^"]*)"/g,
-        (_, range: string) => `splice read ${spaced(path ?? "FILE")}:${range}`,
-      )
-      // `Read lines 4..9 again`: a person needs the command that reads them.
-      .replace(/\b([Rr])ead (lines? (\d+(?:\.\.\d+)?)) again\b/g, (all, r: string, what, range) =>
-        path ? `${r}ead ${what} again (splice read ${spaced(path)}:${range})` : all,
-      );
-    // `diff it with {"action": "diff", "name": "X"}` (a checkpoint) → `splice checkpoint diff X`.
-    out = out.replace(
-      /\b(\w+) it with (\{[^{}\n]*"action"[^{}\n]*\})/g,
-      (all, verb, json: string) => {
-        const args = jsonArgs(json);
-        return args && /checkpoint/i.test(out)
-          ? `${verb} it with ${commandFor("checkpoint", args)}`
-          : all;
-      },
-    );
-    // `call again with "apply": true` → `run it again with --apply`.
-    out = out.replace(/\b([Cc])all again with "(\w+)": true\b/g, (all, c: string, arg: string) => {
-      const flag = flagOf(arg);
-      return flag ? `${capital("run", c)} it again with --${flag}` : all;
-    });
-    // `pass regex: false` → `leave out --regex`.
-    out = out.replace(/\bpass (\w+): false\b/g, (all, arg: string) => {
-      const flag = flagOf(arg);
-      return flag ? `leave out --${flag}` : all;
-    });
-    // `"force": true`, `"line": 12` → `--force`, `--line 12`.
-    out = out.replace(/"(\w+)": (true|-?\d+|"[^"\n]*")/g, (all, arg: string, value: string) => {
-      const flag = flagOf(arg);
-      return flag ? option(flag, JSON.parse(value)) : all;
-    });
-    // `ignore_case: true`, `regex: true` → `--ignore-case`, `--regex`.
-    out = out.replace(/\b([a-z]+(?:_[a-z]+)*): true\b/g, (all, arg: string) => {
-      const flag = flagOf(arg);
-      return flag ? `--${flag}` : all;
-    });
-    // `set replace_all` → `pass --all`; `"line"`, `old_text` → `--line`, `--old`.
-    out = out.replace(/\bset (\w+_\w+)\b/g, (all, arg: string) => {
-      const flag = flagOf(arg);
-      return flag ? `pass --${flag}` : all;
-    });
-    // `file_hash "1A2B"` → `--hash 1A2B`.
-    out = out.replace(/\b([a-z]+_[a-z_]+) "([^"\n]*)"/g, (all, arg: string, value: string) => {
-      const flag = flagOf(arg);
-      return flag ? option(flag, value) : all;
-    });
-    // A quoted name only after a verb that passes it: `No definition of "line"` is a symbol.
-    out = out.replace(/\b(pass|set|use|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
-      const flag = flagOf(arg);
-      return flag ? `${verb === "set" ? "pass" : verb} --${flag}` : all;
-    });
-    out = out.replace(/\b[a-z]+_[a-z_]+\b/g, (arg) => {
-      const flag = flagOf(arg);
-      return flag ? `--${flag}` : arg;
-    });
-    return plural(out);
-  };
+  const sayLine = (text: string, path?: string) =>
+    plural(sayArgs(sayCalls(text, path), flagOf, option));
   // A refusal quotes file lines as `N| text`: those are the file's, never said again.
   return (text, path) =>
     text

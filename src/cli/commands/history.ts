@@ -1,5 +1,5 @@
 import type { BackupSession } from "../../history/types.js";
-import type { HistoryResult } from "../../tools/history/result.js";
+import type { HistoryResult } from "../../index.js";
 import { formatBytes } from "../../util/format.js";
 import { defineCommand } from "../define.js";
 import type { Paint } from "../format.js";
