@@ -22,6 +22,7 @@ import {
   reparseDocument,
   sniffBinary,
 } from "../text/document.js";
+import type { Encoding } from "../text/encoding.js";
 import { header } from "../text/hashline.js";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
@@ -29,7 +30,13 @@ import { WorkspaceError } from "../workspace/workspace.js";
 import type { Change, CommitOptions, Outcome } from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles, sameBytes } from "./decoded-cache.js";
-import { formatBytes, identify, type OpaqueContent, type Replaced } from "./load.js";
+import {
+  encodedOrRefused,
+  formatBytes,
+  identify,
+  type OpaqueContent,
+  type Replaced,
+} from "./load.js";
 import { doneWithDisk, releasedWithWrite } from "./lock-scope.js";
 import { reportCallProgress } from "./progress.js";
 
@@ -61,7 +68,14 @@ export function commit(
 function bytesOf(change: WriteChange): Uint8Array {
   const { before, doc } = change;
   if ("opaque" in doc) return doc.bytes;
-  return before?.doc ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc);
+  return encodedOrRefused(change.file.display, () =>
+    before?.doc ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc),
+  );
+}
+
+/** A write's encoding: its document's, else the one the file was read in (never a silent conversion). */
+function encodingOfWrite(change: WriteChange): Encoding | undefined {
+  return "opaque" in change.doc ? undefined : (change.doc.encoding ?? change.before?.doc?.encoding);
 }
 
 async function commitWrite(
@@ -86,7 +100,8 @@ async function commitWrite(
     };
   }
   // A restore puts back a version that was there; only new text is checked.
-  const refused = !change.restores && unreadableResult(context, file, bytes);
+  const refused =
+    !change.restores && unreadableResult(context, file, bytes, encodingOfWrite(change));
   if (refused) throw refused;
   if (mode === "apply") {
     // Only a write is refused: a preview shows what the edit would be.
@@ -109,7 +124,7 @@ async function commitWrite(
       { path: file.display, diff },
     );
   }
-  const { tag } = identify(bytes);
+  const { tag } = identify(bytes, undefined, encodingOfWrite(change));
   doneWithDisk();
   const checked =
     mode === "validate_only" ? await validateChange(context, change, validate, true) : {};
@@ -153,7 +168,7 @@ async function writeDurably(
   bytes: Uint8Array,
 ): Promise<{ tag: string; sha: string; diff: string; displaced?: string }> {
   const { file, before } = change;
-  const { sha, tag } = identify(bytes);
+  const { sha, tag } = identify(bytes, undefined, encodingOfWrite(change));
   // Everything the result reports is computed before the bytes move: once
   // the file is replaced, a failure would leave the caller without the diff
   // and the backup id of a change that did happen.
@@ -357,9 +372,14 @@ async function validateWritten(
  * which decodes only the changed lines.
  */
 function rememberWritten(change: WriteChange, bytes: Uint8Array, tag: string, sha: string): void {
-  if (sniffBinary(bytes) || "opaque" in change.doc) return; // a read refuses these bytes
+  if ("opaque" in change.doc) return;
+  const encoding = encodingOfWrite(change);
+  if (sniffBinary(bytes, encoding)) return; // a read refuses these bytes
   const { file, before } = change;
-  let doc: Document | DecodeFailure = change.doc;
+  let doc: Document | DecodeFailure =
+    change.doc.encoding === encoding
+      ? change.doc
+      : { ...change.doc, ...(encoding && { encoding }) };
   if (!isCanonical(doc)) {
     const prior = before && decodedFiles.get(file.real, before.bytes);
     if (!prior) return;
@@ -458,8 +478,9 @@ function unreadableResult(
   context: ChangeContext,
   file: GuardedPath,
   bytes: Uint8Array,
+  encoding?: Encoding,
 ): ToolError | undefined {
-  if (sniffBinary(bytes)) {
+  if (sniffBinary(bytes, encoding)) {
     const nul = bytes.indexOf(0);
     let line = 1;
     for (let nl = bytes.indexOf(10); nl !== -1 && nl < nul; nl = bytes.indexOf(10, nl + 1)) line++;
@@ -570,7 +591,8 @@ export async function commitBatch(
         outcomes[index] = await commitWrite(context, change, { force, validate: false });
         continue;
       }
-      const refused = !change.restores && unreadableResult(context, file, bytes);
+      const refused =
+        !change.restores && unreadableResult(context, file, bytes, encodingOfWrite(change));
       if (refused) throw refused;
       if (!change.restores && !force) refuseReadOnly(file, before?.mode);
       const diff = replacedDiff(file.display, before, change.doc);

@@ -5,7 +5,7 @@
  */
 import type { CommitOptions, Outcome } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
-import { identify, type LoadedFile } from "../../change/load.js";
+import { encodedOrRefused, identify, type LoadedFile } from "../../change/load.js";
 import { checkEditAsync } from "../../code/syntax-check.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import type { EditValidation } from "../../lsp/verdict.js";
@@ -75,8 +75,9 @@ export interface EditResult extends Partial<MatchReport> {
 
 /** What the file will be once an earlier target of an atomic batch is written. */
 export function plannedFile(plan: EditPlan): LoadedFile {
-  const bytes = documentToBytes(plan.doc);
-  return { mode: plan.before?.mode ?? 0o644, bytes, doc: plan.doc, ...identify(bytes) };
+  const bytes = encodedOrRefused(plan.file.display, () => documentToBytes(plan.doc));
+  const identity = identify(bytes, undefined, plan.doc.encoding);
+  return { mode: plan.before?.mode ?? 0o644, bytes, doc: plan.doc, ...identity };
 }
 
 /** Commits an edit and reports it; `outcome` is what a failed batch needs to put it back. */

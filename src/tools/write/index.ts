@@ -7,7 +7,7 @@ import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
 import type { EditValidation } from "../../lsp/verdict.js";
-import { normalizedText, parseDocument } from "../../text/document.js";
+import { encodingOf, normalizedText, parseDocument } from "../../text/document.js";
 import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
@@ -47,6 +47,8 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   const doc = parseDocument(text);
   if (!existing) return doc;
   const kept: string[] = [];
+  const { encoding } = existing.doc;
+  if (encoding) kept.push(`encoding (${encoding})`);
   const bom = existing.doc.bom && !doc.bom;
   if (bom) kept.push("BOM");
   const crlf = existing.doc.eol === "\r\n" && !doc.eols.includes("\r\n");
@@ -55,6 +57,7 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   warnings.push(`Kept the existing file's ${kept.join(" and ")}.`);
   return {
     ...doc,
+    ...encodingOf(existing.doc),
     bom: doc.bom || bom,
     ...(crlf && { eols: doc.eols.map((e) => (e === "\n" ? "\r\n" : e)), eol: "\r\n" as const }),
   };
