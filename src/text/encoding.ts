@@ -6,8 +6,23 @@
  * 0x0A and 0x0D are never part of a multibyte character (or, in UTF-16, are
  * whole code units), so the file can be split, and rewritten, line by line.
  */
-import chardet from "chardet";
-import iconv from "iconv-lite";
+import { createRequire } from "node:module";
+import type * as Chardet from "chardet";
+import type * as Iconv from "iconv-lite";
+
+// Loaded on first use: most files are UTF-8, and the two cost about 25 ms to load,
+// which every splice command would pay at start.
+const load = createRequire(import.meta.url);
+let iconvLib: typeof Iconv | undefined;
+let chardetLib: typeof Chardet | undefined;
+const codec = (): typeof Iconv => {
+  iconvLib ??= load("iconv-lite") as typeof Iconv;
+  return iconvLib;
+};
+const detector = (): typeof Chardet => {
+  chardetLib ??= load("chardet") as typeof Chardet;
+  return chardetLib;
+};
 
 /** The legacy encodings, by the name results and errors use. */
 export const ENCODINGS = [
@@ -85,8 +100,8 @@ export function utf16Bom(bytes: Uint8Array): Encoding | undefined {
 export function decodeStrict(bytes: Uint8Array, encoding: Encoding): string | undefined {
   if (isUtf16(encoding) && bytes.length % 2 !== 0) return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const text = iconv.decode(buffer, encoding, { stripBOM: false });
-  const back = iconv.encode(text, encoding, { addBOM: false });
+  const text = codec().decode(buffer, encoding, { stripBOM: false });
+  const back = codec().encode(text, encoding, { addBOM: false });
   return back.length === bytes.length && Buffer.compare(back, buffer) === 0 ? text : undefined;
 }
 
@@ -95,7 +110,7 @@ export function unencodable(text: string, encoding: Encoding): string[] {
   const bad = new Set<string>();
   for (const char of text) {
     if (char.charCodeAt(0) < 0x80 && !isUtf16(encoding)) continue;
-    const back = iconv.decode(iconv.encode(char, encoding, { addBOM: false }), encoding, {
+    const back = codec().decode(codec().encode(char, encoding, { addBOM: false }), encoding, {
       stripBOM: false,
     });
     if (back !== char) bad.add(char);
@@ -122,9 +137,9 @@ export function describeChar(char: string): string {
 
 /** `text` as bytes in `encoding`, or an UnencodableError naming what it cannot hold. */
 export function encodeStrict(text: string, encoding: Encoding): Uint8Array {
-  const bytes = iconv.encode(text, encoding, { addBOM: false });
+  const bytes = codec().encode(text, encoding, { addBOM: false });
   // A character the encoding lacks comes back as "?" (or a replacement): compare the round trip.
-  if (iconv.decode(bytes, encoding, { stripBOM: false }) !== text) {
+  if (codec().decode(bytes, encoding, { stripBOM: false }) !== text) {
     throw new UnencodableError(encoding, unencodable(text, encoding));
   }
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -159,7 +174,7 @@ export const SURE_MARGIN = 20;
  */
 export function guessEncodings(bytes: Uint8Array): Candidate[] {
   const out: Candidate[] = [];
-  for (const { name, confidence } of chardet.analyse(bytes)) {
+  for (const { name, confidence } of detector().analyse(bytes)) {
     const family = FAMILIES[name];
     const encoding = family?.find((e) => decodeStrict(bytes, e) !== undefined);
     if (encoding && !out.some((c) => c.encoding === encoding)) out.push({ encoding, confidence });
