@@ -324,8 +324,12 @@ export interface OpaqueContent {
   opaque: string;
 }
 
-/** A stored version to restore: a Document when it is text, else its bytes as they are. */
-export function restorable(bytes: Uint8Array): Document | OpaqueContent {
-  const doc = documentFromBytes(bytes);
+/**
+ * A stored version to restore: a Document when it is text (UTF-8, or the
+ * `encoding` the file is in now), else its bytes as they are.
+ */
+export function restorable(bytes: Uint8Array, encoding?: Encoding): Document | OpaqueContent {
+  let doc = documentFromBytes(bytes);
+  if ("kind" in doc && encoding) doc = documentFromBytes(bytes, encoding);
   return "kind" in doc ? { bytes, opaque: doc.reason } : doc;
 }

@@ -167,3 +167,32 @@ describe("refusals", () => {
     expect(error.code).toBe("binary");
   });
 });
+
+describe("undo as a revert", () => {
+  it("reverts one session's line in a Shift-JIS file and keeps a later change from another", async () => {
+    const sample = CORPUS.find((s) => s.encoding === "shift_jis")!;
+    const p = plant(sample);
+    const mine = p.splice();
+    const other = p.splice({ history: { session: "other" } });
+    const read = async (s: typeof mine) =>
+      (await s.read({ targets: [{ path: sample.file }] })).results[0]!.file_hash;
+    await mine.edit({
+      targets: [
+        { path: sample.file, file_hash: await read(mine), ops: `replace 2:\n+${sample.line2}` },
+      ],
+    });
+    await other.edit({
+      targets: [
+        {
+          path: sample.file,
+          file_hash: await read(other),
+          ops: "replace 4:\n+int main(void) { return 1; } /* 終 */",
+        },
+      ],
+    });
+    await mine.undo({});
+    const lines = sample.text.split("\n");
+    lines[3] = "int main(void) { return 1; } /* 終 */";
+    expect(p.bytes(sample.file).equals(encode(sample, lines.join("\n")))).toBe(true);
+  });
+});
