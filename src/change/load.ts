@@ -76,6 +76,26 @@ export function notTextError(display: string, reason: string): ToolError {
 }
 
 /**
+ * A file's bytes as a Document, in the encoding `loadTextFile` would find,
+ * or why they are not text (the refusal's sentence) for a caller that skips
+ * such files rather than failing.
+ */
+export async function decodeFile(
+  context: ChangeContext,
+  file: GuardedPath,
+  bytes: Uint8Array,
+): Promise<Document | DecodeFailure> {
+  const utf8 = documentFromBytes(bytes);
+  if (!("kind" in utf8)) return utf8;
+  try {
+    return await decodeLegacy(context, file, bytes, utf8);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return error.code === "binary" ? utf8 : { kind: "binary", reason: error.facts };
+  }
+}
+
+/**
  * The document of bytes that are not UTF-8, in the encoding a UTF-16 byte
  * order mark, the project's config or a sure guess names; or the ToolError
  * that says why not and how to name the encoding. Never a guess it is unsure of.

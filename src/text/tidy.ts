@@ -4,7 +4,7 @@
  * spaces where the conversion is certain. Pure; says what it fixed and which
  * lines it left alone because they were ambiguous.
  */
-import type { Document, Eol } from "./document.js";
+import { type Document, type Eol, encodingOf } from "./document.js";
 
 export interface TidyOptions {
   /** Remove spaces and tabs at line ends (default true). */
@@ -151,5 +151,5 @@ export function tidyDocument(doc: Document, options: TidyOptions = {}): TidyOutc
     }
   }
 
-  return { doc: { bom: doc.bom, lines, eols, eol }, fixes, ambiguousIndent };
+  return { doc: { bom: doc.bom, lines, eols, eol, ...encodingOf(doc) }, fixes, ambiguousIndent };
 }

@@ -111,6 +111,24 @@ describe.each(CORPUS)("$encoding ($file)", (sample) => {
   });
 });
 
+describe("other writers keep the encoding", () => {
+  const sample = CORPUS.find((s) => s.encoding === "euc-kr")!;
+
+  it("file append adds lines in the file's encoding", async () => {
+    const p = plant(sample);
+    await p.splice().call("file", { action: "append", path: sample.file, text: "# 끝\n" });
+    expect(p.bytes(sample.file).equals(encode(sample, `${sample.text}# 끝\n`))).toBe(true);
+  });
+
+  it("tidy trims trailing spaces and leaves every other byte", async () => {
+    const p = new Project();
+    p.write(sample.file, encode(sample, sample.text.replace("만세\n", "만세   \n")));
+    const r = await p.splice().call("tidy", { paths: [sample.file] });
+    expect(JSON.stringify(r)).not.toContain("binary");
+    expect(p.bytes(sample.file).equals(encode(sample))).toBe(true);
+  });
+});
+
 describe("refusals", () => {
   it("refuses text the encoding cannot hold, naming the characters, and writes nothing", async () => {
     const sample = CORPUS.find((s) => s.encoding === "shift_jis")!;
