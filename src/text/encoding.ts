@@ -69,6 +69,9 @@ const ALIASES: Record<string, Encoding | "utf-8"> = {
   big5hkscs: "big5",
   utf16le: "utf-16le",
   utf16be: "utf-16be",
+  // git's names for UTF-16 with a byte order mark (the mark is found before any config is asked).
+  utf16lebom: "utf-16le",
+  utf16bebom: "utf-16be",
 };
 
 /** The encoding a user or a config names ("Shift-JIS", "cp1252", "latin1"), or undefined. */

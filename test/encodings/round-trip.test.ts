@@ -3,6 +3,7 @@
  * outside the changed line are the original bytes, the file's encoding, BOM
  * and line endings stay, and undo puts the original back byte for byte.
  */
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { tagOf } from "../../src/text/hashline.js";
 import { Project, rejection } from "../helpers/project.js";
@@ -212,5 +213,26 @@ describe("undo as a revert", () => {
     const lines = sample.text.split("\n");
     lines[3] = "int main(void) { return 1; } /* 終 */";
     expect(p.bytes(sample.file).equals(encode(sample, lines.join("\n")))).toBe(true);
+  });
+});
+
+describe("a new file", () => {
+  it("is written in the encoding .editorconfig names for it, and reads back", async () => {
+    const p = new Project();
+    p.write(".editorconfig", "[*.c]\ncharset = shift_jis\n[*.rc]\ncharset = utf-16le\n");
+    const s = p.splice();
+    const { results } = await s.write({
+      targets: [
+        { path: "new.c", text: "/* 新しい */\n" },
+        { path: "app.rc", text: 'IDS_A "表示"\n' },
+        { path: "a.txt", text: "é\n" },
+      ],
+    });
+    expect(results[0]!.warnings).toContain("Wrote new.c in shift_jis, as .editorconfig says.");
+    expect(p.bytes("new.c").equals(iconv.encode("/* 新しい */\n", "shift_jis"))).toBe(true);
+    expect(p.bytes("app.rc").equals(iconv.encode('\uFEFFIDS_A "表示"\n', "utf-16le"))).toBe(true);
+    expect(p.text("a.txt")).toBe("é\n");
+    const read = await s.read({ targets: [{ path: "new.c" }, { path: "app.rc" }] });
+    expect(read.results.map((r) => r.header?.split(" ")[1])).toEqual(["(shift_jis)", "(utf-16le)"]);
   });
 });
