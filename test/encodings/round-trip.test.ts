@@ -236,3 +236,27 @@ describe("a new file", () => {
     expect(read.results.map((r) => r.header?.split(" ")[1])).toEqual(["(shift_jis)", "(utf-16le)"]);
   });
 });
+
+describe("a stale edit", () => {
+  it("merges into a Big5 file changed since it was read", async () => {
+    const sample = CORPUS.find((s) => s.encoding === "big5")!;
+    const p = plant(sample);
+    const s = p.splice();
+    const { results } = await s.read({ targets: [{ path: sample.file }] });
+    const changed = sample.text.replace("登鸛雀樓", "登樓");
+    p.write(sample.file, encode(sample, changed));
+    const edited = await s.edit({
+      targets: [
+        {
+          path: sample.file,
+          file_hash: results[0]!.file_hash,
+          ops: `replace 2:\n+${sample.line2}`,
+        },
+      ],
+    });
+    expect(edited.results[0]).toMatchObject({ applied: true });
+    const lines = changed.split("\n");
+    lines[1] = sample.line2;
+    expect(p.bytes(sample.file).equals(encode(sample, lines.join("\n")))).toBe(true);
+  });
+});
