@@ -11,6 +11,8 @@ export type ErrorCode =
   | "invalid_input"
   | "conflict"
   | "binary"
+  | "unknown_encoding"
+  | "unencodable"
   | "corrupt"
   | "needs_addon"
   | "too_large"

@@ -12,7 +12,7 @@ import {
   sniffBinary,
 } from "../text/document.js";
 import { header } from "../text/hashline.js";
-import type { Outcome, WriteChange } from "./change.js";
+import { encodingOfWrite, type Outcome, type WriteChange } from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles } from "./decoded-cache.js";
 
@@ -75,10 +75,14 @@ export function rememberWritten(
   tag: string,
   sha: string,
 ): void {
-  if (sniffBinary(bytes) || "opaque" in change.doc) return; // a read refuses these bytes
-  const { file, before } = change;
-  let doc: Document | DecodeFailure = change.doc;
-  if (!isCanonical(doc)) {
+  const { file, before, doc: written } = change;
+  if ("opaque" in written) return;
+  const encoding = encodingOfWrite(change);
+  if (sniffBinary(bytes, encoding)) return; // a read refuses these bytes
+  const own: Document =
+    written.encoding === encoding || !encoding ? written : { ...written, encoding };
+  let doc: Document | DecodeFailure = own;
+  if (!isCanonical(own)) {
     const prior = before && decodedFiles.get(file.real, before.bytes);
     if (!prior) return;
     doc = reparseDocument(prior.bytes, prior.doc, bytes);

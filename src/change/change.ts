@@ -7,6 +7,7 @@
 import type { GuardedPath } from "../guard/path-guard.js";
 import type { EditValidation } from "../lsp/verdict.js";
 import type { Document } from "../text/document.js";
+import type { Encoding } from "../text/encoding.js";
 import type { OpaqueContent, Replaced } from "./load.js";
 
 export type Change =
@@ -110,4 +111,9 @@ export function changeResult<Extra extends object>(
     warnings,
     ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
+}
+
+/** A write's encoding: its document's, else the one the file was read in (never a silent conversion). */
+export function encodingOfWrite(change: WriteChange): Encoding | undefined {
+  return "opaque" in change.doc ? undefined : (change.doc.encoding ?? change.before?.doc?.encoding);
 }

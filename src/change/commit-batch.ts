@@ -11,7 +11,13 @@ import type { ValidationPass } from "../lsp/validate.js";
 import { SyncBarrier } from "../util/durable.js";
 import { identify } from "../util/hash.js";
 import { afterWrite, emitChanged, landedOutcome, rememberWritten } from "./after-write.js";
-import type { Change, CommitOptions, Outcome, WriteChange } from "./change.js";
+import {
+  type Change,
+  type CommitOptions,
+  encodingOfWrite,
+  type Outcome,
+  type WriteChange,
+} from "./change.js";
 import {
   bytesOf,
   commit,
@@ -101,7 +107,8 @@ async function checkWrites(
         outcomes[index] = await commit(context, change, { force, validate: false });
         continue;
       }
-      const refused = !change.restores && unreadableResult(context, file, bytes);
+      const refused =
+        !change.restores && unreadableResult(context, file, bytes, encodingOfWrite(change));
       if (refused) throw refused;
       if (!change.restores && !force) refuseReadOnly(file, before?.mode);
       const diff = replacedDiff(file.display, before, change.doc);

@@ -16,12 +16,19 @@ import { SyncBarrier } from "../util/durable.js";
 import { identify, sha256 } from "../util/hash.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import { afterWrite, emitChanged, landedOutcome, rememberWritten } from "./after-write.js";
-import type { Change, CommitOptions, DeleteChange, Outcome, WriteChange } from "./change.js";
+import {
+  type Change,
+  type CommitOptions,
+  type DeleteChange,
+  encodingOfWrite,
+  type Outcome,
+  type WriteChange,
+} from "./change.js";
 import type { ChangeContext } from "./context.js";
 import { sameBytes } from "./decoded-cache.js";
 import { replacedDiff } from "./diffs.js";
 import { keepDisplaced, keepDisplacedLate } from "./displaced.js";
-import type { Replaced } from "./load.js";
+import { encodedOrRefused, type Replaced } from "./load.js";
 import { doneWithDisk, releasedWithWrite } from "./lock-scope.js";
 import { refuseLinkRemoval, refuseReadOnly, unreadableResult } from "./refusals.js";
 import { validateChange, validateWritten } from "./validation.js";
@@ -52,7 +59,9 @@ export function commit(
 export function bytesOf(change: WriteChange): Uint8Array {
   const { before, doc } = change;
   if ("opaque" in doc) return doc.bytes;
-  return before?.doc ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc);
+  return encodedOrRefused(change.file.display, () =>
+    before?.doc ? changedBytes(before.bytes, before.doc, doc) : documentToBytes(doc),
+  );
 }
 
 /** Whether writing these bytes would leave the file as it is (same bytes, same permissions). */
@@ -83,7 +92,8 @@ async function commitWrite(
     };
   }
   // A restore puts back a version that was there; only new text is checked.
-  const refused = !change.restores && unreadableResult(context, file, bytes);
+  const refused =
+    !change.restores && unreadableResult(context, file, bytes, encodingOfWrite(change));
   if (refused) throw refused;
   if (mode === "apply") {
     // Only a write is refused: a preview shows what the edit would be.
@@ -106,7 +116,7 @@ async function commitWrite(
       { path: file.display, diff },
     );
   }
-  const { tag } = identify(bytes);
+  const { tag } = identify(bytes, undefined, encodingOfWrite(change));
   doneWithDisk();
   const checked =
     mode === "validate_only" ? await validateChange(context, change, validate, true) : {};
@@ -131,7 +141,7 @@ async function writeDurably(
   bytes: Uint8Array,
 ): Promise<{ tag: string; sha: string; diff: string; displaced?: string }> {
   const { file, before } = change;
-  const { sha, tag } = identify(bytes);
+  const { sha, tag } = identify(bytes, undefined, encodingOfWrite(change));
   // Everything the result reports is computed before the bytes move: once
   // the file is replaced, a failure would leave the caller without the diff
   // and the backup id of a change that did happen.

@@ -6,12 +6,27 @@ import path from "node:path";
 import { nearNames } from "../code/near.js";
 import { ToolError, useTool } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import { type Document, documentFromBytes, reparseDocument } from "../text/document.js";
+import {
+  type DecodeFailure,
+  type Document,
+  documentFromBytes,
+  reparseDocument,
+} from "../text/document.js";
+import {
+  type Candidate,
+  describeChar,
+  type Encoding,
+  guessEncodings,
+  sureCandidate,
+  UnencodableError,
+  utf16Bom,
+} from "../text/encoding.js";
 import { formatBytes } from "../util/format.js";
 import { identify } from "../util/hash.js";
 import { WorkspaceError } from "../workspace/workspace.js";
 import type { ChangeContext } from "./context.js";
 import { decodedFiles } from "./decoded-cache.js";
+import { configuredEncoding } from "./encoding-config.js";
 
 export interface LoadedFile {
   bytes: Uint8Array;
@@ -21,8 +36,8 @@ export interface LoadedFile {
   mode: number;
 }
 
-/** The error for a file that is not UTF-8 text; `reason` says why (a NUL byte, bad UTF-8). */
-export function notTextError(display: string, reason: string, bytes: Uint8Array): ToolError {
+/** The error for a file that is not text; `reason` says why (a NUL byte, bad UTF-8). */
+export function notTextError(display: string, reason: string): ToolError {
   const quote = (p: string) => `'${p.replaceAll("'", "'\\''")}'`;
   const [file, converted] = [quote(display), quote(`${display}.utf8`)];
   const convert = (from: string, tail: string) =>
@@ -32,15 +47,111 @@ export function notTextError(display: string, reason: string, bytes: Uint8Array)
         `If it is text, convert it with ${run}: iconv -f ${from} -t UTF-8 ${file} > ${converted} && mv ${converted} ${file}${tail}`,
     );
   const only = "splice reads and edits UTF-8 text only.";
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    const facts = `${display} looks like UTF-16 text (it starts with a UTF-16 byte order mark); ${only}`;
-    return new ToolError("binary", facts, { path: display }, convert("UTF-16", "."));
-  }
   const facts = `${display} is not a text file (${reason}); ${only}`;
   const next = reason.includes("not valid UTF-8")
     ? convert("LATIN1", " (or the file's encoding: CP1252, SHIFT_JIS, ...).")
     : undefined;
   return new ToolError("binary", facts, { path: display }, next);
+}
+
+/**
+ * A file's bytes as a Document, in the encoding `loadTextFile` would find,
+ * or why they are not text (the refusal's sentence) for a caller that skips
+ * such files rather than failing.
+ */
+export async function decodeFile(
+  context: ChangeContext,
+  file: GuardedPath,
+  bytes: Uint8Array,
+): Promise<Document | DecodeFailure> {
+  const utf8 = documentFromBytes(bytes);
+  if (!("kind" in utf8)) return utf8;
+  try {
+    return await decodeLegacy(context, file, bytes, utf8);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return error.code === "binary" ? utf8 : { kind: "binary", reason: error.facts };
+  }
+}
+
+/**
+ * The document of bytes that are not UTF-8, in the encoding a UTF-16 byte
+ * order mark, the project's config or a sure guess names; or the ToolError
+ * that says why not and how to name the encoding. Never a guess it is unsure of.
+ */
+async function decodeLegacy(
+  context: ChangeContext,
+  file: GuardedPath,
+  bytes: Uint8Array,
+  failure: DecodeFailure,
+): Promise<Document> {
+  const bom = utf16Bom(bytes);
+  const configured = bom ? undefined : await configuredEncoding(context, file);
+  if (configured && (!configured.encoding || configured.encoding === "utf-8")) {
+    const why = configured.encoding
+      ? "it is not valid UTF-8"
+      : "splice does not know that encoding";
+    const facts = `${configured.source} sets charset ${configured.name} for it, but ${why}`;
+    throw encodingError(file.display, facts, bytes);
+  }
+  const encoding = bom ?? (configured?.encoding as Encoding | undefined);
+  if (encoding) {
+    const doc = documentFromBytes(bytes, encoding);
+    if (!("kind" in doc)) return doc;
+    const said = bom ? "its byte order mark says" : `${configured!.source} says`;
+    throw encodingError(file.display, `${said} ${encoding}, but ${doc.reason}`, bytes);
+  }
+  if (failure.reason.includes("NUL")) throw notTextError(file.display, failure.reason);
+  const candidates = guessEncodings(bytes);
+  const sure = sureCandidate(candidates);
+  if (sure) {
+    const doc = documentFromBytes(bytes, sure.encoding);
+    if (!("kind" in doc)) return doc;
+  }
+  throw unsureError(file.display, candidates);
+}
+
+/** The bytes `encode` makes, or the ToolError naming the characters the file's encoding cannot hold. */
+export function encodedOrRefused(display: string, encode: () => Uint8Array): Uint8Array {
+  try {
+    return encode();
+  } catch (error) {
+    if (!(error instanceof UnencodableError)) throw error;
+    const chars = error.chars.map(describeChar).join(", ");
+    throw new ToolError(
+      "unencodable",
+      `${display} was not written: it is in ${error.encoding}, which cannot hold ${chars}. Write them another way (an escape such as \\u00E9 in source code, or other text), or convert the file to UTF-8 first.`,
+      { path: display, encoding: error.encoding, chars: error.chars },
+    );
+  }
+}
+
+function encodingError(display: string, facts: string, bytes: Uint8Array): ToolError {
+  return new ToolError(
+    "unknown_encoding",
+    `${display} cannot be read as text: ${facts}. Fix the setting, or convert the file.`,
+    { path: display, size: bytes.length },
+  );
+}
+
+/** Bytes that are neither UTF-8 nor in an encoding splice can name with confidence. */
+function unsureError(display: string, candidates: Candidate[]): ToolError {
+  if (candidates.length === 0) return notTextError(display, "it is not valid UTF-8");
+  const likely = candidates
+    .slice(0, 3)
+    .map((c) => (c.confidence > 0 ? `${c.encoding} (${c.confidence}%)` : c.encoding))
+    .join(", ");
+  const encoding = candidates[0]!.encoding;
+  return new ToolError(
+    "unknown_encoding",
+    `${display} is not UTF-8, and its encoding cannot be told for sure: likely ${likely}. a guess could write it back in the wrong encoding.`,
+    { path: display, candidates: candidates.map((c) => c.encoding) },
+    useTool(
+      "write",
+      (write) =>
+        `Name it in .editorconfig (a section for the file with \`charset = ${encoding}\`) or in .gitattributes (\`${display} working-tree-encoding=${encoding}\`), with ${write} if neither exists yet, then read it again.`,
+    ),
+  );
 }
 
 /** Up to 3 names in the missing file's folder close to its name, that this guard lets be read. */
@@ -100,11 +211,12 @@ export async function loadTextFile(context: ChangeContext, file: GuardedPath): P
   const cached = decodedFiles.get(file.real, bytes);
   if (cached) return { ...cached, bytes, mode: stat.mode };
   const prior = decodedFiles.latest(file.real);
-  const doc = prior ? reparseDocument(prior.bytes, prior.doc, bytes) : documentFromBytes(bytes);
-  if ("kind" in doc) {
-    throw notTextError(file.display, doc.reason, bytes);
-  }
-  const decoded = { bytes, doc, ...identify(bytes) };
+  const utf8 =
+    prior && !prior.doc.encoding
+      ? reparseDocument(prior.bytes, prior.doc, bytes)
+      : documentFromBytes(bytes);
+  const doc = "kind" in utf8 ? await decodeLegacy(context, file, bytes, utf8) : utf8;
+  const decoded = { bytes, doc, ...identify(bytes, undefined, doc.encoding) };
   decodedFiles.set(file.real, decoded);
   return { ...decoded, mode: stat.mode };
 }
@@ -211,8 +323,12 @@ export interface OpaqueContent {
   opaque: string;
 }
 
-/** A stored version to restore: a Document when it is text, else its bytes as they are. */
-export function restorable(bytes: Uint8Array): Document | OpaqueContent {
-  const doc = documentFromBytes(bytes);
+/**
+ * A stored version to restore: a Document when it is text (UTF-8, or the
+ * `encoding` the file is in now), else its bytes as they are.
+ */
+export function restorable(bytes: Uint8Array, encoding?: Encoding): Document | OpaqueContent {
+  let doc = documentFromBytes(bytes);
+  if ("kind" in doc && encoding) doc = documentFromBytes(bytes, encoding);
   return "kind" in doc ? { bytes, opaque: doc.reason } : doc;
 }

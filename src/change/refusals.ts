@@ -5,6 +5,7 @@
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { sniffBinary } from "../text/document.js";
+import type { Encoding } from "../text/encoding.js";
 import { formatBytes } from "../util/format.js";
 import type { ChangeContext } from "./context.js";
 
@@ -18,8 +19,9 @@ export function unreadableResult(
   context: ChangeContext,
   file: GuardedPath,
   bytes: Uint8Array,
+  encoding?: Encoding,
 ): ToolError | undefined {
-  if (sniffBinary(bytes)) {
+  if (sniffBinary(bytes, encoding)) {
     const nul = bytes.indexOf(0);
     let line = 1;
     for (let nl = bytes.indexOf(10); nl !== -1 && nl < nul; nl = bytes.indexOf(10, nl + 1)) line++;

@@ -116,7 +116,7 @@ async function planStep(
     );
   }
   const current = await loadReplaced(context, file);
-  const content = bytes ? { content: restorable(bytes) } : {};
+  const content = bytes ? { content: restorable(bytes, current?.doc?.encoding) } : {};
   const step: Step = { rel, file, change, current, note: `${UNDO_NOTE}${sessionId}`, ...content };
   if (revert) step.plan = planFileRevert(context, change, step.content, current);
   return step;

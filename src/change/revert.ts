@@ -135,7 +135,7 @@ export function planFileRevert(
     beforeContent,
     afterBytes: () => (after ? context.history.getBlob(after) : undefined),
     current,
-    decode: restorable,
+    decode: (bytes) => restorable(bytes, current?.doc?.encoding),
   });
 }
 

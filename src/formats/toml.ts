@@ -7,11 +7,12 @@
  */
 import { parse, patch, TomlFormat } from "@decimalturn/toml-patch";
 import { useTool } from "../errors.js";
+import { diffLines } from "../text/myers.js";
 import { childOf, probeData } from "./data-probe.js";
 import type { DocEditor, Probe } from "./editor.js";
 import { DocError, FIX_FIRST } from "./errors.js";
 import { asIndex, formatSelector, type Segment } from "./selector.js";
-import { clone, isObject, type Json } from "./values.js";
+import { clone, deepEqual, isObject, type Json } from "./values.js";
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -100,6 +101,49 @@ function writeFormat(original: string): TomlFormat {
   return format;
 }
 
+const squashed = (line: string) => line.replace(/\s+/g, "");
+
+/**
+ * `patched` with every line the library only re-spaced put back as it was:
+ * it re-renders a neighbour of what changed (`"UP",  # pyupgrade` loses its
+ * aligning space). A line is put back only when it differs from the old one
+ * in whitespace alone, and the whole only when it still parses to the same
+ * data (whitespace inside a string is a value).
+ */
+function keepRespaced(original: string, patched: string): string {
+  const a = original.split("\n");
+  const b = patched.split("\n");
+  const runs = diffLines(a, b, 4000);
+  if (!runs) return patched;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r]!;
+    const next = runs[r + 1];
+    if (run.tag === "-" && next?.tag === "+" && next.count === run.count) {
+      for (let k = 0; k < run.count; k++) {
+        const [old, now] = [a[i + k]!, b[j + k]!];
+        out.push(squashed(old) === squashed(now) ? old : now);
+      }
+      i += run.count;
+      j += run.count;
+      r++;
+      continue;
+    }
+    if (run.tag !== "-") out.push(...b.slice(j, j + run.count));
+    if (run.tag !== "+") i += run.count;
+    if (run.tag !== "-") j += run.count;
+  }
+  const kept = out.join("\n");
+  if (kept === patched) return patched;
+  try {
+    return deepEqual(parse(kept), parse(patched)) ? kept : patched;
+  } catch {
+    return patched;
+  }
+}
+
 class TomlEditor implements DocEditor {
   private data: Record<string, unknown>;
   private dirty = false;
@@ -156,7 +200,10 @@ class TomlEditor implements DocEditor {
   text(): string {
     if (!this.dirty) return this.original;
     try {
-      return patch(this.original, this.data, writeFormat(this.original));
+      return keepRespaced(
+        this.original,
+        patch(this.original, this.data, writeFormat(this.original)),
+      );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new DocError(

@@ -1,5 +1,5 @@
 /** New documents from lines, in the style of the file they replace or join. */
-import type { Document } from "./document.js";
+import { type Document, encodingOf } from "./document.js";
 
 /**
  * A document of `lines` in the style of `like` (BOM, dominant line ending),
@@ -9,7 +9,7 @@ export function documentOf(lines: string[], finalNewline: boolean, like?: Docume
   const eol = like?.eol ?? "\n";
   const eols: string[] = lines.map(() => eol);
   if (lines.length > 0 && !finalNewline) eols[lines.length - 1] = "";
-  return { bom: like?.bom ?? false, lines, eols, eol };
+  return { bom: like?.bom ?? false, lines, eols, eol, ...encodingOf(like) };
 }
 
 /**
@@ -28,5 +28,5 @@ export function documentFrom(
     return (o >= 0 ? before.eols[o] : undefined) || before.eol;
   });
   if (lines.length > 0 && !finalNewline) eols[lines.length - 1] = "";
-  return { bom: before.bom, lines, eols, eol: before.eol };
+  return { bom: before.bom, lines, eols, eol: before.eol, ...encodingOf(before) };
 }

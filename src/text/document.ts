@@ -4,6 +4,7 @@
  * mixed), and whether the last line ends with a newline.
  */
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
+import { bomLength, decodeStrict, type Encoding, encodeStrict, isUtf16 } from "./encoding.js";
 
 export type Eol = "\n" | "\r\n";
 
@@ -15,6 +16,8 @@ export interface Document {
   eols: string[];
   /** The dominant terminator; new lines get this one. */
   eol: Eol;
+  /** The file's encoding when it is not UTF-8; the bytes are written back in it. */
+  encoding?: Encoding;
 }
 
 const BOM = "\uFEFF";
@@ -24,8 +27,16 @@ const encoder = new TextEncoder();
 export type DecodeFailure = { kind: "binary"; reason: string };
 
 /** Why these bytes are not a text file we may edit, or undefined when they are. */
-export function sniffBinary(bytes: Uint8Array): DecodeFailure | undefined {
+export function sniffBinary(bytes: Uint8Array, encoding?: Encoding): DecodeFailure | undefined {
   const head = bytes.subarray(0, BINARY_SNIFF_BYTES);
+  if (isUtf16(encoding)) {
+    for (let i = 0; i + 1 < head.length; i += 2) {
+      if (head[i] === 0 && head[i + 1] === 0) {
+        return { kind: "binary", reason: `it contains a NUL character at offset ${i}` };
+      }
+    }
+    return undefined;
+  }
   const nul = head.indexOf(0);
   if (nul !== -1) return { kind: "binary", reason: `it contains a NUL byte at offset ${nul}` };
   return undefined;
@@ -103,13 +114,39 @@ export function renderDocument(doc: Document): string {
   return parts.join("");
 }
 
-export function documentFromBytes(bytes: Uint8Array): Document | DecodeFailure {
+/**
+ * The document of `bytes`: UTF-8 without `encoding`, else in that encoding,
+ * and then only when its text encodes back to exactly these bytes.
+ */
+export function documentFromBytes(
+  bytes: Uint8Array,
+  encoding?: Encoding,
+): Document | DecodeFailure {
+  if (encoding) return documentIn(bytes, encoding);
   const text = decodeText(bytes);
   return typeof text === "string" ? parseDocument(text) : text;
 }
 
+function documentIn(bytes: Uint8Array, encoding: Encoding): Document | DecodeFailure {
+  const binary = sniffBinary(bytes, encoding);
+  if (binary) return binary;
+  const text = decodeStrict(bytes, encoding);
+  if (text === undefined) return { kind: "binary", reason: `it is not valid ${encoding}` };
+  const doc = parseDocument(text);
+  // Only UTF-16 has a byte order mark among the legacy encodings.
+  if (doc.bom && !isUtf16(encoding))
+    return { kind: "binary", reason: `it is not valid ${encoding}` };
+  doc.encoding = encoding;
+  return doc;
+}
+
+/** The text's bytes in the document's encoding; throws UnencodableError for text it cannot hold. */
+function encodeIn(text: string, encoding: Encoding | undefined): Uint8Array {
+  return encoding ? encodeStrict(text, encoding) : encoder.encode(text);
+}
+
 export function documentToBytes(doc: Document): Uint8Array {
-  return encoder.encode(renderDocument(doc));
+  return encodeIn(renderDocument(doc), doc.encoding);
 }
 
 export function hasFinalNewline(doc: Document): boolean {
@@ -210,7 +247,12 @@ export function withLines(
     const last = lines.length - 1;
     out[last] = finalNewline ? out[last]! : "";
   }
-  return { bom: original.bom, lines, eols: out, eol: original.eol };
+  return { bom: original.bom, lines, eols: out, eol: original.eol, ...encodingOf(original) };
+}
+
+/** `{encoding}` of a document not in UTF-8, to spread into a new version of it. */
+export function encodingOf(doc: Document | undefined): { encoding?: Encoding } {
+  return doc?.encoding ? { encoding: doc.encoding } : {};
 }
 
 /**
@@ -238,7 +280,7 @@ export function restyle(original: Document, lines: string[], finalNewline: boole
   // As many lines as before: the changed middle replaced its lines one for one.
   if (lines.length === old.length) for (let i = p; i < lines.length - s; i++) eols[i] = own(i);
   if (lines.length > 0) eols[lines.length - 1] = finalNewline ? eols[lines.length - 1]! : "";
-  return { bom: original.bom, lines, eols, eol: original.eol };
+  return { bom: original.bom, lines, eols, eol: original.eol, ...encodingOf(original) };
 }
 
 /**
@@ -248,7 +290,11 @@ export function restyle(original: Document, lines: string[], finalNewline: boole
  * 10 MB file encodes one line, not 10 MB.
  */
 export function changedBytes(prevBytes: Uint8Array, prev: Document, next: Document): Uint8Array {
-  if (prev.bom !== next.bom) return documentToBytes(next);
+  // A new version is never converted by accident: it is written in the encoding it was read in.
+  const encoding = next.encoding ?? prev.encoding;
+  if (prev.bom !== next.bom || encoding !== prev.encoding) {
+    return encodeIn(renderDocument(next), encoding);
+  }
   const a = prev.lines;
   const b = next.lines;
   const min = Math.min(a.length, b.length);
@@ -262,11 +308,11 @@ export function changedBytes(prevBytes: Uint8Array, prev: Document, next: Docume
   ) {
     s++;
   }
-  const start = lineOffset(prevBytes, prev.bom, p);
-  const end = lineOffset(prevBytes, prev.bom, a.length - s);
+  const start = lineOffset(prevBytes, prev, p);
+  const end = lineOffset(prevBytes, prev, a.length - s);
   const middle: string[] = [];
   for (let i = p; i < b.length - s; i++) middle.push(b[i]!, next.eols[i]!);
-  const mid = encoder.encode(middle.join(""));
+  const mid = encodeIn(middle.join(""), encoding);
   const out = new Uint8Array(start + mid.length + (prevBytes.length - end));
   out.set(prevBytes.subarray(0, start), 0);
   out.set(mid, start);
@@ -275,12 +321,28 @@ export function changedBytes(prevBytes: Uint8Array, prev: Document, next: Docume
 }
 
 /** Byte offset where line `index` (0-based) starts; the end of the bytes past the last line. */
-function lineOffset(bytes: Uint8Array, bom: boolean, index: number): number {
-  let pos = bom ? 3 : 0;
+function lineOffset(bytes: Uint8Array, doc: Document, index: number): number {
+  const { bom, encoding } = doc;
+  if (isUtf16(encoding)) return utf16LineOffset(bytes, encoding === "utf-16le", index);
+  let pos = bom ? bomLength(bytes, encoding) : 0;
   for (let i = 0; i < index; i++) {
     const nl = bytes.indexOf(10, pos);
     if (nl === -1) return bytes.length;
     pos = nl + 1;
+  }
+  return pos;
+}
+
+/** lineOffset for UTF-16: an LF is the code unit 0x000A, at an even offset. */
+function utf16LineOffset(bytes: Uint8Array, le: boolean, index: number): number {
+  let pos = bomLength(bytes, le ? "utf-16le" : "utf-16be");
+  const [lo, hi] = le ? [10, 0] : [0, 10];
+  for (let i = 0; i < index; i++) {
+    let nl = bytes.indexOf(lo, pos);
+    while (nl !== -1 && ((nl - pos) % 2 !== 0 || bytes[nl + 1] !== hi))
+      nl = bytes.indexOf(lo, nl + 1);
+    if (nl === -1) return bytes.length;
+    pos = nl + 2;
   }
   return pos;
 }
@@ -297,6 +359,8 @@ export function reparseDocument(
   prev: Document,
   bytes: Uint8Array,
 ): Document | DecodeFailure {
+  // Files in legacy encodings are rare and small: decoded whole, in the encoding prev was read in.
+  if (prev.encoding) return documentFromBytes(bytes, prev.encoding);
   const bom = startsWithBom(bytes);
   if (bom !== prev.bom || bom !== startsWithBom(prevBytes)) return documentFromBytes(bytes);
   const failure = notText(bytes);

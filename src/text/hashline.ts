@@ -4,7 +4,8 @@
  * names exactly the version it was shown.
  */
 import { createHash } from "node:crypto";
-import { type Document, normalizedText } from "./document.js";
+import { type Document, documentFromBytes, normalizedText } from "./document.js";
+import type { Encoding } from "./encoding.js";
 import { escapeControls } from "./names.js";
 
 export const TAG_PATTERN = /^[0-9A-F]{4}$/;
@@ -24,7 +25,12 @@ export function documentTag(doc: Document): string {
  * normalizes. The tag so depends on the bytes alone, never on how a
  * Document happens to spell them.
  */
-export function bytesTag(bytes: Uint8Array): string {
+export function bytesTag(bytes: Uint8Array, encoding?: Encoding): string {
+  if (encoding) {
+    // The tag names the text, whatever bytes spell it.
+    const doc = documentFromBytes(bytes, encoding);
+    if (!("kind" in doc)) return documentTag(doc);
+  }
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   const parts: Uint8Array[] = [];
@@ -40,8 +46,9 @@ export function bytesTag(bytes: Uint8Array): string {
   return hash.digest("hex").slice(0, 4).toUpperCase();
 }
 
-export function header(path: string, tag: string): string {
-  return `¶${escapeControls(path)}#${tag}`;
+/** `¶path#TAG`, and ` (shift_jis)` after it for a file not in UTF-8. */
+export function header(path: string, tag: string, encoding?: Encoding): string {
+  return `¶${escapeControls(path)}#${tag}${encoding ? ` (${encoding})` : ""}`;
 }
 
 /** Normalizes a model-supplied tag ("#a1b2", "a1b2") or returns undefined. */
@@ -85,7 +92,7 @@ export function renderHashline(
   const start = Math.max(1, options.start ?? 1);
   const wantedEnd = Math.min(total, options.end ?? total);
   const end = Math.min(wantedEnd, start + maxLines - 1);
-  const out: string[] = [header(path, tag)];
+  const out: string[] = [header(path, tag, doc.encoding)];
   const truncatedLines: number[] = [];
   const notices: string[] = [];
 

@@ -4,7 +4,7 @@
  * spaces where the conversion is certain. Pure; says what it fixed and which
  * lines it left alone because they were ambiguous.
  */
-import type { Document, Eol } from "./document.js";
+import { type Document, type Eol, encodingOf } from "./document.js";
 
 export interface TidyOptions {
   /** Remove spaces and tabs at line ends (default true). */
@@ -78,7 +78,7 @@ export function tidyDocument(doc: Document, options: TidyOptions = {}): TidyOutc
   const target: Eol | undefined = unifyLineEndings(doc, eols, options, fixes);
   const eol = target ?? doc.eol;
   fixFinalNewline(eols, eol, options, fixes);
-  return { doc: { bom: doc.bom, lines, eols, eol }, fixes, ambiguousIndent };
+  return { doc: { bom: doc.bom, lines, eols, eol, ...encodingOf(doc) }, fixes, ambiguousIndent };
 }
 
 /** Leading whitespace in the indentation style asked for, where the conversion is certain. */

@@ -10,6 +10,7 @@ import { type ErrorCode, ToolError } from "../errors.js";
 import { DocError } from "../formats/errors.js";
 import { MediaError } from "../media/error.js";
 import { HunkError, PatchParseError } from "../patch/errors.js";
+import { UnencodableError } from "../text/encoding.js";
 import { OpsError } from "../text/ops/parse.js";
 import { WorkspaceError, type WorkspaceErrorKind } from "../workspace/workspace.js";
 
@@ -38,6 +39,12 @@ export function engineToolError(error: unknown): ToolError | undefined {
   }
   if (error instanceof MediaError) return new ToolError(error.kind, error.message);
   if (error instanceof UnknownLanguageError) return new ToolError("invalid_input", error.message);
+  if (error instanceof UnencodableError) {
+    return new ToolError("unencodable", error.message, {
+      encoding: error.encoding,
+      chars: error.chars,
+    });
+  }
   if (error instanceof WorkspaceError) {
     return new ToolError(WORKSPACE_CODES[error.kind], error.message, { path: error.path });
   }

@@ -237,22 +237,13 @@ const PATHS: [string, (p: Project) => Promise<ToolError>, string, string][] = [
     "Path '.git/config' is blocked: it is inside a .git folder, which holds git's own data. Do not touch it; use git commands (for example through splice run) to inspect history.",
   ],
   [
-    "read of UTF-16 text",
-    (p) => {
-      writeFileSync(join(p.root, "n16.txt"), Buffer.from([0xff, 0xfe, 0x61, 0, 0x0a, 0]));
-      return readError(p.splice().call("read", { targets: [{ path: "n16.txt" }] }));
-    },
-    "n16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f UTF-16 -t UTF-8 'n16.txt' > 'n16.txt.utf8' && mv 'n16.txt.utf8' 'n16.txt'.",
-    "n16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with splice run: iconv -f UTF-16 -t UTF-8 'n16.txt' > 'n16.txt.utf8' && mv 'n16.txt.utf8' 'n16.txt'.",
-  ],
-  [
     "read of Latin-1 text",
     (p) => {
       writeFileSync(join(p.root, "l.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
       return readError(p.splice().call("read", { targets: [{ path: "l.txt" }] }));
     },
-    "l.txt is not a text file (it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f LATIN1 -t UTF-8 'l.txt' > 'l.txt.utf8' && mv 'l.txt.utf8' 'l.txt' (or the file's encoding: CP1252, SHIFT_JIS, ...).",
-    "l.txt is not a text file (it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with splice run: iconv -f LATIN1 -t UTF-8 'l.txt' > 'l.txt.utf8' && mv 'l.txt.utf8' 'l.txt' (or the file's encoding: CP1252, SHIFT_JIS, ...).",
+    "l.txt is not UTF-8, and its encoding cannot be told for sure: likely windows-1252. a guess could write it back in the wrong encoding. Name it in .editorconfig (a section for the file with `charset = windows-1252`) or in .gitattributes (`l.txt working-tree-encoding=windows-1252`), with the write tool if neither exists yet, then read it again.",
+    "l.txt is not UTF-8, and its encoding cannot be told for sure: likely windows-1252. a guess could write it back in the wrong encoding. Name it in .editorconfig (a section for the file with `charset = windows-1252`) or in .gitattributes (`l.txt working-tree-encoding=windows-1252`), with splice write if neither exists yet, then read it again.",
   ],
   [
     "write of a read-only file",

@@ -200,3 +200,22 @@ describe("TOML: values JSON has no type for", () => {
     ]);
   });
 });
+
+describe("a set leaves its neighbours' spacing alone", () => {
+  it("keeps the aligned comment of the last array item (click's pyproject.toml)", async () => {
+    const { openToml } = await import("../../src/formats/toml.js");
+    const text =
+      '[tool.ruff.lint]\nselect = [\n  "E",  # pycodestyle\n  "UP",  # pyupgrade\n]\n\n[project]\nversion = "1"\n';
+    const editor = openToml(text, "pyproject.toml");
+    editor.set(["project", "version"], "2");
+    expect(editor.text()).toBe(text.replace('version = "1"', 'version = "2"'));
+  });
+
+  it("still changes whitespace inside a string when the value asks for it", async () => {
+    const { openToml } = await import("../../src/formats/toml.js");
+    const text = 'a = "x  y"  # two spaces\nb = 1\n';
+    const editor = openToml(text, "t.toml");
+    editor.set(["a"], "x y");
+    expect(read(editor.text())).toEqual({ a: "x y", b: 1 });
+  });
+});

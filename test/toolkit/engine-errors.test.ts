@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { UnknownLanguageError } from "../../src/code/languages.js";
 import { ToolError } from "../../src/errors.js";
@@ -121,6 +122,14 @@ const CASES: Case[] = [
     code: "not_found",
   },
   {
+    type: "UnencodableError",
+    what: "a write of an emoji into a Shift-JIS file",
+    tool: "write",
+    args: { targets: [{ path: "sjis.c", text: "/* 😀 */\n" }] },
+    code: "unencodable",
+    path: "sjis.c",
+  },
+  {
     type: "UnknownLanguageError",
     what: "ast_edit with a language splice does not parse",
     tool: "ast_edit",
@@ -159,6 +168,7 @@ function project(): Project {
   p.write("r.md", "# T\n\ntext\n");
   p.write("x.ts", "const a = 1;\n");
   p.write("dir/inner.txt", "x\n");
+  p.write("sjis.c", iconv.encode("/* 吾輩は猫である。名前はまだ無い。 */\n", "shift_jis"));
   return p;
 }
 

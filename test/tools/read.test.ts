@@ -110,7 +110,7 @@ describe("read", () => {
       "not_found",
       "is_directory",
       "binary",
-      "binary",
+      "unknown_encoding",
       "invalid_input",
       "invalid_input",
       undefined,
@@ -118,12 +118,12 @@ describe("read", () => {
     expect(results[0]!.warnings[0]).toBe(
       "missing.txt does not exist. Check the path, or create it with the write tool.",
     );
-    expect(results[3]!.warnings[0]).toContain("not valid UTF-8");
+    expect(results[3]!.warnings[0]).toContain("is not UTF-8");
     expect(results[5]!.warnings[0]).toContain("has 1 lines");
     expect(results[6]!.content).toContain("1| fine");
   });
 
-  it("names UTF-16 and other encodings with how to convert, and near names of a missing file", async () => {
+  it("reads UTF-16, names the likely encoding of unsure bytes, and near names of a missing file", async () => {
     const p = new Project();
     p.write(
       "notes16.txt",
@@ -139,14 +139,12 @@ describe("read", () => {
         { path: "env" },
       ],
     });
-    expect(results[0]!.error).toEqual({
-      code: "binary",
+    expect(results[0]!.content).toBe(`¶notes16.txt#${tagOf("hi\n")} (utf-16le)\n1| hi`);
+    expect(results[1]!.error).toEqual({
+      code: "unknown_encoding",
       message:
-        "notes16.txt looks like UTF-16 text (it starts with a UTF-16 byte order mark); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f UTF-16 -t UTF-8 'notes16.txt' > 'notes16.txt.utf8' && mv 'notes16.txt.utf8' 'notes16.txt'.",
+        "legacy.txt is not UTF-8, and its encoding cannot be told for sure: likely windows-1252. a guess could write it back in the wrong encoding. Name it in .editorconfig (a section for the file with `charset = windows-1252`) or in .gitattributes (`legacy.txt working-tree-encoding=windows-1252`), with the write tool if neither exists yet, then read it again.",
     });
-    expect(results[1]!.error!.message).toContain(
-      "(it is not valid UTF-8); splice reads and edits UTF-8 text only. If it is text, convert it with the run tool: iconv -f LATIN1 -t UTF-8 'legacy.txt'",
-    );
     expect(results[2]!.error!.message).toBe(
       "note16.txt does not exist. Similar names there: notes16.txt. Check the path, or create it with the write tool.",
     );

@@ -50,7 +50,7 @@ function seenVersion(context: ToolContext, file: GuardedPath, current: LoadedFil
     const cached = decodedFiles.withSha(file.real, sha);
     if (cached) return cached.doc;
     const bytes = context.history.getBlob(sha);
-    const doc = bytes && documentFromBytes(bytes);
+    const doc = bytes && documentFromBytes(bytes, current.doc.encoding);
     if (doc && !("kind" in doc)) return doc;
   }
   throw new ToolError(

@@ -5,7 +5,7 @@
  */
 import type { ChangeResult, CommitOptions, Outcome } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
-import type { LoadedFile } from "../../change/load.js";
+import { encodedOrRefused, type LoadedFile } from "../../change/load.js";
 import { checkEditAsync } from "../../code/syntax-check.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { firstChangedLine } from "../../text/diff.js";
@@ -65,8 +65,9 @@ export interface EditResult extends ChangeResult, Partial<MatchReport> {
 
 /** What the file will be once an earlier target of an atomic batch is written. */
 export function plannedFile(plan: EditPlan): LoadedFile {
-  const bytes = documentToBytes(plan.doc);
-  return { mode: plan.before?.mode ?? 0o644, bytes, doc: plan.doc, ...identify(bytes) };
+  const bytes = encodedOrRefused(plan.file.display, () => documentToBytes(plan.doc));
+  const identity = identify(bytes, undefined, plan.doc.encoding);
+  return { mode: plan.before?.mode ?? 0o644, bytes, doc: plan.doc, ...identity };
 }
 
 /** Commits an edit and reports it; `outcome` is what a failed batch needs to put it back. */

@@ -201,7 +201,7 @@ function seenVersion(
   const seen = context.history.lastSeen(file.rel);
   if (!seen || seen.sha === current.sha) return undefined;
   const bytes = context.history.getBlob(seen.sha);
-  const doc = bytes && documentFromBytes(bytes);
+  const doc = bytes && documentFromBytes(bytes, current.doc.encoding);
   return doc && !("kind" in doc) ? { doc, tag: seen.tag } : undefined;
 }
 

@@ -190,7 +190,7 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
       const file = parsed[i]!;
       if ("notText" in file) {
-        if (!folder) throw notTextError(code.file.display, file.notText, file.bytes);
+        if (!folder) throw notTextError(code.file.display, file.notText);
         notText.push(code.file.display);
         continue;
       }

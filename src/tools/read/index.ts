@@ -140,7 +140,7 @@ async function readOne(
   return {
     path: file.display,
     file_hash: loaded.tag,
-    header: header(file.display, loaded.tag),
+    header: header(file.display, loaded.tag, loaded.doc.encoding),
     content: rendered.content,
     total_lines: total,
     warnings,

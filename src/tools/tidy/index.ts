@@ -8,11 +8,11 @@ import { posix } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
+import { decodeFile } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { literalLines } from "../../code/literal-lines.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
-import { documentFromBytes } from "../../text/document.js";
 import { pathList } from "../../text/names.js";
 import { type TidyFix, tidyDocument } from "../../text/tidy.js";
 import { formatBytes } from "../../util/format.js";
@@ -143,7 +143,7 @@ async function tidyOne(
     return undefined;
   }
   const bytes = await context.workspace.readFile(file.real);
-  const doc = documentFromBytes(bytes);
+  const doc = await decodeFile(context, file, bytes);
   if ("kind" in doc) {
     skipped.push({ path: file.display, reason: `not a text file (${doc.reason})` });
     return undefined;
@@ -172,7 +172,7 @@ async function tidyOne(
     );
   }
   if (tidied.fixes.length === 0) return undefined;
-  const before = { bytes, doc, ...identify(bytes), mode: stat.mode };
+  const before = { bytes, doc, ...identify(bytes, undefined, doc.encoding), mode: stat.mode };
   const outcome = await commit(
     context,
     { kind: "write", file, before, doc: tidied.doc, note: "tidy", action: "tidy" },

@@ -3,10 +3,13 @@ import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
 import { type ChangeResult, type CommitOptions, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
+import { configuredEncoding } from "../../change/encoding-config.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
-import { normalizedText, parseDocument } from "../../text/document.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { type Document, encodingOf, normalizedText, parseDocument } from "../../text/document.js";
+import { isUtf16 } from "../../text/encoding.js";
 import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
@@ -36,6 +39,8 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   const doc = parseDocument(text);
   if (!existing) return doc;
   const kept: string[] = [];
+  const { encoding } = existing.doc;
+  if (encoding) kept.push(`encoding (${encoding})`);
   const bom = existing.doc.bom && !doc.bom;
   if (bom) kept.push("BOM");
   const crlf = existing.doc.eol === "\r\n" && !doc.eols.includes("\r\n");
@@ -44,9 +49,28 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   warnings.push(`Kept the existing file's ${kept.join(" and ")}.`);
   return {
     ...doc,
+    ...encodingOf(existing.doc),
     bom: doc.bom || bom,
     ...(crlf && { eols: doc.eols.map((e) => (e === "\n" ? "\r\n" : e)), eol: "\r\n" as const }),
   };
+}
+
+/**
+ * A new file in the encoding the project's .editorconfig or .gitattributes
+ * names for it (UTF-16 with a byte order mark, so it reads back without the
+ * config); UTF-8 when they name none.
+ */
+async function inProjectEncoding(
+  context: ToolContext,
+  file: GuardedPath,
+  doc: Document,
+  warnings: string[],
+): Promise<Document> {
+  const configured = await configuredEncoding(context, file);
+  const encoding = configured?.encoding;
+  if (!encoding || encoding === "utf-8") return doc;
+  warnings.push(`Wrote ${file.display} in ${encoding}, as ${configured.source} says.`);
+  return { ...doc, encoding, bom: doc.bom || isUtf16(encoding) };
 }
 
 async function writeOne(
@@ -86,7 +110,9 @@ async function writeOne(
       },
     );
   }
-  const doc = adoptStyle(text, existing, warnings);
+  const doc = existing
+    ? adoptStyle(text, existing, warnings)
+    : await inProjectEncoding(context, file, parseDocument(text), warnings);
   if (text === "") warnings.push(`${file.display} is now empty.`);
   const baseMode = existing?.mode ?? 0o644;
   const fileMode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
