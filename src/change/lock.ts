@@ -48,11 +48,12 @@ export async function retryRaces<T>(attempt: () => Promise<T>, attempts = 3): Pr
  */
 export function exclusiveAll<T>(
   context: ChangeContext,
-  inputs: string[],
+  inputs: (string | GuardedPath)[],
   fn: () => Promise<T>,
   attempts = 3,
 ): Promise<T> {
-  const real = (p: string) => {
+  const real = (p: string | GuardedPath) => {
+    if (typeof p !== "string") return [p.real]; // checked by the caller already
     try {
       return [context.guard.check(p, "write").real];
     } catch {

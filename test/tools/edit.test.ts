@@ -309,4 +309,29 @@ describe("edit's path checks", () => {
     }
     expect(p.text("a.txt")).toBe("two\n");
   });
+
+  it("checks line-op targets and an atomic batch's targets once too", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\n");
+    p.write("b.txt", "bee\n");
+    const s = p.splice();
+    const { results } = await s.read({ targets: [{ path: "a.txt" }] });
+    const hash = results[0]!.file_hash!;
+    const check = vi.spyOn(s.context.guard, "check");
+    try {
+      await s.edit({ targets: [{ path: "a.txt", file_hash: hash, ops: "replace 1:\n+two" }] });
+      await s.edit({
+        atomic: true,
+        targets: [
+          { path: "a.txt", edits: [{ old_text: "two", new_text: "three" }] },
+          { path: "b.txt", edits: [{ old_text: "bee", new_text: "wasp" }] },
+        ],
+      });
+      const writes = check.mock.calls.filter(([, scope]) => scope === "write").map(([p]) => p);
+      expect(writes).toEqual(["a.txt", "a.txt", "b.txt"]);
+    } finally {
+      check.mockRestore();
+    }
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["three\n", "wasp\n"]);
+  });
 });

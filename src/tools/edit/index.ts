@@ -79,9 +79,14 @@ function plan(
   pending: Map<string, LoadedFile>,
   file?: GuardedPath,
 ): Promise<EditPlan> {
+  const checked = file ? { file } : {};
   return formOf(t) === "lines"
-    ? planLineEdit(context, { path: t.path, file_hash: t.file_hash!, ops: t.ops! }, pending)
-    : planTextEdit(context, { path: t.path, edits: t.edits!, ...(file ? { file } : {}) }, pending);
+    ? planLineEdit(
+        context,
+        { path: t.path, file_hash: t.file_hash!, ops: t.ops!, ...checked },
+        pending,
+      )
+    : planTextEdit(context, { path: t.path, edits: t.edits!, ...checked }, pending);
 }
 
 /** Plans every target first, so most failures happen before any write. */
@@ -89,13 +94,14 @@ async function editAtomically(
   context: ToolContext,
   targets: Target[],
   options: CommitOptions,
+  checked: ReadonlyMap<Target, GuardedPath>,
 ): Promise<{ results: EditResult[] }> {
   const pending = new Map<string, LoadedFile>();
   const plans: EditPlan[] = [];
   const others = (t: Target) => targets.filter((x) => x !== t).map((x) => x.path);
   for (const t of targets) {
     try {
-      const p = await plan(context, t, pending);
+      const p = await plan(context, t, pending, checked.get(t));
       plans.push(p);
       pending.set(p.file.rel, plannedFile(p));
     } catch (error) {
@@ -125,13 +131,21 @@ function edit(
   args: z.output<typeof input>,
 ): Promise<{ results: EditResult[] }> {
   if (args.atomic) {
-    const paths = args.targets.map((t) => t.path);
-    return exclusiveAll(context, paths, () =>
-      editAtomically(context, args.targets, {
-        mode: args.mode,
-        validate: args.validate,
-        force: args.force,
-      }),
+    // Each path is checked once, for the locks and the plans alike; a refused one is planned
+    // unchecked, so it fails inside the batch with its own error.
+    const checked = new Map<Target, GuardedPath>();
+    for (const t of args.targets) {
+      try {
+        checked.set(t, context.guard.check(t.path, "write"));
+      } catch {}
+    }
+    return exclusiveAll(context, [...checked.values()], () =>
+      editAtomically(
+        context,
+        args.targets,
+        { mode: args.mode, validate: args.validate, force: args.force },
+        checked,
+      ),
     );
   }
   const options = { mode: args.mode, validate: args.validate, force: args.force };

@@ -91,10 +91,11 @@ export function conflictError(
 
 export async function planLineEdit(
   context: ToolContext,
-  t: { path: string; file_hash: string; ops: string },
+  t: { path: string; file_hash: string; ops: string; file?: GuardedPath },
   pending: Map<string, LoadedFile>,
 ): Promise<EditPlan> {
-  const file = context.guard.check(t.path, "write");
+  // A caller that checked the path already (for its lock) passes what the check gave.
+  const file = t.file ?? context.guard.check(t.path, "write");
   const tag = parseTag(t.file_hash);
   if (!tag) {
     throw new ToolError(
