@@ -16,7 +16,6 @@ import { EventIndex } from "./event-index.js";
 import { ensureDir, isErrno, type Stage } from "./fsutil.js";
 import {
   JournalAppender,
-  JournalReader,
   landedLine,
   newEventId,
   parseChunk,
@@ -25,6 +24,7 @@ import {
   serializeEvent,
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
+import { JournalReader } from "./journal-reader.js";
 import {
   type CollectResult,
   DEFAULT_MAX_BYTES,
