@@ -263,7 +263,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   "tools/run/index.ts": 452,
   // Functions over 80 lines.
   "hosts/mcp/server.ts createMcpServer": 171,
-  "tools/run/index.ts call": 145,
   "hosts/mcp/http.ts serveHttp": 125,
   "checkpoint/record.ts recordCommand": 107,
   "workspace/walk.ts walk": 100,
