@@ -264,7 +264,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   // Functions over 80 lines.
   "hosts/mcp/server.ts createMcpServer": 171,
   "hosts/mcp/http.ts serveHttp": 125,
-  "checkpoint/record.ts recordCommand": 107,
   "workspace/walk.ts walk": 100,
   "toolkit/toolkit.ts createToolkit": 98,
   "checkpoint/outside.ts #record": 88,
