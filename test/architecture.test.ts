@@ -266,7 +266,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   "hosts/mcp/http.ts serveHttp": 125,
   "workspace/walk.ts walk": 100,
   "toolkit/toolkit.ts createToolkit": 98,
-  "checkpoint/outside.ts #record": 88,
   "cli/serve.ts serveCommand": 86,
 };
 
