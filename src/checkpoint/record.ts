@@ -4,11 +4,13 @@
  * before it ran) and every file it created, so undo puts the changed back
  * and removes the created, with its usual conflict rules.
  */
+
 import { join } from "node:path";
 import type { WriteRecord } from "../history/types.js";
 import { changeHunks } from "../text/diff.js";
 import { decodeText } from "../text/document.js";
 import { SyncBarrier } from "../util/durable.js";
+import { formatBytes } from "../util/format.js";
 import { identify, sha256 } from "../util/hash.js";
 import { readGitBlob, reflinksWork } from "./large.js";
 import {
@@ -76,8 +78,6 @@ export function countLines(before: Uint8Array | undefined, after: Uint8Array | u
   return { added, removed };
 }
 
-const MIB = 1024 * 1024;
-
 /** countLines of files up to the copy limit; a larger one counts 0 and 0 (diffing it is slow). */
 export function countSmall(before: Uint8Array | undefined, after: Uint8Array | undefined) {
   const large =
@@ -90,7 +90,7 @@ export function uncapturedReason(dir: string): string {
   const clones = reflinksWork(dir)
     ? "copy-on-write clones are not used yet"
     : "this file system makes no copy-on-write clones";
-  return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (or over ${CAPTURE_MAX_TOTAL / MIB} MiB; ${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
+  return `no copy was kept before: it was over ${formatBytes(CAPTURE_MAX_BYTES, "limit")} and not tracked unchanged by git (or over ${formatBytes(CAPTURE_MAX_TOTAL, "limit")}; ${clones}), past the ${formatBytes(CAPTURE_MAX_TOTAL, "limit")} one checkpoint copies, or unreadable`;
 }
 
 const RACED =
@@ -138,7 +138,7 @@ function unrestorable(
       : "its copy was trimmed from history while the command ran";
   }
   if (kind !== "deleted" && !now) {
-    return `it is over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable), so undo cannot check it is unchanged`;
+    return `it is over ${formatBytes(CAPTURE_MAX_BYTES, "limit")} (or unreadable), so undo cannot check it is unchanged`;
   }
   return undefined;
 }

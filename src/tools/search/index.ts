@@ -3,6 +3,7 @@ import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
 import { isToolError, ToolError } from "../../errors.js";
 import type { GuardedPath, PathGuard } from "../../guard/path-guard.js";
+import { count } from "../../util/format.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
@@ -26,7 +27,7 @@ const input = z.strictObject({
     .min(1)
     // ripgrep takes it as one argument, and Linux caps one argument at 128 KiB.
     .max(MAX_PATTERN_CHARS, {
-      error: `a pattern may have at most ${MAX_PATTERN_CHARS.toLocaleString("en-US")} characters; search for a distinctive part of it`,
+      error: `a pattern may have at most ${count(MAX_PATTERN_CHARS)} characters; search for a distinctive part of it`,
     })
     .describe("Literal text unless regex is true."),
   path: z.string().optional().describe("A folder or file (default: the root)."),
