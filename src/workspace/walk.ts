@@ -182,6 +182,10 @@ interface Pending {
   node: TreeNode | undefined;
 }
 
+/** How long a walk runs before it lets the event loop take a turn. */
+const TURN_MS = 20;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function emptyResult(): WalkResult {
   return {
     top: [],
@@ -220,7 +224,13 @@ export class Walker {
     }
 
     const queue: Pending[] = [{ abs: options.start, rel: rel0, level: 0, layers, node: undefined }];
+    let lastTurn = performance.now();
     for (let q = 0; q < queue.length; q++) {
+      // A local readDir settles in microtasks only: without a turn a big walk holds a server's other calls.
+      if (performance.now() - lastTurn > TURN_MS) {
+        await turn();
+        lastTurn = performance.now();
+      }
       const folder = queue[q]!;
       const read = await this.#readFolder(folder, result.warnings);
       if (!read) continue;
