@@ -1,8 +1,3 @@
-/**
- * The system prompt: a few lines on how to work with splice's tools, then the
- * folder's own instructions (AGENTS.md, and CLAUDE.md when present) verbatim.
- */
-import { join } from "node:path";
 import type { Toolkit } from "../toolkit/index.js";
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -21,8 +16,7 @@ export interface Instructions {
  * remote root's AGENTS.md is read there.
  */
 export async function buildInstructions(toolkit: Toolkit): Promise<Instructions> {
-  const { guard, workspace } = toolkit.context;
-  const root = guard.host ? `${guard.host}:${toolkit.root}` : toolkit.root;
+  const root = toolkit.host ? `${toolkit.host}:${toolkit.root}` : toolkit.root;
   const toolNames = toolkit.tools.map((t) => t.name);
   const parts = [
     `You are splice agent, a coding agent working in the folder ${root} with these tools: ${toolNames.join(", ")}.`,
@@ -34,7 +28,7 @@ export async function buildInstructions(toolkit: Toolkit): Promise<Instructions>
   for (const name of INSTRUCTION_FILES) {
     let text: string;
     try {
-      text = Buffer.from(await workspace.readFile(join(toolkit.root, name))).toString("utf8");
+      text = Buffer.from(await toolkit.readRootFile(name)).toString("utf8");
     } catch {
       continue;
     }

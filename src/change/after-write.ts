@@ -4,13 +4,8 @@
  * already replaced and its backup recorded.
  */
 import type { GuardedPath } from "../guard/path-guard.js";
-import {
-  type DecodeFailure,
-  type Document,
-  isCanonical,
-  reparseDocument,
-  sniffBinary,
-} from "../text/document.js";
+import { type DecodeFailure, type Document, isCanonical, sniffBinary } from "../text/document.js";
+import { reparseDocument } from "../text/document-bytes.js";
 import { header } from "../text/hashline.js";
 import { encodingOfWrite, type Outcome, type WriteChange } from "./change.js";
 import type { ChangeContext } from "./context.js";

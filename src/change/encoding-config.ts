@@ -6,7 +6,7 @@
  * not UTF-8, so UTF-8 files never pay for it.
  */
 import { posix } from "node:path";
-import { type ECFile, parseFromFilesSync } from "editorconfig";
+import type { ECFile } from "editorconfig";
 import ignore from "ignore";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { type Encoding, encodingNamed } from "../text/encoding.js";
@@ -45,6 +45,8 @@ export async function configuredEncoding(
     if (contents) files.push({ name: posix.join(folders[i]!, ".editorconfig"), contents });
   });
   if (files.length > 0) {
+    // Loaded on the first file that is not UTF-8: a command that never meets one never loads it.
+    const { parseFromFilesSync } = await import("editorconfig");
     const { charset } = parseFromFilesSync(file.real, files, { root });
     if (typeof charset === "string" && charset !== "unset") {
       return { encoding: encodingNamed(charset), name: charset, source: ".editorconfig" };

@@ -6,12 +6,8 @@ import path from "node:path";
 import { nearNames } from "../code/near.js";
 import { ToolError, useTool } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import {
-  type DecodeFailure,
-  type Document,
-  documentFromBytes,
-  reparseDocument,
-} from "../text/document.js";
+import { type DecodeFailure, type Document, documentFromBytes } from "../text/document.js";
+import { reparseDocument } from "../text/document-bytes.js";
 import {
   type Candidate,
   describeChar,

@@ -56,6 +56,15 @@ export interface OutsideWatchOptions {
   maxPaths?: number;
 }
 
+/** What one batch of outside changes came to, as it is gone through. */
+interface Tally {
+  records: WriteRecord[];
+  listed: OutsideChange[];
+  notRecorded: number;
+  /** Versions recorded as reads only (not undoable). */
+  recorded: number;
+}
+
 export class OutsideWatch {
   readonly #deps: OutsideDeps;
   #watch: RootWatch | undefined;
@@ -233,35 +242,21 @@ export class OutsideWatch {
     const { workspace, guard, history, outsideHistory } = this.#deps;
     const now = Date.now();
     if (now - this.#minute.start >= 60_000) this.#minute = { start: now, versions: 0 };
-    const records: WriteRecord[] = [];
-    const listed: OutsideChange[] = [];
-    let notRecorded = 0;
-    let recorded = 0;
+    const tally: Tally = { records: [], listed: [], notRecorded: 0, recorded: 0 };
+    const { records, listed } = tally;
     let bytesLeft = BATCH_BYTES;
     const note = "changed outside splice";
     for (const [rel, kind] of changes) {
       const latest = history.latestKnown(rel);
       const old = latest ? history.getBlob(latest) : undefined;
       if (kind === "deleted") {
-        // Nothing known was there, or splice itself deleted it (history ends at a delete).
-        if (!latest) {
-          if (history.versions(rel).length > 0) continue;
-          listed.push({ path: rel, kind });
-          notRecorded++;
-          continue;
-        }
-        listed.push({ path: rel, kind });
-        if (!old || !this.#allow()) {
-          notRecorded++;
-          continue;
-        }
-        records.push({ kind: "delete", path: rel, before: { bytes: old, ...identify(old) }, note });
+        this.#deleted(tally, rel, latest, old, note);
         continue;
       }
       const size = this.#table?.files.get(rel)?.size ?? 0;
       if (size > CAPTURE_MAX_BYTES || size > bytesLeft) {
         listed.push({ path: rel, kind });
-        notRecorded++;
+        tally.notRecorded++;
         continue;
       }
       let bytes: Uint8Array;
@@ -274,7 +269,7 @@ export class OutsideWatch {
       if (after.sha === latest) continue; // splice's own write: history has it already
       listed.push({ path: rel, kind });
       if (!this.#allow()) {
-        notRecorded++;
+        tally.notRecorded++;
         continue;
       }
       bytesLeft -= bytes.length;
@@ -291,15 +286,15 @@ export class OutsideWatch {
       else {
         // Changed, but splice never kept what it replaced: the new version is known, not undoable.
         outsideHistory.recordRead(rel, bytes, after.tag, undefined, after.sha);
-        recorded++;
+        tally.recorded++;
       }
     }
     if (listed.length === 0) return undefined;
     const report: OutsideReport = {
       changes: listed.slice(0, LISTED_MAX),
       more: Math.max(0, listed.length - LISTED_MAX),
-      recorded: recorded + records.length,
-      notRecorded,
+      recorded: tally.recorded + records.length,
+      notRecorded: tally.notRecorded,
       lostTrack,
     };
     if (records.length > 0) {
@@ -313,6 +308,28 @@ export class OutsideWatch {
       report.backupSession = backup;
     }
     return report;
+  }
+
+  /** A file deleted outside: its last version recorded, unless nothing known was there or splice itself deleted it (history ends at a delete). */
+  #deleted(
+    tally: Tally,
+    rel: string,
+    latest: string | undefined,
+    old: Uint8Array | undefined,
+    note: string,
+  ): void {
+    if (!latest && this.#deps.history.versions(rel).length > 0) return;
+    tally.listed.push({ path: rel, kind: "deleted" });
+    if (!latest || !old || !this.#allow()) {
+      tally.notRecorded++;
+      return;
+    }
+    tally.records.push({
+      kind: "delete",
+      path: rel,
+      before: { bytes: old, ...identify(old) },
+      note,
+    });
   }
 
   /** Takes one version from the rate budget; false past it. */

@@ -4,11 +4,13 @@
  * before it ran) and every file it created, so undo puts the changed back
  * and removes the created, with its usual conflict rules.
  */
+
 import { join } from "node:path";
 import type { WriteRecord } from "../history/types.js";
 import { changeHunks } from "../text/diff.js";
 import { decodeText } from "../text/document.js";
 import { SyncBarrier } from "../util/durable.js";
+import { formatBytes } from "../util/format.js";
 import { identify, sha256 } from "../util/hash.js";
 import { readGitBlob, reflinksWork } from "./large.js";
 import {
@@ -76,8 +78,6 @@ export function countLines(before: Uint8Array | undefined, after: Uint8Array | u
   return { added, removed };
 }
 
-const MIB = 1024 * 1024;
-
 /** countLines of files up to the copy limit; a larger one counts 0 and 0 (diffing it is slow). */
 export function countSmall(before: Uint8Array | undefined, after: Uint8Array | undefined) {
   const large =
@@ -90,7 +90,7 @@ export function uncapturedReason(dir: string): string {
   const clones = reflinksWork(dir)
     ? "copy-on-write clones are not used yet"
     : "this file system makes no copy-on-write clones";
-  return `no copy was kept before: it was over ${CAPTURE_MAX_BYTES / MIB} MiB and not tracked unchanged by git (or over ${CAPTURE_MAX_TOTAL / MIB} MiB; ${clones}), past the ${CAPTURE_MAX_TOTAL / MIB} MiB one checkpoint copies, or unreadable`;
+  return `no copy was kept before: it was over ${formatBytes(CAPTURE_MAX_BYTES, "limit")} and not tracked unchanged by git (or over ${formatBytes(CAPTURE_MAX_TOTAL, "limit")}; ${clones}), past the ${formatBytes(CAPTURE_MAX_TOTAL, "limit")} one checkpoint copies, or unreadable`;
 }
 
 const RACED =
@@ -107,6 +107,80 @@ export const capped = <T>(items: T[]) =>
     ? { list: items.slice(0, LISTED_MAX), more: items.length - LISTED_MAX }
     : { list: items, more: 0 };
 
+/** The file as the command left it; a large one is read only when its before version is known, to record it. */
+async function readNow(
+  { workspace, guard }: SnapshotDeps,
+  after: Snapshot,
+  rel: string,
+  old: Uint8Array | undefined,
+): Promise<Uint8Array | undefined> {
+  if (after.files.get(rel)!.size > CAPTURE_MAX_BYTES && !old) return undefined;
+  try {
+    return await workspace.readFile(join(guard.root, rel));
+  } catch {
+    return undefined; // gone again since the second pass: counted as not restorable
+  }
+}
+
+/** Why undo could not restore a change the command made, when it could not. */
+function unrestorable(
+  { history }: SnapshotDeps,
+  before: Snapshot,
+  rel: string,
+  kind: ChangedFile["kind"],
+  old: Uint8Array | undefined,
+  now: Uint8Array | undefined,
+): string | undefined {
+  if (kind !== "created" && !old) {
+    if (before.uncaptured.has(rel)) return uncapturedReason(history.dir);
+    return before.files.get(rel)?.git
+      ? "git no longer holds the blob of its version before the command"
+      : "its copy was trimmed from history while the command ran";
+  }
+  if (kind !== "deleted" && !now) {
+    return `it is over ${formatBytes(CAPTURE_MAX_BYTES, "limit")} (or unreadable), so undo cannot check it is unchanged`;
+  }
+  return undefined;
+}
+
+/**
+ * A file splice wrote while the command ran, holding what splice wrote last:
+ * what that write replaced, if not the version before the command, is what
+ * the command made of it first. No record when that is not known.
+ */
+function racedChange(
+  history: SnapshotDeps["history"],
+  { path, kind, note }: { path: string; kind: ChangedFile["kind"]; note: string },
+  was: { sha?: string; mode?: number } | undefined,
+  racedSha: string,
+  now: Uint8Array,
+): { listed: ChangedFile; record?: WriteRecord } {
+  const first = was?.sha ? history.getBlob(was.sha) : undefined;
+  const replaced = history.versionBefore(path, racedSha);
+  const mid = replaced && replaced.sha !== was?.sha ? history.getBlob(replaced.sha) : undefined;
+  if (!first || !mid) return { listed: { path, kind, ...countSmall(first, now) } };
+  return {
+    listed: { path, kind, ...countSmall(first, mid) },
+    record: {
+      kind: "write",
+      path,
+      note,
+      before: { bytes: first, ...identify(first), mode: was!.mode },
+      after: { bytes: mid, ...identify(mid) },
+    },
+  };
+}
+
+/** The report's list of changed files, capped, and their counts by kind. */
+function changeReport(listed: ChangedFile[]): CheckpointReport {
+  const counts = { created: 0, changed: 0, deleted: 0 };
+  for (const f of listed) counts[f.kind]++;
+  const shown = capped(listed);
+  const report: CheckpointReport = { changed_files: shown.list, changed_counts: counts };
+  if (shown.more > 0) report.changed_files_more = shown.more;
+  return report;
+}
+
 /**
  * Diffs `before` against the root as it is now and records the before
  * versions in backup session `backup`; undefined when nothing changed.
@@ -118,7 +192,7 @@ export async function recordCommand(
   backup: () => string,
   note: string,
 ): Promise<CheckpointReport | undefined> {
-  const { history, workspace, guard } = deps;
+  const { history, guard } = deps;
   const changes = diffSnapshots(before, after, true);
   const unwatched = capped(after.unwatched);
   if (changes.length === 0) return undefined;
@@ -136,37 +210,12 @@ export async function recordCommand(
         : was?.git
           ? await readGitBlob(guard.root, was.git)
           : undefined;
-    let now: Uint8Array | undefined;
-    if (kind !== "deleted") {
-      const size = after.files.get(rel)!.size;
-      // A large file is read only when its before version is known, to record it.
-      if (size <= CAPTURE_MAX_BYTES || old) {
-        try {
-          now = await workspace.readFile(join(guard.root, rel));
-        } catch {
-          // Gone again since the second pass: counted as not restorable below.
-        }
-      }
-    }
+    const now = kind === "deleted" ? undefined : await readNow(deps, after, rel, old);
     if (raced && now && raced.sha === sha256(now)) {
-      // The file holds what splice wrote last; what that write replaced, if not the
-      // version before the command, is what the command made of it first.
-      const first = was?.sha ? history.getBlob(was.sha) : undefined;
-      const replaced = history.versionBefore(rel, raced.sha);
-      const mid = replaced && replaced.sha !== was?.sha ? history.getBlob(replaced.sha) : undefined;
-      if (first && mid) {
-        listed.push({ path: rel, kind, ...countSmall(first, mid) });
-        records.push({
-          kind: "write",
-          path: rel,
-          note,
-          before: { bytes: first, ...identify(first), mode: was!.mode },
-          after: { bytes: mid, ...identify(mid) },
-        });
-      } else {
-        listed.push({ path: rel, kind, ...countSmall(first, now) });
-        refused.push({ path: rel, reason: RACED });
-      }
+      const change = racedChange(history, { path: rel, kind, note }, was, raced.sha, now);
+      listed.push(change.listed);
+      if (change.record) records.push(change.record);
+      else refused.push({ path: rel, reason: RACED });
       continue;
     }
     if (old && now && old.length === now.length && Buffer.from(old).equals(now)) {
@@ -174,16 +223,7 @@ export async function recordCommand(
       if (!was || was.mode === after.files.get(rel)!.mode) continue;
       listed.push({ path: rel, kind, added: 0, removed: 0 });
     } else listed.push({ path: rel, kind, ...countSmall(old, now) });
-    const why =
-      kind !== "created" && !old
-        ? before.uncaptured.has(rel)
-          ? uncapturedReason(history.dir)
-          : was?.git
-            ? "git no longer holds the blob of its version before the command"
-            : "its copy was trimmed from history while the command ran"
-        : kind !== "deleted" && !now
-          ? `it is over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB (or unreadable), so undo cannot check it is unchanged`
-          : undefined;
+    const why = unrestorable(deps, before, rel, kind, old, now);
     if (why) {
       refused.push({ path: rel, reason: why });
       continue;
@@ -195,12 +235,7 @@ export async function recordCommand(
   }
 
   if (listed.length === 0) return undefined;
-  const counts = { created: 0, changed: 0, deleted: 0 };
-  for (const f of listed) counts[f.kind]++;
-  const report: CheckpointReport = { changed_files: [], changed_counts: counts };
-  const shown = capped(listed);
-  report.changed_files = shown.list;
-  if (shown.more > 0) report.changed_files_more = shown.more;
+  const report = changeReport(listed);
   if (records.length > 0) {
     const id = backup();
     const barrier = new SyncBarrier();

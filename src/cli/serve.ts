@@ -6,7 +6,7 @@
  */
 import { isToolError } from "../errors.js";
 import { serveHttp } from "../hosts/mcp/http.js";
-import { serveStdio } from "../hosts/mcp/server.js";
+import { type McpServerOptions, serveStdio } from "../hosts/mcp/server.js";
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
 import { newReviewToken } from "../review/guard.js";
 import { reviewRoutes, reviewToolkit, reviewUrl } from "../review/server.js";
@@ -61,6 +61,46 @@ function untilSignal(controller: AbortController): () => void {
   };
 }
 
+/** Serves MCP over HTTP with the review page beside it, until `signal`; the exit code. */
+async function serveOverHttp(
+  options: McpServerOptions & { root: string },
+  flags: Flags,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const { host } = flags;
+  const port = Number(flags.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
+  }
+  const idle = flags["session-idle"];
+  const seconds = idle === undefined ? undefined : Number(idle);
+  if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0 && idle?.trim())) {
+    return usage("--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).");
+  }
+  const sessionIdleMs = seconds === undefined ? {} : { sessionIdleMs: seconds * 1000 };
+  // The review page at /review, behind the serve token (or one made for this start).
+  const pageToken = token ?? newReviewToken();
+  const review = reviewToolkit(options.root);
+  const routes = reviewRoutes(review, pageToken);
+  // Every MCP connection's changes reach the page through its toolkit's events, at once.
+  const server = await serveHttp({
+    ...options,
+    listeners: [routes.hear],
+    port,
+    host,
+    token,
+    routes,
+    ...sessionIdleMs,
+  });
+  log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
+  await new Promise((resolve) => signal.addEventListener("abort", resolve));
+  await server.close();
+  await review.flush();
+  await flushed();
+  return 0;
+}
+
 export async function serveCommand(
   root: string,
   flags: Flags,
@@ -101,36 +141,7 @@ export async function serveCommand(
       await flushed();
       return 0;
     }
-    const port = Number(flags.http);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
-    }
-    const idle = flags["session-idle"];
-    const seconds = idle === undefined ? undefined : Number(idle);
-    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0 && idle?.trim())) {
-      return usage("--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).");
-    }
-    const sessionIdleMs = seconds === undefined ? {} : { sessionIdleMs: seconds * 1000 };
-    // The review page at /review, behind the serve token (or one made for this start).
-    const pageToken = token ?? newReviewToken();
-    const review = reviewToolkit(root);
-    const routes = reviewRoutes(review, pageToken);
-    // Every MCP connection's changes reach the page through its toolkit's events, at once.
-    const server = await serveHttp({
-      ...options,
-      listeners: [routes.hear],
-      port,
-      host,
-      token,
-      routes,
-      ...sessionIdleMs,
-    });
-    log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
-    await new Promise((resolve) => controller.signal.addEventListener("abort", resolve));
-    await server.close();
-    await review.flush();
-    await flushed();
-    return 0;
+    return await serveOverHttp(options, flags, token, controller.signal);
   } catch (error) {
     // A root that does not exist, a port in use, a host that is not this machine: say so, without a stack.
     const code = (error as NodeJS.ErrnoException).code;

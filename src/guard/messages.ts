@@ -2,8 +2,10 @@
  * The guard's refusals as sentences for a model: what went wrong, then what
  * to do next. Machine facts go in `details` (`path`, `reason`, ...).
  */
+
 import { clip, type NextStep, ToolError, useTool } from "../errors.js";
 import { escapeControls } from "../text/names.js";
+import { count } from "../util/format.js";
 import { STATE_FOLDER } from "../util/state-folder.js";
 import { MAX_LINK_HOPS } from "./resolve.js";
 import type { Refusal, Scope } from "./rules.js";
@@ -83,8 +85,6 @@ export const PATH_MAX = 4095;
  * fraction of a second.
  */
 export const MAX_DEPTH = 128;
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** Invalid input rather than a guard refusal: no file can have this path, inside the root or not. */
 function unusable(input: string, reason: GuardReason, message: string, limit: number): ToolError {

@@ -7,62 +7,26 @@
 import { dirname, join } from "node:path";
 import { SyncBarrier } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
-import { randomId } from "../util/ids.js";
 import { PACKS_FOLDER } from "../util/state-folder.js";
 import { BeneathFs } from "../workspace/beneath-fs.js";
 import { noteFreshFolder, sweepDeadTemps } from "../workspace/dead-temps.js";
+import {
+  type BlobFile,
+  blobLeftovers,
+  exists,
+  FANOUT_PATTERN,
+  isSha,
+  listBlobFiles,
+  mayExist,
+  readdirSafe,
+  removeUntouched,
+  touch,
+  touchAndRead,
+} from "./blob-files.js";
 import { ensureDir, isErrno, type Stage, writeFileAtomic } from "./fsutil.js";
-import { PackSet } from "./packs.js";
-
-const SHA_PATTERN = /^[0-9a-f]{64}$/;
-const REST_PATTERN = /^[0-9a-f]{62}$/;
-const FANOUT_PATTERN = /^[0-9a-f]{2}$/;
-const ASIDE_PATTERN = /^[0-9a-f]{62}\.del-/;
-const PACK_ASIDE_PATTERN = /^[0-9a-f]{16}\.pack\.del-/;
-/** New blobs in one batch from which they go into a pack rather than a file each. */
-export const PACK_MIN = 8;
-/** A pack is built in memory: at most this many bytes each, and a blob this big stays loose. */
-const PACK_MAX_BYTES = 32 * 1024 * 1024;
-const PACK_MAX_BLOB = 4 * 1024 * 1024;
+import { PACK_MIN, PackSet, packGroups } from "./packs.js";
 
 type Fresh = [sha: string, blob: { bytes: Uint8Array; backup: boolean }];
-
-/** The new blobs of a batch in groups of at most PACK_MAX_BYTES; a big blob is a group alone. */
-function packGroups(fresh: readonly Fresh[]): Fresh[][] {
-  const groups: Fresh[][] = [];
-  let current: Fresh[] = [];
-  let bytes = 0;
-  for (const entry of fresh) {
-    const size = entry[1].bytes.length;
-    if (size > PACK_MAX_BLOB) {
-      groups.push([entry]);
-      continue;
-    }
-    if (bytes + size > PACK_MAX_BYTES) {
-      groups.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(entry);
-    bytes += size;
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
-}
-
-export function isSha(value: string): boolean {
-  return SHA_PATTERN.test(value);
-}
-
-export interface BlobFile {
-  sha: string;
-  /** The blob's file, or the pack holding it. */
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** Set when `path` is a pack. */
-  packed?: true;
-}
 
 /** One blob of a batch for `putMany`. */
 export interface BlobPut {
@@ -188,53 +152,17 @@ export class BlobStore {
 
   has(sha: string): boolean {
     if (!isSha(sha)) return false;
-    return this.looseExists(sha) || this.packs.has(sha);
+    return exists(this.fs, this.pathOf(sha)) || this.packs.has(sha);
   }
 
-  /** Every blob on disk, loose or packed. Temp files, foreign names and damaged packs are skipped. */
+  /** Every blob on disk, loose or packed. */
   list(): BlobFile[] {
-    const out: BlobFile[] = [];
-    for (const pack of this.packs.list()) {
-      for (const { sha, size } of pack.blobs) {
-        out.push({ sha, path: pack.path, size, mtimeMs: pack.mtimeMs, packed: true });
-      }
-    }
-    for (const fanout of readdirSafe(this.fs, this.root)) {
-      if (!FANOUT_PATTERN.test(fanout)) continue;
-      const dir = join(this.root, fanout);
-      for (const rest of readdirSafe(this.fs, dir)) {
-        if (!REST_PATTERN.test(rest)) continue;
-        const path = join(dir, rest);
-        try {
-          const st = this.fs.lstat(path);
-          if (st.isFile())
-            out.push({ sha: fanout + rest, path, size: st.size, mtimeMs: st.mtimeMs });
-        } catch (error) {
-          if (!isErrno(error, "ENOENT")) throw error;
-        }
-      }
-    }
-    return out;
+    return listBlobFiles(this.fs, this.root, this.packs);
   }
 
   /** Leftovers of a crash (temp files, blobs moved aside for deletion) older than `cutoffMs`. */
   staleTemps(cutoffMs: number): string[] {
-    const out: string[] = [];
-    for (const fanout of readdirSafe(this.fs, this.root)) {
-      if (!FANOUT_PATTERN.test(fanout) && fanout !== PACKS_FOLDER) continue;
-      const dir = join(this.root, fanout);
-      for (const name of readdirSafe(this.fs, dir)) {
-        const aside = fanout === PACKS_FOLDER ? PACK_ASIDE_PATTERN : ASIDE_PATTERN;
-        if (!name.startsWith(".tmp-") && !aside.test(name)) continue;
-        const path = join(dir, name);
-        try {
-          if (this.fs.lstat(path).mtimeMs < cutoffMs) out.push(path);
-        } catch (error) {
-          if (!isErrno(error, "ENOENT")) throw error;
-        }
-      }
-    }
-    return out;
+    return blobLeftovers(this.fs, this.root, cutoffMs);
   }
 
   /** Removes the leftovers staleTemps finds. */
@@ -250,31 +178,9 @@ export class BlobStore {
    * undefined when the blob was kept.
    */
   removeIfOlder(sha: string, cutoffMs: number): number | undefined {
-    const size = this.removeUntouched(this.pathOf(sha), cutoffMs);
+    const size = removeUntouched(this.fs, this.pathOf(sha), cutoffMs);
     if (size !== undefined) this.backedUp.delete(sha);
     return size;
-  }
-
-  /**
-   * Moves `path` aside, checks its mtime again and deletes it unless it was
-   * touched after `cutoffMs` (then it goes back). Its size when deleted;
-   * undefined when kept or already gone.
-   */
-  private removeUntouched(path: string, cutoffMs: number): number | undefined {
-    const aside = `${path}.del-${randomId(4)}`;
-    try {
-      this.fs.rename(path, aside);
-    } catch (error) {
-      if (isErrno(error, "ENOENT")) return undefined;
-      throw error;
-    }
-    const st = this.fs.lstat(aside);
-    if (st.mtimeMs >= cutoffMs) {
-      this.fs.rename(aside, path);
-      return undefined;
-    }
-    this.fs.unlink(aside);
-    return st.size;
   }
 
   /** A new loose blob; a backup is synced into `sync` (when the store syncs) and marked so. */
@@ -321,13 +227,13 @@ export class BlobStore {
       if (pack.mtimeMs >= cutoffMs || dead.length === 0) continue;
       const sync = this.fsync ? new SyncBarrier() : undefined;
       for (const { sha } of pack.blobs) {
-        if (!referenced.has(sha) || this.looseExists(sha)) continue;
+        if (!referenced.has(sha) || exists(this.fs, this.pathOf(sha))) continue;
         const bytes = this.packed(sha);
         if (bytes) this.write(sha, this.pathOf(sha), bytes, sync);
       }
       sync?.flushSync();
       this.packs.forget(pack.path);
-      if (this.removeUntouched(pack.path, cutoffMs) === undefined) continue;
+      if (removeUntouched(this.fs, pack.path, cutoffMs) === undefined) continue;
       for (const { sha, size } of dead) {
         this.backedUp.delete(sha);
         removedBlobs++;
@@ -352,17 +258,17 @@ export class BlobStore {
     const path = this.pathOf(sha);
     if (mayBeLoose && backup) {
       // A backup's bytes are checked anyway: read them on the descriptor the touch opens.
-      const stored = this.touchAndRead(path);
+      const stored = touchAndRead(this.fs, path);
       if (stored) {
         this.makeBackup(sha, path, bytes, stored, sync);
         return true;
       }
-    } else if (mayBeLoose && this.mayExist(path) && this.touch(path)) {
+    } else if (mayBeLoose && mayExist(this.fs, path) && touch(this.fs, path)) {
       // A new version's blob is mostly not there yet: a miss makes no error object.
       return true;
     }
     const pack = this.packs.packOf(sha);
-    if (!pack || !this.touch(pack)) return false;
+    if (!pack || !touch(this.fs, pack)) return false;
     if (!backup || this.backedUp.has(sha)) return true;
     // As makeBackup: the pack may have been written without fsync, or damaged since.
     if (!this.packs.read(sha)?.equals(bytes)) return false;
@@ -393,47 +299,6 @@ export class BlobStore {
     const bytes = this.packs.read(sha);
     if (!bytes || sha256(bytes) !== sha) return undefined;
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-
-  private looseExists(sha: string): boolean {
-    try {
-      this.fs.lstat(this.pathOf(sha));
-      return true;
-    } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
-      throw error;
-    }
-  }
-
-  /** touch, returning the blob's bytes; undefined when it does not exist. */
-  private touchAndRead(path: string): Buffer | undefined {
-    try {
-      return this.fs.touchAndRead(path);
-    } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
-      throw error;
-    }
-  }
-
-  /** False when nothing is at `path` (its folder gone too); asked without making an error for a miss. */
-  private mayExist(path: string): boolean {
-    try {
-      return this.fs.lstatIfAny(path) !== undefined;
-    } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
-      throw error;
-    }
-  }
-
-  /** Refresh the mtime of an existing blob; false when it does not exist. */
-  private touch(path: string): boolean {
-    try {
-      this.fs.touch(path);
-      return true;
-    } catch (error) {
-      if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
-      throw error;
-    }
   }
 
   /** Whether the blob's fan-out folder is known to exist (the root is listed on the first call). */
@@ -526,14 +391,5 @@ export class BlobStore {
     sync.onSynced(() => {
       this.unsyncedRoot = false;
     });
-  }
-}
-
-function readdirSafe(fs: BeneathFs, dir: string): string[] {
-  try {
-    return fs.readdir(dir);
-  } catch (error) {
-    if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
-    throw error;
   }
 }

@@ -24,6 +24,37 @@ const NAME = /^[0-9a-f]{16}\.pack$/;
 /** The first read of a pack: its header line and, nearly always, the whole index. */
 const HEAD_BYTES = 64 * 1024;
 
+/** New blobs in one batch from which they go into a pack rather than a file each. */
+export const PACK_MIN = 8;
+/** A pack is built in memory: at most this many bytes each, and a blob this big stays loose. */
+const PACK_MAX_BYTES = 32 * 1024 * 1024;
+const PACK_MAX_BLOB = 4 * 1024 * 1024;
+
+/** The new blobs of a batch in groups of at most PACK_MAX_BYTES; a big blob is a group alone. */
+export function packGroups<T extends readonly [string, { bytes: Uint8Array }]>(
+  fresh: readonly T[],
+): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const entry of fresh) {
+    const size = entry[1].bytes.length;
+    if (size > PACK_MAX_BLOB) {
+      groups.push([entry]);
+      continue;
+    }
+    if (bytes + size > PACK_MAX_BYTES) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += size;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
 interface Entry {
   pack: string;
   offset: number;

@@ -16,7 +16,6 @@ import { EventIndex } from "./event-index.js";
 import { ensureDir, isErrno, type Stage } from "./fsutil.js";
 import {
   JournalAppender,
-  JournalReader,
   landedLine,
   newEventId,
   parseChunk,
@@ -25,6 +24,8 @@ import {
   serializeEvent,
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
+import { JournalReader } from "./journal-reader.js";
+import { SyncedAhead } from "./synced-ahead.js";
 import {
   type CollectResult,
   DEFAULT_MAX_BYTES,
@@ -61,13 +62,6 @@ const LAZY_ABOVE = 4 * 1024 * 1024;
  */
 const REFRESH_AFTER = 10_000;
 
-/** A read's version larger than this is not synced ahead (a write replacing it syncs it then). */
-const PREFETCH_MAX_FILE = 1024 * 1024;
-/** Bytes of read versions waiting for their background fsync at most; past it reads sync nothing ahead. */
-const PREFETCH_MAX_PENDING = 8 * 1024 * 1024;
-/** How many durable versions the store remembers (the oldest is forgotten first). */
-const DURABLE_REMEMBERED = 4096;
-
 /** The shared part: one per History.open, shared by its forSession views. */
 export class Store {
   readonly dir: string;
@@ -96,12 +90,7 @@ export class Store {
   readonly fsync: boolean;
   /** Whether versions are made durable ahead, in the background (HistoryOptions.relaxed). */
   readonly relaxed: boolean;
-  /**
-   * `path\0sha` of versions durable in history (the blob synced, and a
-   * journal line naming it for that path): true, or the round syncing them.
-   */
-  private readonly durable = new Map<string, true | Promise<void>>();
-  private pendingBytes = 0;
+  private readonly ahead = new SyncedAhead();
 
   constructor(options: HistoryOptions) {
     this.dir = options.dir;
@@ -312,7 +301,7 @@ export class Store {
 
   /** Whether `sha` of `path` is durable in history: true, the round that makes it so, or undefined. */
   durableState(path: string, sha: string): true | Promise<void> | undefined {
-    return this.durable.get(`${path}\0${sha}`);
+    return this.ahead.state(path, sha);
   }
 
   /**
@@ -320,44 +309,17 @@ export class Store {
    * `path`'s version `sha` counts as durable once that round is done.
    */
   syncAhead(path: string, sha: string, barrier: SyncBarrier, bytes: number): void {
-    const key = `${path}\0${sha}`;
     barrier.add(this.journalPath);
     if (!this.journalEntrySynced) barrier.addFolder(this.dir);
     barrier.onSynced(() => {
       this.journalEntrySynced = true;
     });
-    this.pendingBytes += bytes;
-    const round = backgroundSync.defer(barrier);
-    this.remember(key, round);
-    round.then(
-      () => {
-        this.pendingBytes -= bytes;
-        if (this.durable.get(key) === round) this.remember(key, true);
-      },
-      () => {
-        this.pendingBytes -= bytes;
-        if (this.durable.get(key) === round) this.durable.delete(key);
-      },
-    );
+    this.ahead.track(path, sha, backgroundSync.defer(barrier), bytes);
   }
 
   /** Whether a read of `size` bytes may be synced ahead now (the bounds of the background queue). */
   mayPrefetch(path: string, sha: string, size: number): boolean {
-    return (
-      this.relaxed &&
-      !this.unavailable &&
-      size <= PREFETCH_MAX_FILE &&
-      this.pendingBytes + size <= PREFETCH_MAX_PENDING &&
-      !this.durable.has(`${path}\0${sha}`)
-    );
-  }
-
-  private remember(key: string, state: true | Promise<void>): void {
-    this.durable.delete(key);
-    this.durable.set(key, state);
-    if (this.durable.size > DURABLE_REMEMBERED) {
-      this.durable.delete(this.durable.keys().next().value as string);
-    }
+    return this.relaxed && !this.unavailable && this.ahead.hasRoomFor(path, sha, size);
   }
 
   /** Collect when a bound is exceeded by more than its margin; the totals are kept as we go. */

@@ -20,7 +20,7 @@ const SETTLE_MS = 30;
  * a list with diffs, since every append in the history folder asks it.
  */
 function stamp(toolkit: Toolkit): string {
-  const { count, newest } = toolkit.context.history.backupMark();
+  const { count, newest } = toolkit.backupMark();
   return `${count} ${newest ?? ""}`;
 }
 
@@ -89,7 +89,7 @@ export class SessionStream {
    */
   private watchHistory(): void {
     try {
-      this.watcher = watch(this.toolkit.context.history.dir, { persistent: false }, () =>
+      this.watcher = watch(this.toolkit.historyDir, { persistent: false }, () =>
         this.soon("watch"),
       );
       this.watcher.on("error", this.unwatch);

@@ -38,7 +38,12 @@ export function engineToolError(error: unknown): ToolError | undefined {
     return error.toolError({ line: error.line });
   }
   if (error instanceof MediaError) return new ToolError(error.kind, error.message);
-  if (error instanceof UnknownLanguageError) return new ToolError("invalid_input", error.message);
+  if (error instanceof UnknownLanguageError) {
+    // A language splice knows whose grammar is not installed: the code says to add it, not to fix the argument.
+    return new ToolError(error.needsAddon ? "needs_addon" : "invalid_input", error.message, {
+      language: error.requested,
+    });
+  }
   if (error instanceof UnencodableError) {
     return new ToolError("unencodable", error.message, {
       encoding: error.encoding,

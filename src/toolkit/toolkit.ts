@@ -5,7 +5,8 @@
  * a model can act on. Hosts (CLI, MCP, model SDKs) only translate between
  * their wire format and these calls.
  */
-import { resolve } from "node:path";
+
+import { join, resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
 import { OutsideWatch } from "../checkpoint/outside.js";
 import {
@@ -15,6 +16,7 @@ import {
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
+import type { BackupMark } from "../history/types.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -111,6 +113,12 @@ export interface Toolkit {
   readonly maxFileBytes: number;
   /** Names the program behind this toolkit's session: its changes from now on carry the name. */
   nameClient(name: string): void;
+  /** The history folder, for a page that watches it for other processes' backup sessions. */
+  readonly historyDir: string;
+  /** How many backup sessions history holds and the newest: it changes whenever anyone opens or finishes one. */
+  backupMark(): BackupMark;
+  /** A file's bytes under the root, read through the workspace (a remote root's is read there). */
+  readRootFile(rel: string): Promise<Uint8Array>;
   /**
    * Brings the root's symbol index up to date a few files at a time, waiting
    * while `busy()`; false when stopped or there is no index.
@@ -166,6 +174,9 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     host: base.guard.host,
     maxFileBytes: base.limits.maxFileBytes,
     nameClient: (name) => base.history.nameClient(name),
+    historyDir: base.history.dir,
+    backupMark: () => base.history.backupMark(),
+    readRootFile: (rel) => base.workspace.readFile(join(base.guard.root, rel)),
     buildIndex: (options) => buildIndexInBackground({ ...base, backup: "index" }, options),
     flush: () => flushBackground(),
     watching: () => watching,

@@ -5,15 +5,22 @@ export const count = (n: number): string => n.toLocaleString("en-US");
 
 const UNITS = ["B", "KB", "MB", "GB"];
 
+const MIB = 1024 * 1024;
+
 /**
- * A byte count for a sentence ("512 bytes", "1.5 KiB", "32.0 MiB"), or with
- * `column` for a listing's size column ("512 B", "1.5 KB", "12 MB").
+ * A byte count for a sentence ("512 bytes", "1.5 KiB", "32.0 MiB"); with
+ * `column` for a listing's size column ("512 B", "1.5 KB", "12 MB"); with
+ * `limit` for a configured bound, exact ("32 MiB", "1000 bytes").
  */
-export function formatBytes(n: number, style: "sentence" | "column" = "sentence"): string {
+export function formatBytes(
+  n: number,
+  style: "sentence" | "column" | "limit" = "sentence",
+): string {
   if (style === "column") return columnSize(n);
+  if (style === "limit") return n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`;
   if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  if (n < MIB) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / MIB).toFixed(1)} MiB`;
 }
 
 function columnSize(bytes: number): string {

@@ -1,27 +1,9 @@
-/**
- * A per-path writer lock that holds across processes and is never broken
- * while its holder lives. The lock is a hard link to this process's holder
- * file (one per lock folder, made once, holding who holds it: holder.ts):
- * link(2) fails when the name exists and makes no new inode, so a lock is
- * never seen half-written and costs no inode to take — an inode is the
- * expensive part of a small file system change, and a 120-file batch takes
- * 120 locks. Where hard links are refused the lock is a symlink whose target
- * is the holder text, and where symlinks are too, a regular file holding it.
- *
- * A lock is broken at once when its holder is provably gone (its pid is gone
- * or was reused) and never while the holder runs, however long it takes — a
- * slow fsync or a stopped process keeps its lock. Only a holder on another
- * host, whose pid means nothing here, is judged by its heartbeat: the holder
- * touches the lock every HEARTBEAT_MS, and a lock untouched for
- * ELSEWHERE_STALE_MS is broken. Waiters in one process queue on a promise.
- */
-import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ToolError } from "../errors.js";
 import { sha256 } from "../util/hash.js";
 import { randomId } from "../util/ids.js";
 import { BeneathFs } from "./beneath-fs.js";
 import { decodeHolder, encodeHolder, type Holder, liveness, newHolder } from "./holder.js";
+import { lockedError } from "./lock-error.js";
 import { KeyedQueue } from "./workspace.js";
 
 export const LOCK_TIMING = {
@@ -275,7 +257,8 @@ async function acquire(fs: BeneathFs, lock: string, path: string): Promise<void>
       breakLock(fs, lock, other);
       continue;
     }
-    if (Date.now() - started > LOCK_TIMING.giveUpMs) throw lockedError(lock, path, other);
+    if (Date.now() - started > LOCK_TIMING.giveUpMs)
+      throw lockedError(lock, path, other, LOCK_TIMING.giveUpMs);
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 50);
   }
@@ -296,27 +279,6 @@ function release(fs: BeneathFs, lock: string): void {
     if (stillMine(fs, lock, linked)) fs.unlink(lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-}
-
-function lockedError(lock: string, path: string, text: string): ToolError {
-  const holder = decodeHolder(text);
-  const seconds = Math.round(LOCK_TIMING.giveUpMs / 1000);
-  const who = holder ? `splice process ${holder.pid}${stoppedNote(holder.pid)}` : "a writer";
-  return new ToolError(
-    "locked",
-    `${path} was not written: ${who} has held its write lock for over ${seconds} s. Try again when it has finished${holder ? ` (a stopped process continues with kill -CONT ${holder.pid})` : ""}; if no splice process is writing it, remove ${lock}.`,
-    { path, lock, ...(holder ? { holder_pid: holder.pid } : {}) },
-  );
-}
-
-function stoppedNote(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state === "T" || state === "t" ? ", which is stopped," : "";
-  } catch {
-    return "";
   }
 }
 

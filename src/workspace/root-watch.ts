@@ -15,6 +15,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import watcher from "@parcel/watcher";
 import type { PathGuard } from "../guard/path-guard.js";
+import { segmentsBelow } from "../util/paths.js";
 import { isTempName, MARK_STEM, STAGED_TEMP_PATH, tempName } from "./temp.js";
 import { ignoredBy, type Layer, loadLayer, SKIPPED_FOLDERS } from "./walk.js";
 import type { Workspace } from "./workspace.js";
@@ -203,9 +204,9 @@ export class RootWatch {
 
   /** The root-relative path, when `list` would show it (as a file, or what was one). */
   async #shown(abs: string): Promise<string | undefined> {
-    const rel = path.relative(this.#root, abs).split(path.sep).join("/");
-    if (rel === "" || rel.startsWith("../")) return undefined;
-    const names = rel.split("/");
+    const names = segmentsBelow(this.#root, abs);
+    if (!names || names.length === 0) return undefined;
+    const rel = names.join("/");
     if (isTempName(names.at(-1)!)) return undefined;
     if (names.some((name) => SKIPPED_FOLDERS.has(name))) return undefined;
     if (ignoredBy(await this.#layersFor(names), rel, false)) return undefined;

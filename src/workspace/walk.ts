@@ -182,6 +182,24 @@ interface Pending {
   node: TreeNode | undefined;
 }
 
+/** How long a walk runs before it lets the event loop take a turn. */
+const TURN_MS = 20;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function emptyResult(): WalkResult {
+  return {
+    top: [],
+    topOmitted: 0,
+    shown: 0,
+    total: 0,
+    complete: true,
+    hiddenTop: 0,
+    ignoredTop: 0,
+    skipped: [],
+    warnings: [],
+  };
+}
+
 export class Walker {
   readonly #guard: PathGuard;
   readonly #workspace: Workspace;
@@ -195,17 +213,7 @@ export class Walker {
     const guard = this.#guard;
     const startRel = guard.relative(options.start);
     const rel0 = startRel === "." ? "" : startRel;
-    const result: WalkResult = {
-      top: [],
-      topOmitted: 0,
-      shown: 0,
-      total: 0,
-      complete: true,
-      hiddenTop: 0,
-      ignoredTop: 0,
-      skipped: [],
-      warnings: [],
-    };
+    const result = emptyResult();
 
     let layers = await this.#ancestorLayers(rel0);
     if (rel0 !== "" && ignoredBy(layers, rel0, true)) {
@@ -216,22 +224,17 @@ export class Walker {
     }
 
     const queue: Pending[] = [{ abs: options.start, rel: rel0, level: 0, layers, node: undefined }];
+    let lastTurn = performance.now();
     for (let q = 0; q < queue.length; q++) {
+      // A local readDir settles in microtasks only: without a turn a big walk holds a server's other calls.
+      if (performance.now() - lastTurn > TURN_MS) {
+        await turn();
+        lastTurn = performance.now();
+      }
       const folder = queue[q]!;
-      let entries: DirEntry[];
-      try {
-        entries = await this.#workspace.readDir(folder.abs);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        result.warnings.push(`Could not read folder ${folder.rel || "."} (${code}); skipped it.`);
-        continue;
-      }
-      let childLayers = folder.layers;
-      if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
-        const layer = await loadLayer(this.#workspace, folder.abs, folder.rel);
-        if (layer) childLayers = [...folder.layers, layer];
-      }
-      entries.sort(byKindThenName);
+      const read = await this.#readFolder(folder, result.warnings);
+      if (!read) continue;
+      const { entries, childLayers } = read;
 
       const level = folder.level + 1;
       const shownHere: TreeNode[] = [];
@@ -264,16 +267,7 @@ export class Walker {
         if (parentShown && result.shown < options.limit) {
           result.shown++;
           shownHere.push(node);
-          if (kind === "symlink" && !resolved) {
-            node.targetKind = "loop";
-          } else if (kind === "symlink" && resolved) {
-            const { real, exists } = resolved;
-            node.target = guard.relative(real);
-            node.targetKind = exists ? "file" : "missing";
-            if (exists && (await this.#workspace.stat(real))?.kind === "directory") {
-              node.targetKind = "directory";
-            }
-          }
+          if (kind === "symlink") await this.#describeLink(node, resolved);
         } else if (folder.node) {
           folder.node.omitted++;
         } else if (level === 1) {
@@ -290,6 +284,42 @@ export class Walker {
       if (!result.complete) break;
     }
     return result;
+  }
+
+  /** A folder's entries in listing order, and the .gitignore layers its entries answer to; undefined (with a warning) when unreadable. */
+  async #readFolder(
+    folder: Pending,
+    warnings: string[],
+  ): Promise<{ entries: DirEntry[]; childLayers: Layer[] } | undefined> {
+    let entries: DirEntry[];
+    try {
+      entries = await this.#workspace.readDir(folder.abs);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      warnings.push(`Could not read folder ${folder.rel || "."} (${code}); skipped it.`);
+      return undefined;
+    }
+    let childLayers = folder.layers;
+    if (entries.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+      const layer = await loadLayer(this.#workspace, folder.abs, folder.rel);
+      if (layer) childLayers = [...folder.layers, layer];
+    }
+    entries.sort(byKindThenName);
+    return { entries, childLayers };
+  }
+
+  /** Where a shown link leads: a loop, a missing target, or a file or folder inside the root. */
+  async #describeLink(node: TreeNode, resolved: { real: string; exists: boolean } | undefined) {
+    if (!resolved) {
+      node.targetKind = "loop";
+      return;
+    }
+    const { real, exists } = resolved;
+    node.target = this.#guard.relative(real);
+    node.targetKind = exists ? "file" : "missing";
+    if (exists && (await this.#workspace.stat(real))?.kind === "directory") {
+      node.targetKind = "directory";
+    }
   }
 
   /** The .gitignore layers of the folders above the listed one, root first. */

@@ -16,6 +16,7 @@
  */
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import path from "node:path";
+import { isInside } from "../util/paths.js";
 
 /** What `vouch` needs: which watch covered the folder, and which settle it followed. */
 export interface Ticket {
@@ -198,9 +199,8 @@ export class TreeWatch {
   /** Stops watching `abs` and every folder below it, where it is watched. */
   #dropTree(abs: string): void {
     if (!this.#folders.has(abs)) return;
-    const under = `${abs}${path.sep}`;
     for (const [folder, { serial }] of [...this.#folders]) {
-      if (folder === abs || folder.startsWith(under)) this.#drop(folder, serial);
+      if (isInside(abs, folder)) this.#drop(folder, serial);
     }
   }
 

@@ -6,12 +6,8 @@
 import fc from "fast-check";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import {
-  changedBytes,
-  documentFromBytes,
-  hasFinalNewline,
-  restyle,
-} from "../../src/text/document.js";
+import { documentFromBytes, hasFinalNewline, restyle } from "../../src/text/document.js";
+import { changedBytes } from "../../src/text/document-bytes.js";
 import type { Encoding } from "../../src/text/encoding.js";
 
 /** Characters each encoding holds, with the awkward ones: 0x5C trail bytes, 4-byte GB18030, surrogate pairs. */

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BlobStore, isSha } from "../../src/history/blobs.js";
+import { isSha } from "../../src/history/blob-files.js";
+import { BlobStore } from "../../src/history/blobs.js";
 import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { blobFiles, bytes, openHistory, tempDir } from "./helpers.js";
 

@@ -2,13 +2,8 @@ import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { History } from "../../src/history/history.js";
-import {
-  appendLines,
-  JournalReader,
-  parseChunk,
-  parseEvent,
-  serializeEvent,
-} from "../../src/history/journal.js";
+import { appendLines, parseChunk, parseEvent, serializeEvent } from "../../src/history/journal.js";
+import { JournalReader } from "../../src/history/journal-reader.js";
 import { sha256 as sha256Hex } from "../../src/util/hash.js";
 import { BeneathFs } from "../../src/workspace/beneath-fs.js";
 import { ageBlobs, bytes, journalLines, openHistory, tempDir } from "./helpers.js";

@@ -5,8 +5,9 @@
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BlobStore, PACK_MIN } from "../../src/history/blobs.js";
+import { BlobStore } from "../../src/history/blobs.js";
 import { History } from "../../src/history/history.js";
+import { PACK_MIN } from "../../src/history/packs.js";
 import { SyncBarrier } from "../../src/util/durable.js";
 import { sha256 } from "../../src/util/hash.js";
 import { ageBlobs, blobFiles, bytes, openHistory, packFiles, tempDir } from "./helpers.js";

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  changedBytes,
   type Document,
   decodeText,
   documentFromBytes,
@@ -11,10 +10,10 @@ import {
   normalizedText,
   parseDocument,
   renderDocument,
-  reparseDocument,
   restyle,
   withLines,
 } from "../../src/text/document.js";
+import { changedBytes, reparseDocument } from "../../src/text/document-bytes.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

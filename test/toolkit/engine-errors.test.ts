@@ -206,6 +206,18 @@ describe("engine errors reach the caller as ToolErrors", () => {
     expect(engineToolError(new RangeError("x"))).toBeUndefined();
   });
 
+  it("an unknown language names it, and one whose grammar is not installed is needs_addon", () => {
+    const unknown = engineToolError(new UnknownLanguageError("cobol"));
+    expect(unknown?.code).toBe("invalid_input");
+    expect(unknown?.details.language).toBe("cobol");
+    const missing = new UnknownLanguageError("kotlin");
+    Object.defineProperty(missing, "needsAddon", { value: true });
+    const addon = engineToolError(missing);
+    expect(addon?.code).toBe("needs_addon");
+    expect(addon?.message).toBe(missing.message);
+    expect(addon?.details.language).toBe("kotlin");
+  });
+
   it.each(CASES)("$type: $what is $code", async (c) => {
     const p = project();
     const s = p.splice();

@@ -4,14 +4,15 @@
  * and so its own history session; a session no request used for a while is
  * closed.
  */
+
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { formatBytes } from "../../util/format.js";
 import { SessionEventStore } from "./event-store.js";
 import { reply } from "./http-guard.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
-import { formatLimit } from "./stdio.js";
 
 /** The SSE `retry` field: how long a client waits before it resumes a stream that broke. */
 export const SSE_RETRY_MS = 1000;
@@ -25,7 +26,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     size += chunk.length;
     if (size > MAX_INITIALIZE_BYTES) {
       throw new Error(
-        `a request without a session id is over ${formatLimit(MAX_INITIALIZE_BYTES)}`,
+        `a request without a session id is over ${formatBytes(MAX_INITIALIZE_BYTES, "limit")}`,
       );
     }
     chunks.push(chunk);

@@ -10,9 +10,11 @@
  * result carries (a read of a PNG) follows the text as `image` content; the
  * JSON copy keeps its type and size but not its base64, sent once already.
  */
+
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isToolError } from "../../errors.js";
 import { type ImageContent, renderError, renderResult, resultImages } from "../../toolkit/index.js";
+import { formatBytes } from "../../util/format.js";
 
 /** Where a result's JSON travels in `_meta` unless structuredContent carries it. */
 export const RESULT_META_KEY = "splice/result";
@@ -61,8 +63,7 @@ function withData(
   ];
   const size = JSON.stringify(data).length;
   if (size > MAX_RESULT_JSON_CHARS) {
-    const mib = (size / 1024 / 1024).toFixed(1);
-    const why = `the JSON result (${mib} MiB) is left out to keep the message small enough for clients to read; the text holds the whole result`;
+    const why = `the JSON result (${formatBytes(size)}) is left out to keep the message small enough for clients to read; the text holds the whole result`;
     return { content, _meta: { [OMITTED_META_KEY]: why } };
   }
   return options.structured

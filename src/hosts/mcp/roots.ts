@@ -8,11 +8,11 @@
  * client may not have opened yet (and would then never be answered).
  */
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../../errors.js";
 import type { RootSet } from "../../toolkit/index.js";
+import { isInside } from "../../util/paths.js";
 
 /** Asks the client for its roots (within the call that needs them). */
 export type AskRoots = () => Promise<ListRootsResult>;
@@ -44,19 +44,13 @@ export function rootsBound(root: string, within: string | undefined): string | u
     }
   };
   const bound = real(within, "--roots-within");
-  if (!contains(bound, real(root, "The root"))) {
+  if (!isInside(bound, real(root, "The root"))) {
     throw new ToolError(
       "invalid_input",
       `The root ${root} is outside --roots-within ${within}. Pass a root inside it, or a --roots-within folder that holds the root.`,
     );
   }
   return bound;
-}
-
-/** Whether `path` is `folder` or inside it, segment by segment (real paths). */
-export function contains(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function isDirectory(path: string): boolean {
@@ -88,8 +82,8 @@ export class ClientRoots {
   #bounded(path: string): string | undefined {
     if (this.within === undefined) return path;
     const real = realpathSync(path);
-    if (contains(this.within, real)) return real;
-    if (contains(real, this.within)) {
+    if (isInside(this.within, real)) return real;
+    if (isInside(real, this.within)) {
       this.log("info", `narrowing the client's root ${real} to ${this.within} (--roots-within)`);
       return this.within;
     }

@@ -6,6 +6,7 @@
  * answered with a JSON-RPC error naming the limit, and a line that is not
  * JSON-RPC is answered too (JSON-RPC asks for both); the server keeps serving.
  */
+
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
@@ -14,18 +15,13 @@ import {
   JSONRPCMessageSchema,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { formatBytes } from "../../util/format.js";
 
 export const NOT_JSON_RPC =
   "the message is JSON but not a JSON-RPC 2.0 request, notification or response";
 
 /** How much of an oversized line's start and end is kept to find its id. */
 const EDGE_BYTES = 1024;
-
-const MIB = 1024 * 1024;
-
-export function formatLimit(bytes: number): string {
-  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
-}
 
 /**
  * The id of a request too large to read, from its first or last bytes: the
@@ -106,7 +102,7 @@ export class LineTransport implements Transport {
       const { head, tail } = this.#skipping;
       this.#skipping = undefined;
       const id = idAtEdges(head, tail.toString("utf8"));
-      const limit = formatLimit(this.maxMessageBytes);
+      const limit = formatBytes(this.maxMessageBytes, "limit");
       this.onerror?.(new Error(`skipped a message over ${limit}`));
       this.#answer(
         errorReply(

@@ -6,6 +6,7 @@ import { ToolError } from "../../errors.js";
 import { isCheckpointName } from "../../history/checkpoints.js";
 import type { BackupChange } from "../../history/types.js";
 import type { NetChange } from "../../history/undo-state.js";
+import { count } from "../../util/format.js";
 import { CHANGES, defineTool, EVERYTHING, manual, type ToolContext } from "../define.js";
 
 const ACTIONS = ["create", "diff", "restore", "list"] as const;
@@ -55,8 +56,7 @@ function localOnly(context: ToolContext): void {
   if (context.history.unavailable) throw context.history.unavailable;
 }
 
-const plural = (n: number, what: string) =>
-  `${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"}`;
+const plural = (n: number, what: string) => `${count(n)} ${what}${n === 1 ? "" : "s"}`;
 
 function changeLine(c: CheckpointChange): string {
   const what = c.mode_only ? "mode only" : `+${c.added} -${c.removed}`;

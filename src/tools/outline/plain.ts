@@ -4,11 +4,13 @@
  * text, its first lines. An answer to go on from, never an error that lists
  * the languages splice does parse.
  */
+
 import { loadTextFile } from "../../change/load.js";
 import { missingLanguage } from "../../code/languages.js";
 import { formatSpan } from "../../code/outline.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { header, renderHashline } from "../../text/hashline.js";
+import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 
 /** What the outline tool reports for the file. */
@@ -45,7 +47,7 @@ export async function outlineUnparsed(
   if (headings.length > 0) {
     truncated = headings.length > maxLines;
     const shown = headings.slice(0, maxLines);
-    const stop = `[outline stopped at ${maxLines.toLocaleString("en-US")} headings; read the file by line_range for the rest]`;
+    const stop = `[outline stopped at ${count(maxLines)} headings; read the file by line_range for the rest]`;
     content = [header(target.display, loaded.tag), ...shown, ...(truncated ? [stop] : [])].join(
       "\n",
     );

@@ -7,7 +7,7 @@ import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type LimitedOutput, OutputLimiter } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
-import { formatBytes } from "../../util/format.js";
+import { count, formatBytes } from "../../util/format.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
 import { KEPT_LOGS, MAX_LOG_BYTES, RunLog } from "./log.js";
 
@@ -101,7 +101,6 @@ function liveOutput(context: ToolContext): (chunk: Buffer) => void {
     reportCallProgress(context, { phase: "running", done: bytes, output });
   };
 }
-const count = (n: number) => n.toLocaleString("en-US");
 
 function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: string | undefined) {
   const size = `${formatBytes(out.elidedBytes)}${out.elidedLines > 0 ? ` (${count(out.elidedLines)} lines)` : ""}`;
@@ -146,20 +145,8 @@ Example: {"command": "npm test"}`,
   async call(context, args): Promise<RunResult> {
     const cwd = await runFolder(context, args.cwd);
 
-    const spill: { log?: RunLog; error?: string } = {};
-    const limiter = new OutputLimiter(
-      args.max_output_bytes ?? RUN_LIMITS.defaultOutputBytes,
-      () => {
-        try {
-          spill.log = RunLog.open(context);
-          return spill.log;
-        } catch (error) {
-          spill.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-          return undefined;
-        }
-      },
-      RUN_LIMITS.headShare,
-    );
+    const spill: Spill = {};
+    const limiter = spillingLimiter(context, args.max_output_bytes, spill);
 
     const timeoutMs = args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs;
     const checkpoint = await beforeCommand(context);
@@ -225,6 +212,26 @@ Example: {"command": "npm test"}`,
     return result;
   },
 });
+
+/** The run log an output too long to show went to, or why it could not be opened. */
+interface Spill {
+  log?: RunLog;
+  error?: string;
+}
+
+/** Keeps the output's head and tail; the middle goes to a run log opened on the first byte past them. */
+function spillingLimiter(context: ToolContext, maxBytes: number | undefined, spill: Spill) {
+  const open = () => {
+    try {
+      spill.log = RunLog.open(context);
+      return spill.log;
+    } catch (error) {
+      spill.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      return undefined;
+    }
+  };
+  return new OutputLimiter(maxBytes ?? RUN_LIMITS.defaultOutputBytes, open, RUN_LIMITS.headShare);
+}
 
 /** The folder a command runs in: it must exist and be a folder. */
 async function runFolder(context: ToolContext, given: string | undefined): Promise<GuardedPath> {

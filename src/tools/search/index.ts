@@ -1,37 +1,22 @@
 import path from "node:path";
 import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
-import { clip, isToolError, ToolError } from "../../errors.js";
-import type { PathGuard } from "../../guard/path-guard.js";
-import { escapeControls } from "../../text/names.js";
+import { isToolError, ToolError } from "../../errors.js";
+import type { GuardedPath, PathGuard } from "../../guard/path-guard.js";
+import { count } from "../../util/format.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
-import {
-  type Collected,
-  collectHits,
-  type FileHits,
-  MAX_LINE_CHARS,
-  type SearchHit,
-} from "./collect.js";
+import { type Collected, collectHits, type SearchHit } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
+import { SEARCH_LIMITS } from "./limits.js";
+import { emptyNotice, moreNote, render, rgError } from "./messages.js";
 import { remoteSearch } from "./remote.js";
 import { withoutVanished } from "./vanished.js";
 
 export type { SearchHit };
-
-export const SEARCH_LIMITS = {
-  /** Matches shown when no limit is given. */
-  defaultLimit: 200,
-  maxLimit: 2000,
-  maxContext: 10,
-  /** A shown line longer than this is cut to a window around its first match. */
-  maxLineChars: MAX_LINE_CHARS,
-  /** rg warnings (unreadable files) kept in `warnings`. */
-  maxWarnings: 5,
-} as const;
 
 /** Four bytes a character at most: well inside one argument's 128 KiB. */
 const MAX_PATTERN_CHARS = 16_384;
@@ -42,7 +27,7 @@ const input = z.strictObject({
     .min(1)
     // ripgrep takes it as one argument, and Linux caps one argument at 128 KiB.
     .max(MAX_PATTERN_CHARS, {
-      error: `a pattern may have at most ${MAX_PATTERN_CHARS.toLocaleString("en-US")} characters; search for a distinctive part of it`,
+      error: `a pattern may have at most ${count(MAX_PATTERN_CHARS)} characters; search for a distinctive part of it`,
     })
     .describe("Literal text unless regex is true."),
   path: z.string().optional().describe("A folder or file (default: the root)."),
@@ -131,50 +116,6 @@ function rgArgs(
   return out;
 }
 
-function rgError(stderr: string, args: z.output<typeof input>): ToolError {
-  const section = /default regex engine error:\s*~+\s*([\s\S]*?)~{5,}/.exec(stderr);
-  const raw = (section?.[1] ?? stderr).replace(/^rg: /gm, "");
-  const message = raw.replace(/\s+/g, " ").trim().slice(0, 600);
-  if (/glob/i.test(message)) {
-    return new ToolError(
-      "invalid_input",
-      `A glob is not valid: ${message}. Fix the glob (for example "*.ts" or "src/**/*.py").`,
-      { glob: args.glob },
-    );
-  }
-  if (/regex|pattern|literal|escape/i.test(message)) {
-    const fix = args.regex
-      ? "Fix the regular expression, or pass regex: false to search the text literally."
-      : "Rephrase the pattern.";
-    return new ToolError(
-      "invalid_input",
-      `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}. ${fix}`,
-      { pattern: args.pattern },
-    );
-  }
-  return new ToolError(
-    "io",
-    `ripgrep failed: ${message}. Check the path and arguments, or try a narrower path.`,
-  );
-}
-
-function render(files: FileHits[], context: number): string {
-  return files
-    .map((file) => {
-      const out: string[] = [];
-      let previous = 0;
-      for (const l of file.lines) {
-        if (!l.match && l.line > file.lastMatch + context) break;
-        if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
-        const sep = l.match ? ":" : "-";
-        out.push(`${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`);
-        previous = l.line;
-      }
-      return out.join("\n");
-    })
-    .join("\n\n");
-}
-
 /**
  * For an empty result only: the same search again with ignore files off and
  * binary files searched (rg skips a binary file before its first match when
@@ -197,36 +138,80 @@ async function whyEmpty(
   return { binary: [...binary], ignored };
 }
 
-/** Names a few paths: `a, b and 3 more`. */
-function some(paths: readonly string[]): string {
-  const shown = paths.slice(0, 3).join(", ");
-  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+/** The path searched, checked: it exists and is no FIFO, socket or device. */
+async function searchTarget(context: ToolContext, at: string | undefined): Promise<GuardedPath> {
+  const where = context.guard.check(at || ".", "read");
+  if (!where.exists) throw missingError(where.display);
+  if ((await context.workspace.stat(where.real))?.kind === "other") {
+    // rg would read a FIFO named as its path, and wait for a writer forever.
+    throw new ToolError(
+      "not_a_file",
+      `${where.display} is not a regular file (a named pipe, socket or device), so splice does not search it. Name a file or folder.`,
+      { path: where.display },
+    );
+  }
+  return where;
 }
 
-/**
- * Why nothing was found. Files that matched but are binary, or that .gitignore
- * excludes, explain it better than any guess about the pattern.
- */
-function emptyNotice(
+function missingError(display: string): ToolError {
+  return new ToolError(
+    "not_found",
+    `${display} does not exist.`,
+    { path: display },
+    {
+      tool: "list",
+      say: (v) =>
+        `Check the path with ${v.tool("list")}, or search the whole project by leaving the path out.`,
+    },
+  );
+}
+
+/** A path as rg printed it (relative to the root, "./" for a root search) made relative, or undefined when not shown. */
+function acceptor(
+  guard: PathGuard,
+  globs: SearchGlobs,
+  rootSearch: boolean,
+): (printed: string) => string | undefined {
+  return (printed) => {
+    const rel = rootSearch ? printed.replace(/^\.\//, "") : printed;
+    if (!globs.matches(rel)) return undefined;
+    try {
+      guard.check(path.join(guard.root, rel), "read");
+      return rel;
+    } catch {
+      return undefined; // a secret or blocked file: its lines are never shown
+    }
+  };
+}
+
+/** rg's complaints as warnings; thrown when they are the whole answer, or when the path went away meanwhile. */
+async function warningsOf(
+  context: ToolContext,
+  where: GuardedPath,
+  outcome: Collected["outcome"],
+  matches: number,
   args: z.output<typeof input>,
-  where: string,
-  binary: readonly string[],
-  ignored: readonly string[],
-): string {
-  let hint = "";
-  if (ignored.length > 0) {
-    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as path to search it, or read it`;
-  } else if (binary.length > 0) {
-    hint =
-      binary.length === 1 && binary[0] === where
-        ? `; ${where} is a binary file (it has a NUL byte), and search never shows binary files`
-        : `; it matches only in binary files, which search never shows: ${some(binary)}`;
-  } else if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
-    hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
-  } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
-    hint = "; try ignore_case: true or a shorter pattern";
+): Promise<string[]> {
+  const root = context.guard.root;
+  if (outcome.code === 2) {
+    outcome.stderr = await confirmStderr(outcome.stderr, async (rel) =>
+      Boolean(await context.workspace.stat(path.join(root, rel)).catch(() => undefined)),
+    );
+    // Every message was about a file the swap made rg see: nothing went wrong here.
+    if (outcome.stderr === "") outcome.code = matches > 0 ? 0 : 1;
   }
-  return `[no matches for ${JSON.stringify(clip(args.pattern))} in ${where}${hint}]`;
+  const warnings: string[] = [];
+  const stderr = withoutVanished(outcome.stderr).stderr;
+  if (outcome.code === 2) {
+    // Deleted while rg searched: the path is gone now, not a fault of the search.
+    if (!(await context.workspace.stat(where.real))) throw missingError(where.display);
+    if (matches === 0 && stderr !== "") throw rgError(stderr, args);
+    for (const line of stderr.split("\n").filter((l) => l.trim() !== "")) {
+      if (warnings.length >= SEARCH_LIMITS.maxWarnings) break;
+      warnings.push(line.replace(/^rg: /, ""));
+    }
+  }
+  return warnings;
 }
 
 export const searchTool = defineTool({
@@ -246,43 +231,14 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
   }),
   async call(context: ToolContext, args): Promise<SearchResult> {
     const guard = context.guard;
-    const where = guard.check(args.path || ".", "read");
-    const missing = () =>
-      new ToolError(
-        "not_found",
-        `${where.display} does not exist.`,
-        { path: where.display },
-        {
-          tool: "list",
-          say: (v) =>
-            `Check the path with ${v.tool("list")}, or search the whole project by leaving the path out.`,
-        },
-      );
-    if (!where.exists) throw missing();
-    if ((await context.workspace.stat(where.real))?.kind === "other") {
-      // rg would read a FIFO named as its path, and wait for a writer forever.
-      throw new ToolError(
-        "not_a_file",
-        `${where.display} is not a regular file (a named pipe, socket or device), so splice does not search it. Name a file or folder.`,
-        { path: where.display },
-      );
-    }
+    const where = await searchTarget(context, args.path);
     const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
     const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
     const contextLines = args.context ?? 0;
 
     // Paths come back as rg printed them: relative to the root, "./" for a root search.
     const rootSearch = where.rel === "";
-    const accept = (printed: string) => {
-      const rel = rootSearch ? printed.replace(/^\.\//, "") : printed;
-      if (!globs.matches(rel)) return undefined;
-      try {
-        guard.check(path.join(guard.root, rel), "read");
-        return rel;
-      } catch {
-        return undefined; // a secret or blocked file: its lines are never shown
-      }
-    };
+    const accept = acceptor(guard, globs, rootSearch);
     const argv = rgArgs(args, guard, globs, rootSearch ? "./" : where.rel);
     let matched = 0;
     const run = (extra: string[], most: number) =>
@@ -315,24 +271,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     }
     const { files, hits, truncated, outcome } = found;
 
-    if (outcome.code === 2) {
-      outcome.stderr = await confirmStderr(outcome.stderr, async (rel) =>
-        Boolean(await context.workspace.stat(path.join(guard.root, rel)).catch(() => undefined)),
-      );
-      // Every message was about a file the swap made rg see: nothing went wrong here.
-      if (outcome.stderr === "") outcome.code = hits.length > 0 ? 0 : 1;
-    }
-    const warnings: string[] = [];
-    const stderr = withoutVanished(outcome.stderr).stderr;
-    if (outcome.code === 2) {
-      // Deleted while rg searched: the path is gone now, not a fault of the search.
-      if (!(await context.workspace.stat(where.real))) throw missing();
-      if (hits.length === 0 && stderr !== "") throw rgError(stderr, args);
-      for (const line of stderr.split("\n").filter((l) => l.trim() !== "")) {
-        if (warnings.length >= SEARCH_LIMITS.maxWarnings) break;
-        warnings.push(line.replace(/^rg: /, ""));
-      }
-    }
+    const warnings = await warningsOf(context, where, outcome, hits.length, args);
 
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const order = new Map(files.map((f, i) => [f.path, i]));
@@ -347,14 +286,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       );
       content = emptyNotice(args, where.display, binary, ignored);
     }
-    // Not "the first": taking the first by path would mean a second, single-threaded rg run.
-    if (truncated) {
-      const raise =
-        limit < SEARCH_LIMITS.maxLimit
-          ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
-          : "";
-      content += `\n\n[showing ${hits.length} matches in ${files.length} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
-    }
+    if (truncated) content += moreNote(hits.length, files.length, limit);
 
     context.events.emit({
       type: "search_hits",

@@ -19,6 +19,7 @@ import {
   type WriteIfOptions,
   type WriteOptions,
 } from "../workspace.js";
+import { failedError, refusedError } from "./remote-errors.js";
 import { RemoteShell } from "./remote-shell.js";
 import {
   discardScript,
@@ -110,9 +111,9 @@ export class RemoteWorkspace implements Workspace {
 
   #rootOf(result: RunResult, confine: string): string {
     const { status } = split(result);
-    if (result.code !== 0) throw this.#failed(result, confine);
+    if (result.code !== 0) throw failedError(this.host, result, confine);
     if (status[0] === "E" && status[1] !== "missing") {
-      throw this.#refused(status, confine, result.stderr);
+      throw refusedError(this.host, status, confine, result.stderr);
     }
     if (status[0] !== "OK") {
       throw new ToolError(
@@ -314,71 +315,10 @@ export class RemoteWorkspace implements Workspace {
   async #ask(script: string, path: string, stdin?: Uint8Array): Promise<Answer> {
     const result = await this.transport.run(script, stdin ? { stdin } : {});
     const answer = split(result);
-    if (result.code !== 0) throw this.#failed(result, path);
-    if (answer.status[0] === "E") throw this.#refused(answer.status, path, result.stderr);
+    if (result.code !== 0) throw failedError(this.host, result, path);
+    if (answer.status[0] === "E") throw refusedError(this.host, answer.status, path, result.stderr);
     return answer;
   }
-
-  #refused(status: string[], path: string, stderr: string): Error {
-    const [, kind, ...rest] = status;
-    const detail = rest.join(" ");
-    const where = `${this.host}:${path}`;
-    switch (kind) {
-      case "escape":
-        return new WorkspaceError(
-          "escape",
-          path,
-          `${where} leads to ${detail} on ${this.host}, outside the root; nothing was done. Use a path inside the root.`,
-        );
-      case "is_directory":
-        return new WorkspaceError("is_directory", path, `${path} is a directory`);
-      case "not_a_file":
-        return new WorkspaceError("not_a_file", path, `${path} is not a regular file`);
-      case "missing":
-        return new WorkspaceError("missing", path, `${path} does not exist`);
-      case "no_tool":
-        return toolMissing(this.host, detail);
-      case "locked":
-        return new ToolError(
-          "locked",
-          `${where} stayed locked by another writer there for 30 seconds. Try again when it is done; a lock left by a lost connection is broken after a minute.`,
-          { path: where, host: this.host, lock: detail },
-        );
-      default:
-        return this.#io(where, `${detail}${stderr ? `: ${stderr}` : ""}`);
-    }
-  }
-
-  #failed(result: RunResult, path: string): Error {
-    const where = `${this.host}:${path}`;
-    if (result.code === 127 && /\bsh\b.*not found|No such file/i.test(result.stderr)) {
-      return toolMissing(this.host, "sh");
-    }
-    return this.#io(where, result.stderr || `exit status ${result.code}`);
-  }
-
-  #io(where: string, detail: string): ToolError {
-    if (/permission denied|operation not permitted|read-only file system/i.test(detail)) {
-      return new ToolError(
-        "io",
-        `Permission denied on ${this.host} for ${where} (${detail}). Check the file's owner and mode there, or reach the host as a user who may change it.`,
-        { path: where, host: this.host, reason: "permission_denied" },
-      );
-    }
-    return new ToolError(
-      "io",
-      `${where} could not be reached on ${this.host} (${detail}). Check the path there, then try again.`,
-      { path: where, host: this.host, reason: "remote_io" },
-    );
-  }
-}
-
-function toolMissing(host: string, tool: string): ToolError {
-  return new ToolError(
-    "io",
-    `${host} lacks ${tool}, which splice needs there. Install it on ${host} (coreutils and a POSIX sh), or reach the files through another host.`,
-    { host, tool, reason: "remote_tool_missing" },
-  );
 }
 
 function writeArgs(path: string, bytes: Uint8Array, options: WriteOptions): WriteArgs {

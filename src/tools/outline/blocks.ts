@@ -1,0 +1,96 @@
+/**
+ * The outline's text as it fills: one block per file until the line budget
+ * is spent, then the notes on what was left out. A named file's block may be
+ * cut to fit; a folder's files are shown whole or not at all.
+ */
+import type { LoadedFile } from "../../change/load.js";
+import type { OutlineEntry } from "../../code/outline.js";
+import type { GuardedPath } from "../../guard/path-guard.js";
+import { header } from "../../text/hashline.js";
+import { count } from "../../util/format.js";
+
+export interface OutlineFile {
+  path: string;
+  file_hash: string;
+  total_lines: number;
+  definitions: OutlineEntry[];
+}
+
+/** What the outline of one file shows, from a parse or from the index. */
+export interface Outlined {
+  lines: string[];
+  entries: OutlineEntry[];
+  /** The first parse error, described. */
+  broken?: string;
+  tag: string;
+  totalLines: number;
+  loaded?: LoadedFile;
+}
+
+export class OutlineBlocks {
+  readonly out: string[] = [];
+  readonly files: OutlineFile[] = [];
+  readonly notText: string[] = [];
+  truncated = false;
+  #empty = 0;
+
+  constructor(
+    readonly folder: boolean,
+    readonly maxLines: number,
+    readonly warnings: string[],
+    /** A file's outline names its version, so a block op may use its line numbers. */
+    readonly recordRead: (file: GuardedPath, loaded: LoadedFile, tag: string) => void,
+  ) {}
+
+  /** Adds a file's block; false once the budget is spent (the outline is then truncated). */
+  add(file: GuardedPath, o: Outlined): boolean {
+    // The parser recovers by folding or dropping the definitions around an error.
+    if (o.broken) {
+      this.warnings.push(
+        `${file.display} has parse errors (${o.broken}); its outline may be incomplete, definitions around them can be missing. Read the file there, or fix the syntax.`,
+      );
+    }
+    if (o.entries.length === 0 && this.folder) {
+      this.#empty++;
+      return true;
+    }
+    const { tag } = o;
+    const display = file.display;
+    const block = [header(display, tag), ...(o.lines.length > 0 ? o.lines : ["[no definitions]"])];
+    if (this.out.length + block.length > this.maxLines) {
+      const room = this.maxLines - this.out.length;
+      if (room > 2 && !this.folder) this.out.push(...block.slice(0, room - 1));
+      this.truncated = true;
+      return false;
+    }
+    this.out.push(...block);
+    this.files.push({
+      path: display,
+      file_hash: tag,
+      total_lines: o.totalLines,
+      definitions: o.entries,
+    });
+    if (!this.folder && o.loaded) this.recordRead(file, o.loaded, tag);
+    return true;
+  }
+
+  /** The outline's text, with notes on the files not shown; `found` files were to be outlined. */
+  finish(found: number): string {
+    const { out, notText, maxLines } = this;
+    if (this.#empty > 0) out.push(`[${count(this.#empty)} file(s) with no definitions not shown]`);
+    if (notText.length > 0) {
+      const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");
+      const notice = `skipped ${count(notText.length)} file(s) that are not UTF-8 text (binary or another encoding): ${named}`;
+      out.push(`[${notice}]`);
+      this.warnings.push(`${notice}.`);
+    }
+    if (this.truncated) {
+      out.push(
+        this.folder
+          ? `[outline stopped at ${count(maxLines)} lines after ${count(this.files.length)} of ${count(found)} files; outline a subfolder or a file for the rest]`
+          : `[outline stopped at ${count(maxLines)} lines; read the file by symbol or line_range for the rest]`,
+      );
+    }
+    return out.join("\n");
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * What the model reads of a search: the hits as `path:line: text`, and the
+ * sentences for an empty, cut or failed search, each saying how to go on.
+ */
+import { clip, ToolError } from "../../errors.js";
+import { escapeControls } from "../../text/names.js";
+import type { FileHits } from "./collect.js";
+import { SEARCH_LIMITS } from "./limits.js";
+
+/** The arguments these sentences quote. */
+export interface SearchArgs {
+  pattern: string;
+  glob?: string | string[] | undefined;
+  regex?: boolean | undefined;
+  ignore_case?: boolean | undefined;
+}
+
+export function rgError(stderr: string, args: SearchArgs): ToolError {
+  const section = /default regex engine error:\s*~+\s*([\s\S]*?)~{5,}/.exec(stderr);
+  const raw = (section?.[1] ?? stderr).replace(/^rg: /gm, "");
+  const message = raw.replace(/\s+/g, " ").trim().slice(0, 600);
+  if (/glob/i.test(message)) {
+    return new ToolError(
+      "invalid_input",
+      `A glob is not valid: ${message}. Fix the glob (for example "*.ts" or "src/**/*.py").`,
+      { glob: args.glob },
+    );
+  }
+  if (/regex|pattern|literal|escape/i.test(message)) {
+    const fix = args.regex
+      ? "Fix the regular expression, or pass regex: false to search the text literally."
+      : "Rephrase the pattern.";
+    return new ToolError(
+      "invalid_input",
+      `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}. ${fix}`,
+      { pattern: args.pattern },
+    );
+  }
+  return new ToolError(
+    "io",
+    `ripgrep failed: ${message}. Check the path and arguments, or try a narrower path.`,
+  );
+}
+
+export function render(files: FileHits[], context: number): string {
+  return files
+    .map((file) => {
+      const out: string[] = [];
+      let previous = 0;
+      for (const l of file.lines) {
+        if (!l.match && l.line > file.lastMatch + context) break;
+        if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
+        const sep = l.match ? ":" : "-";
+        out.push(`${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`);
+        previous = l.line;
+      }
+      return out.join("\n");
+    })
+    .join("\n\n");
+}
+
+/** Names a few paths: `a, b and 3 more`. */
+function some(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
+/**
+ * Why nothing was found. Files that matched but are binary, or that .gitignore
+ * excludes, explain it better than any guess about the pattern.
+ */
+export function emptyNotice(
+  args: SearchArgs,
+  where: string,
+  binary: readonly string[],
+  ignored: readonly string[],
+): string {
+  let hint = "";
+  if (ignored.length > 0) {
+    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as path to search it, or read it`;
+  } else if (binary.length > 0) {
+    hint =
+      binary.length === 1 && binary[0] === where
+        ? `; ${where} is a binary file (it has a NUL byte), and search never shows binary files`
+        : `; it matches only in binary files, which search never shows: ${some(binary)}`;
+  } else if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
+    hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
+  } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
+    hint = "; try ignore_case: true or a shorter pattern";
+  }
+  return `[no matches for ${JSON.stringify(clip(args.pattern))} in ${where}${hint}]`;
+}
+
+/** Why not all matches are shown; not "the first": taking the first by path would mean a second, single-threaded rg run. */
+export function moreNote(matches: number, files: number, limit: number): string {
+  const raise =
+    limit < SEARCH_LIMITS.maxLimit
+      ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
+      : "";
+  return `\n\n[showing ${matches} matches in ${files} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
+}
