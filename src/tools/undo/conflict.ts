@@ -68,9 +68,10 @@ export function explain(
     // What history last knew the file as: the newest session that touched it, else this one.
     const known = touching[0] ? netChanges(touching[0]).get(c.rel) : c.change;
     let explained = (known?.last.after?.sha ?? null) === c.now;
+    let writer: BackupSession | undefined;
     if (!explained && c.now !== null) {
       // A write that raced the session (an edit while a command ran) is older than its record.
-      const writer = backups.find(
+      writer = backups.find(
         (b) => b.id !== session.id && netChanges(b).get(c.rel)?.last.after?.sha === c.now,
       );
       if (writer) {
@@ -93,7 +94,7 @@ export function explain(
       changed_by: open.filter((b) => b.session !== OUTSIDE_SESSION).map((b) => b.id),
       ...(outside !== undefined ? { outside } : {}),
     };
-    return c.conflict.reason === "overlap" ? blamed(report, c, touching, read) : report;
+    return c.conflict.reason === "overlap" ? blamed(report, c, touching, read, writer) : report;
   });
 }
 
@@ -108,6 +109,7 @@ function blamed(
   c: Conflicted,
   touching: readonly BackupSession[],
   read: (sha: string) => readonly string[] | undefined,
+  raced: BackupSession | undefined,
 ): ConflictReport {
   const lines = (sha: string | undefined) => (sha === undefined ? undefined : read(sha));
   const own = { before: lines(c.change.first.before?.sha), after: lines(c.change.last.after?.sha) };
@@ -130,7 +132,9 @@ function blamed(
     if (from !== prev.sha) step({ sha: from, lines: fromLines }, "outside");
     step({ sha: to, lines: toLines }, b);
   }
-  if (c.now !== null && c.now !== prev.sha) step({ sha: c.now, lines: c.lines }, "outside");
+  // What the file holds now, if no later session left it: a raced write's, else an outside change.
+  if (c.now !== null && c.now !== prev.sha)
+    step({ sha: c.now, lines: c.lines }, raced ?? "outside");
   const hit = overlappingSteps(own.before, own.after, steps);
   const by = authors.filter((a, i) => hit[i] && a !== "outside") as BackupSession[];
   const outsideHit = authors.some((a, i) => hit[i] && a === "outside");
