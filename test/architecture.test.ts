@@ -228,6 +228,14 @@ describe("the seams", () => {
       .flatMap((m) => statePaths(m).map((s) => `${m}: ${s}`));
     expect(spelled).toEqual([]);
   });
+
+  it("keeps adapters off the toolkit's context: what they need is a toolkit method", () => {
+    const reach = /\.context\.(history|guard|workspace|limits|validator)\b/g;
+    const inside = modules()
+      .filter((m) => /^(hosts|agent|review|cli)\//.test(m))
+      .flatMap((m) => (codeOf(m).match(reach) ?? []).map((r) => `${m}: ${r}`));
+    expect(inside).toEqual([]);
+  });
 });
 
 describe("the boundary check itself", () => {

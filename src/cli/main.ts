@@ -94,7 +94,7 @@ function stoppedNote(sessions: string[]): string {
 function sessionsSince(splice: Splice | undefined, since: number): string[] {
   if (!splice) return [];
   try {
-    return splice.context.history
+    return splice
       .backups()
       .filter((b) => b.session === CLI_SESSION && Date.parse(b.at) >= since)
       .map((b) => b.id);

@@ -16,7 +16,7 @@ import {
 import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
-import type { BackupMark } from "../history/types.js";
+import type { BackupMark, BackupSession } from "../history/types.js";
 import {
   type CallSummary,
   EVERYTHING,
@@ -117,6 +117,8 @@ export interface Toolkit {
   readonly historyDir: string;
   /** How many backup sessions history holds and the newest: it changes whenever anyone opens or finishes one. */
   backupMark(): BackupMark;
+  /** Every backup session history holds, newest first (what made each version, what to undo). */
+  backups(): BackupSession[];
   /** A file's bytes under the root, read through the workspace (a remote root's is read there). */
   readRootFile(rel: string): Promise<Uint8Array>;
   /**
@@ -176,6 +178,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     nameClient: (name) => base.history.nameClient(name),
     historyDir: base.history.dir,
     backupMark: () => base.history.backupMark(),
+    backups: () => base.history.backups(),
     readRootFile: (rel) => base.workspace.readFile(join(base.guard.root, rel)),
     buildIndex: (options) => buildIndexInBackground({ ...base, backup: "index" }, options),
     flush: () => flushBackground(),

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Splice } from "../../splice.js";
 import { editView, findView, REWRITE_FLAGS, rewriteArgs } from "../code-view.js";
 import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
@@ -12,9 +11,7 @@ async function fileLines(
   const files = new Map<string, string[]>();
   for (const path of new Set(paths)) {
     try {
-      const text = new TextDecoder().decode(
-        await splice.context.workspace.readFile(join(splice.context.guard.root, path)),
-      );
+      const text = new TextDecoder().decode(await splice.readRootFile(path));
       files.set(path, text.split(/\r?\n/));
     } catch {
       // Gone since the search: the matched text stands in for its lines.

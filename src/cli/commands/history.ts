@@ -87,7 +87,7 @@ history it is.`,
       json,
       // Who made each version takes the whole journal: read only for the human view.
       get human() {
-        const made = makers(splice.context.history.backups(), path);
+        const made = makers(splice.backups(), path);
         return [paint("dim", rootLine), head, ...historyLines(json, made, paint)].join("\n");
       },
     };
