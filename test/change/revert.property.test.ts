@@ -13,38 +13,20 @@ import { restorable } from "../../src/change/load.js";
 import { planRevert } from "../../src/change/revert.js";
 import { renderDocument } from "../../src/text/document.js";
 import { sha256 } from "../../src/util/hash.js";
+import {
+  applyChange,
+  lineSet,
+  linesOf,
+  type Op,
+  opArbitrary,
+  textOf,
+} from "../helpers/undo-sequences.js";
 
 const PATHS = ["a", "b", "c"] as const;
 const RUNS = Number(process.env.SPLICE_PROPERTY_RUNS) || 2_000;
 const encoder = new TextEncoder();
 
-type Change = { kind: "replace" | "insert" | "delete"; at: number };
-type Op =
-  | { k: "edit"; file: number; change: Change }
-  | { k: "rm"; file: number }
-  | { k: "move"; file: number; to: number }
-  | { k: "outside"; file: number; change: Change }
-  | { k: "undo"; pick: number | null; redo: boolean };
-
-const change = fc.record({
-  kind: fc.constantFrom("replace" as const, "insert" as const, "delete" as const),
-  at: fc.nat(5),
-});
-const file = fc.nat(PATHS.length - 1);
-const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ k: fc.constant("edit" as const), file, change }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("rm" as const), file }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("move" as const), file, to: file }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant("outside" as const), file, change }) },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      k: fc.constant("undo" as const),
-      pick: fc.option(fc.nat(6), { nil: null }),
-      redo: fc.boolean(),
-    }),
-  },
-);
+const op = opArbitrary(PATHS.length, 6);
 
 type Tree = Map<string, string>;
 type Net = Map<string, { before?: string; after?: string }>;
@@ -53,19 +35,6 @@ interface Session {
   files: Net;
   /** The session this one undid. */
   undoes?: number;
-}
-
-const linesOf = (text: string) => (text === "" ? [] : text.slice(0, -1).split("\n"));
-const textOf = (lines: string[]) => lines.map((l) => `${l}\n`).join("");
-const set = (text?: string) => new Set(text === undefined ? [] : linesOf(text));
-
-function apply(lines: string[], c: Change, fresh: () => string): string[] {
-  const out = [...lines];
-  const at = lines.length === 0 ? 0 : c.at % lines.length;
-  if (c.kind === "insert" || out.length === 0) out.splice(at, 0, fresh());
-  else if (c.kind === "replace") out[at] = fresh();
-  else out.splice(at, 1);
-  return out;
 }
 
 const sha = (text?: string) => (text === undefined ? null : sha256(text));
@@ -138,11 +107,11 @@ function run(ops: Op[]): void {
       if (now === after) expect(r.text).toBe(before);
       else {
         // What it held, minus the session's own tokens, plus those it removed.
-        const a = set(after);
-        const b = set(before);
-        const want = new Set([...set(now)].filter((t) => !a.has(t) || b.has(t)));
+        const a = lineSet(after);
+        const b = lineSet(before);
+        const want = new Set([...lineSet(now)].filter((t) => !a.has(t) || b.has(t)));
         for (const t of b) if (!a.has(t)) want.add(t);
-        expect(set(r.text)).toEqual(want);
+        expect(lineSet(r.text)).toEqual(want);
       }
     }
     undone.add(s.id);
@@ -156,7 +125,7 @@ function run(ops: Op[]): void {
     const was = new Map(tree);
     const path = PATHS["file" in o ? o.file : 0]!;
     if (o.k === "edit") {
-      tree.set(path, textOf(apply(linesOf(tree.get(path) ?? ""), o.change, fresh)));
+      tree.set(path, textOf(applyChange(linesOf(tree.get(path) ?? ""), o.change, fresh)));
       commit(was);
     } else if (o.k === "rm" && tree.has(path)) {
       tree.delete(path);
@@ -167,7 +136,7 @@ function run(ops: Op[]): void {
       commit(was);
     } else if (o.k === "outside") {
       outside = true;
-      const lines = apply(linesOf(tree.get(path) ?? ""), o.change, fresh);
+      const lines = applyChange(linesOf(tree.get(path) ?? ""), o.change, fresh);
       if (lines.length === 0) tree.delete(path);
       else tree.set(path, textOf(lines));
     } else if (o.k === "undo") {

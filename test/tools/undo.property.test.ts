@@ -21,60 +21,28 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { UndoResult } from "../../src/tools/undo/index.js";
 import { Project } from "../helpers/project.js";
+import {
+  applyChange,
+  lineSet,
+  linesOf,
+  type Op,
+  opArbitrary,
+  textOf,
+} from "../helpers/undo-sequences.js";
 
 const PATHS = ["a.txt", "b.txt", "c.txt"] as const;
 const RUNS = Number(process.env.SPLICE_PROPERTY_RUNS) || 300;
 
-type Change = { kind: "replace" | "insert" | "delete"; at: number };
-type Op =
-  | { k: "edit"; file: number; change: Change }
-  | { k: "rm"; file: number }
-  | { k: "move"; file: number; to: number }
-  | { k: "outside"; file: number; change: Change }
-  | { k: "undo"; pick: number | null; redo: boolean };
-
-const change = fc.record({
-  kind: fc.constantFrom("replace" as const, "insert" as const, "delete" as const),
-  at: fc.nat(5),
-});
-const file = fc.nat(PATHS.length - 1);
-const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ k: fc.constant("edit" as const), file, change }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("rm" as const), file }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("move" as const), file, to: file }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant("outside" as const), file, change }) },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      k: fc.constant("undo" as const),
-      pick: fc.option(fc.nat(4), { nil: null }),
-      redo: fc.boolean(),
-    }),
-  },
-);
+const op = opArbitrary(PATHS.length, 4);
 
 /** The root's files: path -> text (absent: no file). */
 type Tree = Map<string, string>;
 
-const linesOf = (text: string) => (text === "" ? [] : text.slice(0, -1).split("\n"));
-const textOf = (lines: string[]) => lines.map((l) => `${l}\n`).join("");
-
-function apply(lines: string[], c: Change, fresh: () => string): string[] {
-  const out = [...lines];
-  const at = lines.length === 0 ? 0 : c.at % lines.length;
-  if (c.kind === "insert" || out.length === 0) out.splice(at, 0, fresh());
-  else if (c.kind === "replace") out[at] = fresh();
-  else out.splice(at, 1);
-  return out;
-}
-
-const set = (text: string | undefined) => new Set(text === undefined ? [] : linesOf(text));
-
 /** What a clean revert of (before -> after) into `now` must hold, as tokens. */
 function expected(before?: string, after?: string, now?: string): Set<string> {
-  const b = set(before);
-  const a = set(after);
-  const out = new Set([...set(now)].filter((t) => !a.has(t) || b.has(t)));
+  const b = lineSet(before);
+  const a = lineSet(after);
+  const out = new Set([...lineSet(now)].filter((t) => !a.has(t) || b.has(t)));
   for (const t of b) if (!a.has(t)) out.add(t);
   return out;
 }
@@ -129,7 +97,7 @@ async function sequence(ops: Op[]): Promise<void> {
       if (!result.files.some((f) => f.path === path)) continue; // undone before, alone
       const got = now.get(path);
       if (was.get(path) === after) expect(got).toBe(before);
-      else expect(set(got)).toEqual(expected(before, after, was.get(path)));
+      else expect(lineSet(got)).toEqual(expected(before, after, was.get(path)));
     }
     // Nothing else moved.
     for (const path of PATHS) {
@@ -143,7 +111,7 @@ async function sequence(ops: Op[]): Promise<void> {
     const was = tree();
     const path = PATHS["file" in o ? o.file : 0]!;
     if (o.k === "edit") {
-      const text = textOf(apply(linesOf(was.get(path) ?? ""), o.change, fresh));
+      const text = textOf(applyChange(linesOf(was.get(path) ?? ""), o.change, fresh));
       const { results } = await s.write({ targets: [{ path, text }] });
       record(results[0]!.backup_session, was, tree());
     } else if (o.k === "rm" && was.has(path)) {
@@ -157,7 +125,7 @@ async function sequence(ops: Op[]): Promise<void> {
       record(r.backup_session, was, tree());
     } else if (o.k === "outside") {
       outside = true;
-      const lines = apply(linesOf(was.get(path) ?? ""), o.change, fresh);
+      const lines = applyChange(linesOf(was.get(path) ?? ""), o.change, fresh);
       if (lines.length === 0) rmSync(join(p.root, path), { force: true });
       else writeFileSync(join(p.root, path), textOf(lines));
     } else if (o.k === "undo") {
