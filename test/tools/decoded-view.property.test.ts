@@ -10,8 +10,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { documentFromBytes } from "../../src/text/document.js";
+import type { Encoding } from "../../src/text/encoding.js";
 import { documentTag } from "../../src/text/hashline.js";
 import { Project } from "../helpers/project.js";
+
+/** VIEW_PROPERTY_SEED replays a failing run. */
+const SEED = process.env.VIEW_PROPERTY_SEED ? { seed: Number(process.env.VIEW_PROPERTY_SEED) } : {};
 
 const piece = fc.string({
   unit: fc.constantFrom("a", "b", "é", "日", " ", "\n", "\r\n", "\r", "\uFEFF", "\u0000", "\uD800"),
@@ -49,7 +53,13 @@ describe("what a read shows (property)", () => {
             const [r] = (await s.read({ targets: [{ path: "f.txt" }] })).results;
             const fresh = documentFromBytes(p.bytes("f.txt"));
             if ("kind" in fresh) {
-              expect(r!.file_hash).toBeUndefined();
+              if (r!.file_hash === undefined) return;
+              // Not UTF-8, but read in an encoding detection was sure of: the header names it.
+              const named = /^¶\S+ \((\S+)\)/m.exec(r!.content ?? "")?.[1] as Encoding | undefined;
+              expect(named).toBeDefined();
+              const legacy = documentFromBytes(p.bytes("f.txt"), named);
+              if ("kind" in legacy) throw new Error(`not ${named}: ${legacy.reason}`);
+              expect(r!.file_hash).toBe(documentTag(legacy));
               return;
             }
             expect(r!.file_hash).toBe(documentTag(fresh));
@@ -86,7 +96,7 @@ describe("what a read shows (property)", () => {
           }
         },
       ),
-      { numRuns: Number(process.env.VIEW_PROPERTY_RUNS ?? 150) },
+      { numRuns: Number(process.env.VIEW_PROPERTY_RUNS ?? 150), ...SEED },
     );
   });
 });
