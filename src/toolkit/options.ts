@@ -4,19 +4,15 @@
  * context they become.
  */
 import { randomUUID } from "node:crypto";
-import { resolve } from "node:path";
 import { DEFAULT_LIMITS } from "../change/context.js";
 import { EventBus, type Listener } from "../events.js";
-import { type GuardScope, PathGuard } from "../guard/path-guard.js";
-import { History } from "../history/history.js";
+import type { GuardScope } from "../guard/path-guard.js";
 import { type LspOptions, Validator } from "../lsp/validate.js";
 import type { ToolContext } from "../tools/define.js";
-import { type Durability, durabilityOf } from "../util/durable.js";
-import { remoteMirrorOf, stateFolderOf, stateLayout } from "../util/state-folder.js";
-import { LocalWorkspace } from "../workspace/local.js";
-import { type Remotes, remotePath, transportFor } from "../workspace/remote/hosts.js";
-import { RemoteWorkspace } from "../workspace/remote/remote-workspace.js";
+import type { Durability } from "../util/durable.js";
+import type { Remotes } from "../workspace/remote/hosts.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { openProject, type Project } from "./projects.js";
 import type { DescriptionStyle, ToolProfile } from "./registry.js";
 
 export interface ToolkitOptions extends GuardScope {
@@ -70,6 +66,8 @@ export interface ToolkitOptions extends GuardScope {
   resultDiff?: "changes" | "full";
   /** Environment variables kept from the commands the run tool starts, e.g. an API key. */
   hiddenEnv?: string[];
+  /** The environment the run tool's commands start with (default this process's; the engine passes its client's). */
+  env?: NodeJS.ProcessEnv;
   /**
    * Also told of every event this toolkit publishes (a review page's server
    * in the same process). Each toolkit keeps its own bus: a plan hears only
@@ -118,54 +116,27 @@ export interface ToolkitOptions extends GuardScope {
 /** A toolkit's context before a call: each call adds its own backup session (and signal). */
 export type BaseContext = Omit<ToolContext, "backup">;
 
-export function createContext(options: ToolkitOptions): { context: BaseContext; session: string } {
+/**
+ * A toolkit's context: the root's shared state (projects.ts) seen as this
+ * toolkit's history session, with its own event bus, limits and validator.
+ */
+export function createContext(options: ToolkitOptions): {
+  context: BaseContext;
+  session: string;
+  project: Project;
+} {
   const o = options;
-  const remote = remoteRoot(o);
-  const guard = new PathGuard({
-    root: remote?.root ?? resolve(o.root),
-    ...(remote ? { host: remote.workspace.host } : {}),
-    historyDir: o.history?.dir,
-    base: o.base,
-    confine: o.confine,
-    allowlist: o.allowlist,
-    blocklist: o.blocklist,
-    readAllowlist: o.readAllowlist ?? o.read_allowlist,
-    readBlocklist: o.readBlocklist ?? o.read_blocklist,
-  });
+  const project = openProject(o);
+  const { guard, workspace } = project;
   const session = o.history?.session ?? `lib-${randomUUID()}`;
-  const historyDir =
-    o.history?.dir ??
-    (remote ? remoteMirrorOf(remote.workspace.host, guard.root) : stateFolderOf(guard.root));
-  const layout = stateLayout(historyDir);
-  const durable = durabilityOf(o.durable, process.env.SPLICE_DURABLE);
-  // One pool of spare inodes for the workspace's writes and history's blobs.
-  const sparesDir = layout.spares;
-  const history = History.open({
-    dir: historyDir,
-    // A remote root's history is on this machine: no local folder holds it in.
-    ...(remote ? {} : { root: guard.root }),
-    session,
-    maxBytes: o.history?.maxBytes ?? o.history?.max_bytes,
-    maxEntries: o.history?.maxEntries ?? o.history?.max_entries,
-    fsync: durable !== "none",
-    relaxed: durable === "relaxed",
-    sparesDir,
-  });
   const hiddenEnv = o.hiddenEnv ?? o.hidden_env;
   const context: BaseContext = {
     guard,
-    workspace:
-      o.workspace ??
-      remote?.workspace ??
-      new LocalWorkspace({
-        confineTo: guard.root,
-        lockDir: layout.locks,
-        sparesDir,
-        durable,
-      }),
-    history,
+    workspace,
+    history: project.history.forSession(session),
     events: busWith(o.listeners ?? []),
     ...(hiddenEnv?.length ? { hiddenEnv: [...hiddenEnv] } : {}),
+    ...(o.env ? { env: o.env } : {}),
     resultDiff: o.resultDiff ?? (process.env.SPLICE_RESULT_DIFF === "full" ? "full" : "changes"),
     limits: {
       maxFileBytes: o.maxFileBytes ?? o.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
@@ -173,25 +144,17 @@ export function createContext(options: ToolkitOptions): { context: BaseContext; 
       maxLineLength: o.maxLineLength ?? o.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
     },
   };
+  // The root's watch, once it runs, is every toolkit's on the root.
+  Object.defineProperty(context, "rootWatch", {
+    get: () => project.rootWatch,
+    enumerable: true,
+  });
   // Servers read the disk, so validation needs the files to be there. No server starts here.
-  const onDisk = context.workspace.capabilities?.localFiles === true;
+  const onDisk = workspace.capabilities?.localFiles === true;
   if (onDisk && o.lsp !== false) {
     context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
   }
-  return { context, session };
-}
-
-/**
- * A root written `HOST:PATH`: its workspace there, and its real path (one
- * round trip now, so a missing folder or a host out of reach is said at once).
- */
-function remoteRoot(o: ToolkitOptions): { workspace: RemoteWorkspace; root: string } | undefined {
-  const at = remotePath(o.root, o.remotes);
-  if (!at || !o.remotes) return undefined;
-  const transport = transportFor(at.host, o.remotes);
-  const probe = new RemoteWorkspace(transport, { confineTo: at.path });
-  const root = probe.realRootSync();
-  return { workspace: new RemoteWorkspace(transport, { confineTo: root, realRoot: root }), root };
+  return { context, session, project };
 }
 
 /** A toolkit's own bus, with its host's listeners on it from the start. */

@@ -8,12 +8,10 @@
 
 import { join, resolve } from "node:path";
 import type { ProgressListener } from "../change/progress.js";
-import { OutsideWatch } from "../checkpoint/outside.js";
 import {
   type BackgroundIndexOptions,
   buildIndexInBackground,
 } from "../codebase/symbol-index-build.js";
-import { closeWalkCache } from "../codebase/symbol-index-walk.js";
 import type { EventBus } from "../events.js";
 import { historyFailure, unavailableWarning } from "../history/failure.js";
 import type { BackupMark, BackupSession } from "../history/types.js";
@@ -129,11 +127,14 @@ export interface Toolkit {
 }
 
 export function createToolkit(options: ToolkitOptions): Toolkit {
-  const { context: base, session } = createContext(options);
+  const { context: base, session, project } = createContext(options);
+  // The root's watch reports outside changes once; each toolkit's own bus passes them on.
+  const unhear = project.events.on((event) => base.events.emit(event));
+  let closed = false;
   const registry = registryOf(profileTools(options.tools, options.descriptions));
   const { find } = registry;
   const resultDiff = base.resultDiff ?? "changes";
-  const watching = options.watch ? startWatch(base) : Promise.resolve("the watch option is off");
+  const watching = options.watch ? project.watch() : Promise.resolve("the watch option is off");
   const contextFor = (tool: string, options?: CallOptions) =>
     callContext(base, registry, tool, options);
   const parse = (name: string, args: unknown): ParsedCall => {
@@ -184,10 +185,12 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     flush: () => flushBackground(),
     watching: () => watching,
     close: async () => {
-      closeWalkCache(base.guard);
-      await watching;
-      await base.rootWatch?.close();
-      delete base.rootWatch;
+      // Closing twice releases the root once: the other toolkits on it keep it.
+      if (!closed) {
+        closed = true;
+        unhear();
+        await project.release();
+      }
       return flushBackground();
     },
   };
@@ -244,20 +247,6 @@ function footprintOf(
   } catch {
     // A call that will fail validation touches nothing; it may run anywhere.
     return { reads: [], writes: [] };
-  }
-}
-
-/** Starts the root watch; resolves with why there is none, or undefined once it runs. */
-async function startWatch(base: BaseContext): Promise<string | undefined> {
-  if (!base.workspace.capabilities?.localFiles) return "only a local root is watched";
-  if (base.history.unavailable) return "history is unavailable";
-  // Outside versions get a session of their own: they vouch for no model's edit.
-  const outsideHistory = base.history.forSession?.("outside") ?? base.history;
-  try {
-    base.rootWatch = await OutsideWatch.start({ ...base, outsideHistory });
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
   }
 }
 

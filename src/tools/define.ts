@@ -10,6 +10,8 @@ export interface ToolContext extends ChangeContext {
   signal?: AbortSignal;
   /** Environment variables the run tool's commands do not get (an agent's API key). */
   hiddenEnv?: readonly string[];
+  /** The environment the run tool's commands start with (default this process's). */
+  env?: NodeJS.ProcessEnv;
   /** The tools a call may run on its own behalf (a plan's steps); the toolkit sets it. */
   registry?: ToolRegistry;
   /** How a tool that writes its own `content` shows a diff to the model (default "changes"). */

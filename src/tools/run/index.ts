@@ -291,7 +291,7 @@ async function startCommand(
     drainMs: RUN_LIMITS.drainMs,
     onOutput,
     signal: context.signal,
-    ...(context.hiddenEnv?.length ? { env: withoutVars(process.env, context.hiddenEnv) } : {}),
+    env: withoutVars(context.env ?? process.env, context.hiddenEnv ?? []),
   });
 }
 
