@@ -16,6 +16,7 @@ import "./engine.js";
 import "./hosts.js";
 import "./inspector.js";
 import "./install.js";
+import "./load.js";
 import "./lsp.js";
 import "./media.js";
 import "./mcp-sessions.js";
