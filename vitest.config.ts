@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The engines the CLI tests start (one per setup they make) exit soon after the suite.
+    env: { SPLICE_ENGINE_IDLE: "30" },
   },
 });

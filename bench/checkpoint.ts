@@ -75,7 +75,7 @@ defineBenchmark({
   name: "checkpoint",
   description: "run's checkpoint: before+after pass vs git status, 1,000 / 10,000 / 100,000 files",
   async run() {
-    const cli = existsSync(join(CLI, "../../dist/cli-bundle/main.js"));
+    const cli = existsSync(join(CLI, "../../dist/cli-bundle/start.js"));
     const rows: string[][] = [];
     let planted = 0;
     await withScratchDir("splice-bench-ckpt-", async (scratch) => {

@@ -30,7 +30,7 @@ const RUNS = 10;
 const EVENTS = 100_000;
 const PATHS = 700;
 const BUNDLED = fileURLToPath(new URL("../bin/splice", import.meta.url));
-const UNBUNDLED = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const UNBUNDLED = fileURLToPath(new URL("../dist/cli/start.js", import.meta.url));
 
 /** Wall time of `node args` in `cwd`, RUNS times after one untimed run. */
 function timeCommand(args: string[], cwd: string, before?: () => void): Promise<Stats> {

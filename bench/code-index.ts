@@ -96,7 +96,7 @@ export async function indexTable(root: string): Promise<void> {
   };
   // A first lookup in a new process, as one `splice read` makes it: today's scan, then over an
   // empty index (which it starts to fill), each run in its own process.
-  if (!existsSync(SPLICE.replace(/bin\/splice$/, "dist/cli-bundle/main.js"))) {
+  if (!existsSync(SPLICE.replace(/bin\/splice$/, "dist/cli-bundle/start.js"))) {
     throw new Error("dist/ is missing: run `npm run build` first.");
   }
   const cli = (env: NodeJS.ProcessEnv) => () =>

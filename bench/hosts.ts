@@ -40,7 +40,7 @@ const LINES = 60;
 const EDIT_LINE = 30;
 
 const SPLICE_BIN = fileURLToPath(new URL("../bin/splice", import.meta.url));
-const SPLICE_BUILT = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const SPLICE_BUILT = fileURLToPath(new URL("../dist/cli/start.js", import.meta.url));
 const REFERENCE_BIN = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url),
 );

@@ -35,7 +35,7 @@ const TOKEN = "load-bench-token";
 /** Sessions opened at once while a row connects. */
 const OPEN_AT_ONCE = 16;
 const ROOT_DIR = fileURLToPath(new URL("..", import.meta.url));
-const [BIN, BUNDLE] = [join(ROOT_DIR, "bin/splice"), join(ROOT_DIR, "dist/cli-bundle/main.js")];
+const [BIN, BUNDLE] = [join(ROOT_DIR, "bin/splice"), join(ROOT_DIR, "dist/cli-bundle/start.js")];
 
 const fileName = (i: number) => `f${String(i).padStart(3, "0")}.txt`;
 const counterLine = (i: number, count: number) => `counter of ${fileName(i)}: ${count}`;

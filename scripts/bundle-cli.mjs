@@ -1,5 +1,5 @@
 /**
- * Bundles the built CLI (dist/cli/main.js) into dist/cli-bundle/: one file
+ * Bundles the built CLI (dist/cli/start.js, and the engine process's entry) into dist/cli-bundle/: one file
  * for the start, plus chunks that load only when a command needs them (serve,
  * agent, the document parsers). Unbundled, a `splice` command spent about a
  * third of its time resolving and loading some 400 separate modules.
@@ -30,7 +30,7 @@ const external = [...Object.keys(dependencies), ...Object.keys(peerDependencies)
 // Chunk names carry a content hash: clear the last build's, or they pile up.
 rmSync(`${DIST}/cli-bundle`, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: [`${DIST}/cli/main.js`],
+  entryPoints: [`${DIST}/cli/start.js`, `${DIST}/cli/engine-process.js`],
   outdir: `${DIST}/cli-bundle`,
   bundle: true,
   splitting: true,

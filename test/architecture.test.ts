@@ -55,7 +55,7 @@ const LAYERS: [string, (m: string) => boolean][] = [
   ["tools", (m) => m.startsWith("tools/")],
   ["toolkit", (m) => m.startsWith("toolkit/")],
   ["surface", (m) => m === "splice.ts" || m === "index.ts"],
-  ["adapters", (m) => /^(hosts|agent|review|cli)\//.test(m)],
+  ["adapters", (m) => /^(hosts|agent|review|cli|engine)\//.test(m)],
 ];
 
 function layerOf(m: string): number {

@@ -16,7 +16,7 @@ import { type Scenario, SPLICE_SCENARIO } from "./scenarios.js";
 import { ScriptedModel, type Seen } from "./script.js";
 
 const TAP = fileURLToPath(new URL("./tap.mjs", import.meta.url));
-const BUILT = fileURLToPath(new URL("../../dist/cli-bundle/main.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../dist/cli-bundle/start.js", import.meta.url));
 export const RUN_TIMEOUT_MS = 240_000;
 
 /** One tools/call as the tap saw it. */

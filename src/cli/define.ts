@@ -64,7 +64,14 @@ export const SHARED_FLAGS = {
     description:
       "a remote host: NAME:PATH then reaches it through COMMAND, e.g. box='ssh -o BatchMode=yes dev@box' (docs/remote.md)",
   },
-  verbose: { type: "boolean", description: "say on stderr which root was chosen, and why" },
+  verbose: {
+    type: "boolean",
+    description: "say on stderr which root was chosen and where the command ran, and why",
+  },
+  "no-engine": {
+    type: "boolean",
+    description: "run in this process, not in the engine that keeps roots warm (splice engine)",
+  },
   json: {
     type: "boolean",
     description: "print the tool's JSON result instead of the human view",
@@ -159,6 +166,7 @@ export function flagsOf(command: CommandDefinition): FlagSpecs {
     root,
     remote,
     verbose,
+    "no-engine": SHARED_FLAGS["no-engine"],
     ...(command.json === false ? {} : { json }),
     help,
   };

@@ -3,11 +3,12 @@ import { styleText } from "node:util";
 import type { ToolError } from "../errors.js";
 import { cliMessage } from "./advice.js";
 import { flagVoice, type Say } from "./flag-voice.js";
+import { io, type Out } from "./io.js";
 
 type Style = Parameters<typeof styleText>[0];
 
-export function makePaint(stream: NodeJS.WriteStream) {
-  const enabled = stream.isTTY === true && !process.env.NO_COLOR;
+export function makePaint(stream: Out) {
+  const enabled = stream.isTTY === true && !io().env.NO_COLOR;
   return (style: Style, text: string) => (enabled ? styleText(style, text) : text);
 }
 

@@ -7,6 +7,7 @@
 import type { SessionSummary } from "../index.js";
 import { diffCounts } from "../text/diff-counts.js";
 import { formatDiff, type Paint } from "./format.js";
+import type { Out } from "./io.js";
 
 type File = SessionSummary["files"][number];
 
@@ -52,7 +53,7 @@ export function table(rows: readonly string[][], width: number): string[][] {
 }
 
 /** The width to fit: the terminal's, or none when piped. */
-export function outputWidth(stream: NodeJS.WriteStream): number {
+export function outputWidth(stream: Out): number {
   return stream.isTTY && stream.columns ? stream.columns : Number.POSITIVE_INFINITY;
 }
 

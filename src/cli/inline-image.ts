@@ -4,12 +4,13 @@
  * terminal, or output that is not a terminal, gets the summary line alone.
  */
 import type { ReadResult } from "../index.js";
+import { io } from "./io.js";
 
 const INLINE = new Set(["iTerm.app", "WezTerm"]);
 
 export function showsInlineImages(
-  stream: { isTTY?: boolean } = process.stdout,
-  env: NodeJS.ProcessEnv = process.env,
+  stream: { isTTY?: boolean } = io().stdout,
+  env: NodeJS.ProcessEnv = io().env,
 ): boolean {
   return stream.isTTY === true && INLINE.has(env.TERM_PROGRAM ?? "");
 }

@@ -4,8 +4,10 @@
  * A bad value is refused like a tool's bad argument (exit 1), with the fix.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ToolError } from "../errors.js";
 import { invalid } from "./define.js";
+import { io } from "./io.js";
 
 type ReadStdin = (howToPass: string) => Promise<string>;
 
@@ -26,7 +28,7 @@ export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin)
 /** An input file's text, named as the flag or argument that named it. */
 function readNamed(file: string, named: string): string {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(resolve(io().cwd, file), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -37,7 +39,7 @@ function readNamed(file: string, named: string): string {
           : (error as Error).message;
     throw new ToolError(
       "not_found",
-      `Cannot read ${named} ${file}: ${why}. It is relative to where you stand (${process.cwd()}); check the name, or use "-" for stdin.`,
+      `Cannot read ${named} ${file}: ${why}. It is relative to where you stand (${io().cwd}); check the name, or use "-" for stdin.`,
       { path: file },
     );
   }

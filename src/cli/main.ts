@@ -26,6 +26,7 @@ import { EXIT } from "./exit-codes.js";
 import { flagVoice, type Say } from "./flag-voice.js";
 import { errorJson, makePaint } from "./format.js";
 import { readAllStdin } from "./inputs.js";
+import { io } from "./io.js";
 import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
 import { refusedParts } from "./refused.js";
 import {
@@ -62,14 +63,18 @@ function onCtrlC(
   // "exit" keeps node's own Ctrl-C, and serve and agent their own handlers.
   if (mode === "exit") return controller;
   let presses = 0;
-  process.on("SIGINT", () => {
+  // The command's streams, taken now: a Ctrl-C is heard outside the command's own async context.
+  const streams = io();
+  const { stderr } = streams;
+  streams.onInterrupt(() => {
     presses++;
     if (presses > 1) {
-      if (mode === "finish") process.stderr.write(stoppedNote(written()));
-      process.exit(EXIT_INTERRUPTED);
+      if (mode === "finish") stderr.write(stoppedNote(written()));
+      streams.exit(EXIT_INTERRUPTED);
+      return;
     }
     controller.abort(new Error("interrupted"));
-    process.stderr.write(
+    stderr.write(
       mode === "abort"
         ? "\nsplice: stopping its processes (Ctrl-C again to quit at once)\n"
         : "\nsplice: finishing the write so no file is left half-changed (Ctrl-C again to stop at once)\n",
@@ -105,7 +110,7 @@ function sessionsSince(splice: Splice | undefined, since: number): string[] {
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
 
-interface Outcome {
+export interface Outcome {
   code: number;
   /** Exit by then even if something still holds the process open. */
   exitWithinMs?: number;
@@ -114,10 +119,11 @@ interface Outcome {
 /** Stdin's text, or a usage error when it is a terminal nobody is typing a file into. */
 function stdinOf(command: string): (howToPass: string) => Promise<string> {
   return async (howToPass) => {
-    if (process.stdin.isTTY) {
+    const { stdin } = io();
+    if (stdin.isTTY) {
       throw new UsageError(`splice ${command}: nothing is piped in; ${howToPass}, or pipe it in`);
     }
-    return readAllStdin();
+    return readAllStdin(stdin);
   };
 }
 
@@ -149,7 +155,11 @@ async function inputFor(
     flags,
     get splice() {
       if (!splice) {
-        splice = createSplice({ root, remotes, history: { session: CLI_SESSION } });
+        // A command `run` starts gets the environment of the shell that typed it.
+        // In the engine the root stays watched between commands: run's checkpoints read the table.
+        const { env, warm } = io();
+        const history = { session: CLI_SESSION };
+        splice = createSplice({ root, remotes, env, history, watch: warm === true });
         // A person quotes the file as it is now, not as this session last read it.
         splice.context.quoteBase = "current";
       }
@@ -158,8 +168,8 @@ async function inputFor(
     readStdin: stdinOf(command.name),
     say: flagVoice(Object.keys(flagsOf(command))),
     signal,
-    paint: makePaint(process.stdout),
-    errPaint: makePaint(process.stderr),
+    paint: makePaint(io().stdout),
+    errPaint: makePaint(io().stderr),
   };
 }
 
@@ -181,29 +191,30 @@ async function runCommand(
   } catch (error) {
     // A call that Ctrl-C aborted ends with the abort's reason, not a bug.
     if (input.signal.aborted && error === input.signal.reason) {
-      process.stderr.write("splice: interrupted; its processes were stopped\n");
+      io().stderr.write("splice: interrupted; its processes were stopped\n");
       return EXIT_INTERRUPTED;
     }
     if (!isToolError(error)) throw error;
-    if (json) process.stdout.write(`${errorJson(error)}\n`);
+    if (json) io().stdout.write(`${errorJson(error)}\n`);
     else {
-      const paint = makePaint(process.stderr);
-      process.stderr.write(`${paint("red", `error [${error.code}]:`)} ${said(input.say, error)}\n`);
+      const paint = makePaint(io().stderr);
+      io().stderr.write(`${paint("red", `error [${error.code}]:`)} ${said(input.say, error)}\n`);
     }
     return EXIT_REFUSED;
   }
   if (typeof out === "number") return out;
-  const err = makePaint(process.stderr);
+  const { stdout, stderr } = io();
+  const err = makePaint(stderr);
   const errors = introducedErrors(out.json);
   const strict = input.flags.strict === true;
-  if (json) process.stdout.write(`${JSON.stringify(out.json, null, 2)}\n`);
+  if (json) stdout.write(`${JSON.stringify(out.json, null, 2)}\n`);
   else {
     const { out: result, err: warnings } = splitWarnings(out.human);
     // Nothing to say is an empty stdout, as grep's: `| wc -l` counts results only.
-    if (result !== "") process.stdout.write(`${result}\n`);
+    if (result !== "") stdout.write(`${result}\n`);
     const notes = [...warnings, ...(out.notices ?? [])];
     if (errors.length > 0) notes.push(...validationNotice(errors, strict, err));
-    if (notes.length > 0) process.stderr.write(`${notes.join("\n")}\n`);
+    if (notes.length > 0) stderr.write(`${notes.join("\n")}\n`);
   }
   if (out.exitCode !== undefined) return out.exitCode;
   // A file that was missing or a symbol not found is a refusal, though the others were read.
@@ -232,10 +243,11 @@ function remotesOf(flag: unknown, cwd: string): Remotes {
 }
 
 async function main(argv: string[]): Promise<Outcome> {
+  const { stdout, stderr } = io();
   const located = locateCommand(argv);
   if (located.kind === "top") {
-    if (located.flags.version) process.stdout.write(version());
-    else process.stdout.write(renderMainHelp(program));
+    if (located.flags.version) stdout.write(version());
+    else stdout.write(renderMainHelp(program));
     // Bare `splice` is a usage error that answers with the help.
     return { code: located.flags.version || located.flags.help ? EXIT_OK : EXIT_USAGE };
   }
@@ -250,16 +262,24 @@ async function main(argv: string[]): Promise<Outcome> {
   }
   const parsed = parseCommand(command, located.argv);
   if (parsed.help) {
-    process.stdout.write(renderCommandHelp(command));
+    stdout.write(renderCommandHelp(command));
     return { code: EXIT_OK };
   }
-  const { root: rootFlag, remote, json, verbose, help: _, ...typed } = parsed.flags;
-  const cwd = process.cwd();
+  const {
+    root: rootFlag,
+    remote,
+    json,
+    verbose,
+    help: _,
+    "no-engine": __,
+    ...typed
+  } = parsed.flags;
+  const cwd = io().cwd;
   const remotes = remotesOf(remote, cwd);
   const given = typeof rootFlag === "string" ? rootFlag : undefined;
   const onHost = given !== undefined && remotePath(given, remotes) !== undefined;
   const chosen: ChosenRoot = onHost ? { root: given, reason: "--root" } : chooseRoot(given, cwd);
-  if (verbose) process.stderr.write(`splice: ${describeRoot(chosen)}\n`);
+  if (verbose) stderr.write(`splice: ${describeRoot(chosen)}\n`);
   // On a remote root, paths are the root's as typed: where you stand here is no folder there.
   const toRoot = (path: string) => (onHost ? path : rootPath(chosen.root, cwd, path));
   const flags = Object.fromEntries(
@@ -276,26 +296,28 @@ async function main(argv: string[]): Promise<Outcome> {
   const input = await inputFor(command, chosen, remotes, positionals, flags, interrupt.signal);
   opened = input.opened;
   const code = await runCommand(command, input, json === true);
-  // Relaxed durability: the new bytes reach the disk before the command ends.
-  await input.opened()?.flush();
+  // Relaxed durability: the new bytes reach the disk before the command ends (close flushes).
+  await input.opened()?.close();
   if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };
   return { code, ...(command.exitGraceMs ? { exitWithinMs: command.exitGraceMs } : {}) };
 }
 
-main(process.argv.slice(2)).then(
-  ({ code, exitWithinMs }) => {
-    process.exitCode = code;
-    if (exitWithinMs !== undefined) setTimeout(() => process.exit(code), exitWithinMs).unref();
-  },
-  (error: unknown) => {
+/**
+ * Runs one command line to its exit code, with the streams of io(): what
+ * goes wrong is said on stderr (a usage error as itself, anything else as
+ * an internal error with its stack), never thrown.
+ */
+export async function runCli(argv: string[]): Promise<Outcome> {
+  try {
+    return await main(argv);
+  } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = EXIT_USAGE;
-      return;
+      io().stderr.write(`${error.message}\n`);
+      return { code: EXIT_USAGE };
     }
-    process.stderr.write(
+    io().stderr.write(
       `splice: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
-    process.exitCode = EXIT_INTERNAL;
-  },
-);
+    return { code: EXIT_INTERNAL };
+  }
+}

@@ -7,6 +7,7 @@
  */
 import type { Splice } from "../splice.js";
 import type { CallProgress, ProgressListener } from "../toolkit/index.js";
+import { io } from "./io.js";
 
 /** Below this many files a run is quick enough to need no bar. */
 const PROGRESS_MIN_FILES = 50;
@@ -57,7 +58,7 @@ export async function withProgress<T>(
   fn: (onProgress: ProgressListener | undefined) => Promise<T>,
   options: ProgressOptions = {},
 ): Promise<T> {
-  const stream = options.stream ?? process.stderr;
+  const stream = options.stream ?? io().stderr;
   if (!stream.isTTY) return fn(undefined);
   const { onCodeProgress } = await import("../codebase/files.js");
   const started = Date.now();

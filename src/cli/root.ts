@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { segmentsBelow } from "../util/paths.js";
 import { STATE_FOLDER, stateFolderOf } from "../util/state-folder.js";
+import { io } from "./io.js";
 
 export interface ChosenRoot {
   root: string;
@@ -30,7 +31,7 @@ function exists(path: string, kind: "dir" | "any"): boolean {
  * the home folder or at `/` would otherwise claim every folder below.
  */
 export function notProjects(): string[] {
-  return [homedir(), parse(process.cwd()).root].map((d) => resolve(d));
+  return [homedir(), parse(io().cwd).root].map((d) => resolve(d));
 }
 
 /** The nearest folder from `cwd` up that holds `.splice/` or `.git` (a worktree's is a file). */

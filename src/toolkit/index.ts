@@ -20,6 +20,7 @@ export {
 export { type Remotes, remotePath } from "../workspace/remote/hosts.js";
 export { HostSession, type HostSessionOptions } from "./host-session.js";
 export type { BaseContext, ToolkitOptions } from "./options.js";
+export { keepProjectsWarm, openProjectRoots } from "./projects.js";
 export {
   codingTools,
   type DescriptionStyle,

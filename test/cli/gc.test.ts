@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Project } from "../helpers/project.js";
 
-const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
+const MAIN = join(import.meta.dirname, "../../src/cli/start.ts");
 const WRITER = join(import.meta.dirname, "../faults/fixtures/writer.ts");
 
 function gc(root: string, ...flags: string[]) {

@@ -148,11 +148,11 @@ describe("the package entry", () => {
     SLOW,
   );
 
-  it.skipIf(!existsSync(join(ROOT, "dist/cli-bundle/main.js")))(
+  it.skipIf(!existsSync(join(ROOT, "dist/cli-bundle/start.js")))(
     "does not load the MCP or model SDKs for a CLI command other than serve and agent",
     () => {
       const modules = modulesLoadedByCli(["read", "a.txt"]);
-      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true); // in the bundle
+      expect(modules.some((m) => m.endsWith("/dist/cli/start.js"))).toBe(true); // in the bundle
       expect(packagesIn(modules)).toEqual([]);
       expect(packagesIn(modules, CALL_TIME)).toEqual([]);
       expect(packagesIn(modulesLoadedByCli(["serve", "--help"]))).toEqual([]); // help alone

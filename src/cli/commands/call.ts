@@ -1,6 +1,7 @@
 import { isToolError, ToolError } from "../../errors.js";
 import { defineCommand } from "../define.js";
 import { errorJson } from "../format.js";
+import { io } from "../io.js";
 
 function parseJsonArgs(text: string): unknown {
   try {
@@ -45,11 +46,11 @@ JSON; --json changes nothing.`,
           : raw,
       );
       const result = await input.splice.call(name, args);
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io().stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     } catch (error) {
       if (!isToolError(error)) throw error;
-      process.stdout.write(`${errorJson(error)}\n`);
+      io().stdout.write(`${errorJson(error)}\n`);
       return 1;
     }
   },

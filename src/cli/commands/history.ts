@@ -4,6 +4,7 @@ import { formatBytes } from "../../util/format.js";
 import { defineCommand } from "../define.js";
 import type { Paint } from "../format.js";
 import { outputWidth, table, when } from "../history-view.js";
+import { io } from "../io.js";
 
 interface Maker {
   at: string;
@@ -58,7 +59,7 @@ function historyLines(json: HistoryResult, made: Map<string, Maker>, paint: Pain
       "",
     ];
   });
-  return table(rows, outputWidth(process.stdout)).map((cells) => {
+  return table(rows, outputWidth(io().stdout)).map((cells) => {
     const [mark, tag, ...rest] = cells;
     const line = `${mark === "*" ? paint("green", "*") : " "} ${paint("bold", tag!)}  ${rest.join("  ")}`;
     return line.trimEnd();

@@ -10,6 +10,7 @@ import { call } from "./call.js";
 import { checkpoint } from "./checkpoint.js";
 import { doc } from "./doc.js";
 import { edit } from "./edit.js";
+import { engine } from "./engine.js";
 import { gc } from "./gc.js";
 import { history } from "./history.js";
 import { lang } from "./lang.js";
@@ -60,6 +61,7 @@ export const commands: readonly CommandDefinition[] = [
   lspHealth,
   lang,
   agent,
+  engine,
 ];
 
 export const program: Program = {

@@ -1,3 +1,4 @@
+import { stopEngine } from "../../engine/client.js";
 import { addonDir, findAddon, pinnedVersion } from "../../util/addons.js";
 import { formatBytes } from "../../util/format.js";
 import {
@@ -9,8 +10,34 @@ import {
   removeAddons,
 } from "../addons.js";
 import { defineCommand, invalid } from "../define.js";
+import type { Paint } from "../format.js";
+import { io } from "../io.js";
 
 const ACTIONS = ["list", "add", "remove"] as const;
+
+/** `lang add` and `lang remove`. */
+async function change(action: "add" | "remove", ids: string[], dir: string, paint: Paint) {
+  if (ids.length === 0) invalid(`splice lang ${action} needs a language, or all.`);
+  const wanted = addonsNamed(ids);
+  // The engine loaded the grammars it had: it stops, and the next command starts one that sees these.
+  await stopEngine(io().env);
+  if (action === "add") {
+    const json = await addAddons(wanted, dir);
+    const lines = [
+      ...json.added.map((p) => `${paint("green", "added")} ${p}`),
+      ...json.present.map((p) => `${paint("dim", "already installed")} ${p}`),
+    ];
+    return { json, human: [...lines, paint("dim", `add-on folder: ${dir}`)].join("\n") };
+  }
+  const json = await removeAddons(wanted, dir);
+  const lines = [
+    ...json.removed.map((p) => `${paint("yellow", "removed")} ${p}`),
+    ...json.kept.map(
+      (p) => `${paint("dim", "kept (installed beside splice, not an add-on)")} ${p}`,
+    ),
+  ];
+  return { json, human: lines.join("\n") || "Nothing to remove." };
+}
 
 export const lang = defineCommand({
   name: "lang",
@@ -46,26 +73,7 @@ depend on the package itself (for example @ast-grep/lang-swift) beside splice.
       invalid(`"${action}" is not a lang action; use one of: ${ACTIONS.join(", ")}.`);
     }
     const dir = addonDir();
-    if (action !== "list") {
-      if (ids.length === 0) invalid(`splice lang ${action} needs a language, or all.`);
-      const wanted = addonsNamed(ids);
-      if (action === "add") {
-        const json = await addAddons(wanted, dir);
-        const lines = [
-          ...json.added.map((p) => `${paint("green", "added")} ${p}`),
-          ...json.present.map((p) => `${paint("dim", "already installed")} ${p}`),
-        ];
-        return { json, human: [...lines, paint("dim", `add-on folder: ${dir}`)].join("\n") };
-      }
-      const json = await removeAddons(wanted, dir);
-      const lines = [
-        ...json.removed.map((p) => `${paint("yellow", "removed")} ${p}`),
-        ...json.kept.map(
-          (p) => `${paint("dim", "kept (installed beside splice, not an add-on)")} ${p}`,
-        ),
-      ];
-      return { json, human: lines.join("\n") || "Nothing to remove." };
-    }
+    if (action === "add" || action === "remove") return change(action, ids, dir, paint);
     const items = await Promise.all(
       parts().map(async (p) => {
         const found = p.package ? findAddon(p.package, dir) : undefined;

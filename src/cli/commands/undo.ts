@@ -4,6 +4,7 @@ import { diffCounts } from "../../text/diff-counts.js";
 import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
 import { outputWidth, sessionDiff, sessionLines, statView } from "../history-view.js";
+import { io } from "../io.js";
 import { callWithProgress } from "../progress.js";
 
 function undoView(r: UndoResult, paint: Paint): string {
@@ -106,7 +107,7 @@ undone by those three.`,
       const json = (await splice.call("undo", { list: true, all_sessions: true })) as {
         sessions: SessionSummary[];
       };
-      const width = outputWidth(process.stdout);
+      const width = outputWidth(io().stdout);
       if (flags.diff === undefined) {
         const view = flags.stat ? statView : sessionLines;
         return { json, human: view(json.sessions, paint, width) };
@@ -128,7 +129,7 @@ undone by those three.`,
     };
     // A preview first: it names the session a plain undo picks, and refuses a conflict before any write.
     const preview = (await splice.call("undo", { ...args, mode: "preview" })) as UndoResult;
-    process.stderr.write(aboutTo(preview));
+    io().stderr.write(aboutTo(preview));
     const json = await callWithProgress<UndoResult>(
       splice,
       "undo",
