@@ -79,8 +79,16 @@ export const SHARED_FLAGS = {
   help: { type: "boolean", short: "h", description: "show this help" },
 } as const satisfies FlagSpecs;
 
-/** For a command that writes: exit 3 when the change introduced validation errors. */
-export const STRICT_FLAG = {
+/**
+ * For a command that writes: wait for the type verdict, and exit 3 when the
+ * change introduced validation errors.
+ */
+export const VERDICT_FLAGS = {
+  validate: {
+    type: "boolean",
+    description:
+      "wait for the language server's type verdict, even while it is still starting (default: not while it starts)",
+  },
   strict: {
     type: "boolean",
     description:

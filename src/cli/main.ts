@@ -4,6 +4,7 @@
  * Exit codes: exit-codes.ts.
  */
 import { isToolError, type ToolError } from "../errors.js";
+import type { ColdStart } from "../lsp/cold-start.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
 import {
@@ -142,6 +143,7 @@ async function inputFor(
   positionals: string[],
   flags: Flags,
   signal: AbortSignal,
+  coldStart: ColdStart,
 ): Promise<CommandInput<FlagSpecs> & { opened: () => Splice | undefined }> {
   const { createSplice } = await import("../splice.js");
   const { root } = chosen;
@@ -159,7 +161,8 @@ async function inputFor(
         // In the engine the root stays watched between commands: run's checkpoints read the table.
         const { env, warm } = io();
         const history = { session: CLI_SESSION };
-        splice = createSplice({ root, remotes, env, history, watch: warm === true });
+        const lsp = { coldStart };
+        splice = createSplice({ root, remotes, env, history, lsp, watch: warm === true });
         // A person quotes the file as it is now, not as this session last read it.
         splice.context.quoteBase = "current";
       }
@@ -293,7 +296,19 @@ async function main(argv: string[]): Promise<Outcome> {
   const started = Date.now() - 1;
   let opened: () => Splice | undefined = () => undefined;
   const interrupt = onCtrlC(command.onInterrupt ?? "exit", () => sessionsSince(opened(), started));
-  const input = await inputFor(command, chosen, remotes, positionals, flags, interrupt.signal);
+  // A person is not held for a language server's cold start: --validate (or --strict, which
+  // exits on the verdict) asks to wait for it.
+  const wait = typed.validate === true || typed.strict === true;
+  const coldStart = wait ? "wait" : io().warm ? "background" : "skip";
+  const input = await inputFor(
+    command,
+    chosen,
+    remotes,
+    positionals,
+    flags,
+    interrupt.signal,
+    coldStart,
+  );
   opened = input.opened;
   const code = await runCommand(command, input, json === true);
   // Relaxed durability: the new bytes reach the disk before the command ends (close flushes).

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { freshMemo } from "../util/fresh-memo.js";
 import { isInside } from "../util/paths.js";
 import { type LspClient, LspTimeout } from "./client.js";
+import { type ColdStart, notWaiting } from "./cold-start.js";
 import {
   type ObserveScope,
   observe,
@@ -63,6 +64,8 @@ export interface LspOptions {
   other_files?: number;
   /** @deprecated since 0.2: use `otherFilesMs`. */
   other_files_ms?: number;
+  /** A server not up yet: "wait" (default), start it in the "background", or "skip" (cold-start.ts). */
+  coldStart?: ColdStart;
   /** Where servers run; default one registry per process, shared by every toolkit. */
   registry?: ServerRegistry;
 }
@@ -127,7 +130,10 @@ export class Validator {
   ) {
     this.registry = options.registry ?? sharedRegistry();
     this.timeoutMs = options.timeoutMs ?? options.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    this.coldStart = options.coldStart ?? "wait";
   }
+
+  private readonly coldStart: ColdStart;
 
   /** The server for a language, with a replacement command; false when turned off. */
   private serverFor(language: Language): { spec: ServerSpec; launch?: Launch } | false {
@@ -211,6 +217,8 @@ export class Validator {
     if ("outcome" in prepared) return prepared.outcome;
     const { language, languageId } = prepared;
     const server = prepared;
+    const cold = notWaiting(this.coldStart, this.registry, this.root, prepared);
+    if (cold) return cold;
     const started = Date.now();
     const deadline = started + this.timeoutMs;
     const { spec, launch } = server;
@@ -282,6 +290,11 @@ export class Validator {
       [...groups.values()].map(async ({ prepared, indexes }) => {
         files += indexes.length;
         const { spec, launch, language } = prepared;
+        const cold = notWaiting(this.coldStart, this.registry, this.root, prepared);
+        if (cold) {
+          for (const i of indexes) outcomes[i] = cold;
+          return;
+        }
         let client: LspClient | typeof TIMEOUT;
         try {
           client = await before(this.registry.acquire(this.root, spec, launch), deadline);

@@ -26,6 +26,7 @@ describe("splice on the command line", COLD, () => {
       "call",
       "edit",
       JSON.stringify({ targets: [{ path: "src/a.ts", edits }] }),
+      "--validate",
     ]);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);

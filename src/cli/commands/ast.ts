@@ -1,6 +1,6 @@
 import type { Splice } from "../../splice.js";
 import { editView, findView, REWRITE_FLAGS, rewriteArgs } from "../code-view.js";
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { withProgress } from "../progress.js";
 
 /** The matched files' lines as they are now, for the whole line ast-grep prints. */
@@ -46,7 +46,7 @@ progress bar shows on a terminal when many files are covered.`,
     },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     rewrite: {
       type: "string",
       valueName: "OUT",

@@ -1,5 +1,5 @@
 import { isToolError, ToolError } from "../../errors.js";
-import { defineCommand } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { errorJson } from "../format.js";
 import { io } from "../io.js";
 
@@ -30,7 +30,7 @@ JSON; --json changes nothing.`,
       optional: true,
     },
   ],
-  flags: {},
+  flags: { validate: VERDICT_FLAGS.validate },
   examples: [
     `splice call read '{"targets":[{"path":"src/main.ts"}]}'`,
     `splice call edit '{"targets":[{"path":"a.txt","file_hash":"1A2B","ops":"delete 3"}]}'`,

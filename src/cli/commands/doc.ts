@@ -1,5 +1,5 @@
 import type { DocResult } from "../../index.js";
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { changeView, type Paint, writtenFooter } from "../format.js";
 import { typedValue } from "../inputs.js";
 import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
@@ -38,7 +38,7 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
     },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     set: { type: "string", valueName: "V", description: "set the value to V" },
     delete: { type: "boolean", description: "delete the value" },
     "delete-where": {

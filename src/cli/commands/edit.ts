@@ -1,6 +1,6 @@
 import type { EditResult } from "../../index.js";
 import type { Splice } from "../../splice.js";
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
 import { callWithProgress } from "../progress.js";
@@ -27,7 +27,7 @@ ops are read from stdin. Ops:
   insert before 3:   insert after 15:  insert head:   insert tail:`,
   args: [{ name: "PATH", description: "the file to edit", path: true }],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     hash: {
       type: "string",
       valueName: "TAG",

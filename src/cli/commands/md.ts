@@ -1,4 +1,4 @@
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
 import { positiveInt, typedValue } from "../inputs.js";
 import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
@@ -47,7 +47,7 @@ several headings with the same name.`,
     { name: "HEADING", description: 'the section: "Install" or "Install > From source"' },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     replace: { type: "string", valueName: "T", description: "the section's new body" },
     "insert-after": {
       type: "string",

@@ -1,4 +1,4 @@
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
 import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
@@ -13,7 +13,7 @@ replace an existing file unless --overwrite. Undo puts it back.`,
     { name: "TO", description: "its new path, or a folder", path: true },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     overwrite: { type: "boolean", description: "replace a file already at TO" },
     ...WRITE_MODE_FLAGS,
   },

@@ -1,5 +1,5 @@
 import type { PatchResult } from "../../index.js";
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { appliedFooter, formatDiff, formatWarnings, type Paint } from "../format.js";
 import { readInputFile } from "../inputs.js";
 import { checked, MODE_FLAGS, modeOf } from "../modes.js";
@@ -42,7 +42,7 @@ drifted context); an ambiguous or missing hunk fails with nothing written.
 --allow-overwrite lets an added or renamed file replace an existing one.`,
   args: [{ name: "FILE", description: 'the patch, or "-" to read it from stdin' }],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     ...MODE_FLAGS,
     "allow-overwrite": {
       type: "boolean",

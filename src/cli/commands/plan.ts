@@ -1,5 +1,5 @@
 import type { PlanResult } from "../../index.js";
-import { defineCommand, invalid, STRICT_FLAG } from "../define.js";
+import { defineCommand, invalid, VERDICT_FLAGS } from "../define.js";
 import { appliedFooter, formatDiff, formatWarnings, type Paint } from "../format.js";
 import { readInputFile } from "../inputs.js";
 import { checked, MODE_FLAGS, modeOf } from "../modes.js";
@@ -32,7 +32,7 @@ restores every file the plan touched; the plan is one backup session, so
 "splice undo" restores everything it changed, even after a crash mid-plan.
 Exit 1 when a step fails (with --check, which writes and prints nothing, when a step would fail).`,
   args: [{ name: "PLAN.json", description: 'the plan, or "-" to read it from stdin' }],
-  flags: { ...MODE_FLAGS, ...STRICT_FLAG },
+  flags: { ...MODE_FLAGS, ...VERDICT_FLAGS },
   onInterrupt: "abort",
   examples: ["splice plan refactor.json", "splice plan refactor.json --apply"],
   async run({ splice, positionals, flags, readStdin, paint, signal }) {

@@ -1,5 +1,5 @@
 import { editView, REWRITE_FLAGS, rewriteArgs } from "../code-view.js";
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { withProgress } from "../progress.js";
 
 export const rename = defineCommand({
@@ -14,7 +14,7 @@ not scopes. Previews unless --apply.`,
     { name: "NEW", description: "its new name" },
     { name: "PATHS", description: "files, folders or globs", variadic: true, path: true },
   ],
-  flags: { ...REWRITE_FLAGS, ...STRICT_FLAG },
+  flags: { ...REWRITE_FLAGS, ...VERDICT_FLAGS },
   onInterrupt: "finish",
   examples: [
     "splice rename parseConfig loadConfig src",

@@ -1,4 +1,4 @@
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { changeView, writtenFooter } from "../format.js";
 import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
@@ -8,7 +8,7 @@ export const rm = defineCommand({
   usage: "PATH",
   description: "Deletes the file PATH after storing it in history, so splice undo brings it back.",
   args: [{ name: "PATH", description: "the file to delete", path: true }],
-  flags: { ...WRITE_MODE_FLAGS, ...STRICT_FLAG },
+  flags: { ...WRITE_MODE_FLAGS, ...VERDICT_FLAGS },
   onInterrupt: "finish",
   examples: ["splice rm src/old.ts"],
   async run({ splice, positionals, flags, paint }) {

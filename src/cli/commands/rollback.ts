@@ -1,4 +1,4 @@
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { changeView } from "../format.js";
 import { callWithProgress } from "../progress.js";
 
@@ -18,7 +18,7 @@ backed up too, so a rollback can be rolled back.`,
     },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
   },
   onInterrupt: "finish",
   examples: ["splice rollback src/main.ts", "splice rollback src/main.ts 1A2B"],

@@ -1,4 +1,4 @@
-import { defineCommand, STRICT_FLAG } from "../define.js";
+import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { changeView, formatWarnings, writtenFooter } from "../format.js";
 import { WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
 
@@ -11,7 +11,7 @@ missing or doubled final newline, mixed line endings, indentation. Folders
 cover every file .gitignore keeps. Strings whose whitespace is their value are
 left alone. --check writes nothing and exits 1 when a file is not tidy.`,
   args: [{ name: "PATHS", description: "files or folders", variadic: true, path: true }],
-  flags: { ...WRITE_MODE_FLAGS, ...STRICT_FLAG },
+  flags: { ...WRITE_MODE_FLAGS, ...VERDICT_FLAGS },
   onInterrupt: "finish",
   examples: ["splice tidy src", "splice tidy . --check"],
   async run({ splice, positionals, flags, paint }) {

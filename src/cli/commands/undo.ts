@@ -1,7 +1,7 @@
 import { ToolError } from "../../errors.js";
 import type { SessionSummary, UndoResult } from "../../index.js";
 import { diffCounts } from "../../text/diff-counts.js";
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { formatDiff, formatWarnings, type Paint } from "../format.js";
 import { outputWidth, sessionDiff, sessionLines, statView } from "../history-view.js";
 import { io } from "../io.js";
@@ -64,7 +64,7 @@ undone by those three.`,
     },
   ],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     list: {
       type: "boolean",
       description: "one line per backup session, newest first; undo nothing",

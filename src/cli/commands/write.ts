@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Splice } from "../../splice.js";
-import { defineCommand, STRICT_FLAG, UsageError } from "../define.js";
+import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { changeView } from "../format.js";
 import { textFrom } from "../inputs.js";
 import { callWithProgress } from "../progress.js";
@@ -30,7 +30,7 @@ error. --force writes even a lockfile or
 a file marked @generated / DO NOT EDIT.`,
   args: [{ name: "PATH", description: "the file to replace or create", path: true }],
   flags: {
-    ...STRICT_FLAG,
+    ...VERDICT_FLAGS,
     text: { type: "string", valueName: "TEXT", description: "the new content" },
     file: { type: "string", valueName: "FILE", description: "take the new content from FILE" },
     force: {
