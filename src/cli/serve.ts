@@ -4,14 +4,16 @@
  * running, or on stdio until the client closes stdin. Everything it says goes to stderr: on stdio, stdout is the
  * protocol.
  */
+import { Writable } from "node:stream";
 import { isToolError } from "../errors.js";
 import { serveHttp } from "../hosts/mcp/http.js";
-import { type McpServerOptions, serveStdio } from "../hosts/mcp/server.js";
+import { type McpServerOptions, type StdioStreams, serveStdio } from "../hosts/mcp/server.js";
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
 import { newReviewToken } from "../review/guard.js";
 import { reviewRoutes, reviewToolkit, reviewUrl } from "../review/server.js";
 import { flushBackground, syncStats } from "../util/durable.js";
 import type { Remotes } from "../workspace/remote/hosts.js";
+import { io, type Out } from "./io.js";
 
 interface Flags {
   tools?: string;
@@ -28,11 +30,29 @@ interface Flags {
 /** Why the port could not be opened: in use, privileged, or an address this machine does not have. */
 const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
 
-const log = (line: string) => process.stderr.write(`splice serve: ${line}\n`);
+type Log = (line: string) => void;
 
-function usage(message: string): number {
-  process.stderr.write(`splice serve: ${message}\nSee: splice serve --help\n`);
+/** What a server says goes to the stderr of whoever started it (taken once: it speaks from callbacks too). */
+const loggerTo =
+  (stderr: Out): Log =>
+  (line) =>
+    stderr.write(`splice serve: ${line}\n`);
+
+function usage(log: Log, message: string): number {
+  log(`${message}\nSee: splice serve --help`);
   return 2;
+}
+
+/** Stdio as the protocol's streams: a client's in the engine, where stdout is a function. */
+function stdioStreams(): StdioStreams {
+  const { stdin, stdout } = io();
+  const out = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      stdout.write(chunk.toString());
+      done();
+    },
+  });
+  return { stdin, stdout: stdout === process.stdout ? process.stdout : out };
 }
 
 /**
@@ -40,25 +60,23 @@ function usage(message: string): number {
  * stops only once they are on the disk. SPLICE_SYNC_STATS=1 logs how often a
  * write still waited for an fsync (the hosts benchmark reads it).
  */
-async function flushed(): Promise<void> {
+async function flushed(log: Log): Promise<void> {
   await flushBackground();
-  if (process.env.SPLICE_SYNC_STATS === "1") log(`sync stats ${JSON.stringify(syncStats)}`);
+  if (io().env.SPLICE_SYNC_STATS === "1") log(`sync stats ${JSON.stringify(syncStats)}`);
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(controller: AbortController): () => void {
+function untilSignal(controller: AbortController, log: Log): () => void {
   const stop = (signal: string) => {
     log(`${signal}: shutting down`);
     controller.abort();
   };
-  const onInt = () => stop("SIGINT");
   const onTerm = () => stop("SIGTERM");
-  process.once("SIGINT", onInt);
+  // Ctrl-C is the client's (in the engine, its client's); SIGTERM only this process's own.
+  io().onInterrupt(() => stop("SIGINT"));
+  if (io().warm) return () => {};
   process.once("SIGTERM", onTerm);
-  return () => {
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
-  };
+  return () => process.off("SIGTERM", onTerm);
 }
 
 /** Serves MCP over HTTP with the review page beside it, until `signal`; the exit code. */
@@ -67,16 +85,20 @@ async function serveOverHttp(
   flags: Flags,
   token: string | undefined,
   signal: AbortSignal,
+  log: Log,
 ): Promise<number> {
   const { host } = flags;
   const port = Number(flags.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    return usage("--http needs a port number, e.g. --http 3000 (0 picks a free port).");
+    return usage(log, "--http needs a port number, e.g. --http 3000 (0 picks a free port).");
   }
   const idle = flags["session-idle"];
   const seconds = idle === undefined ? undefined : Number(idle);
   if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0 && idle?.trim())) {
-    return usage("--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).");
+    return usage(
+      log,
+      "--session-idle needs a number of seconds, e.g. --session-idle 600 (0: never).",
+    );
   }
   const sessionIdleMs = seconds === undefined ? {} : { sessionIdleMs: seconds * 1000 };
   // The review page at /review, behind the serve token (or one made for this start).
@@ -97,7 +119,7 @@ async function serveOverHttp(
   await new Promise((resolve) => signal.addEventListener("abort", resolve));
   await server.close();
   await review.flush();
-  await flushed();
+  await flushed(log);
   return 0;
 }
 
@@ -106,17 +128,18 @@ export async function serveCommand(
   flags: Flags,
   remotes: Remotes = {},
 ): Promise<number> {
+  const log = loggerTo(io().stderr);
   const tools = (flags.tools ?? "full") as ToolProfile;
   if (!TOOL_PROFILES.includes(tools)) {
     const names = TOOL_PROFILES.map((p) => `"${p}"`).join(", ");
-    return usage(`--tools must be one of ${names}, not "${tools}".`);
+    return usage(log, `--tools must be one of ${names}, not "${tools}".`);
   }
   const descriptions = (flags.descriptions ?? "short") as DescriptionStyle;
   if (descriptions !== "short" && descriptions !== "full") {
-    return usage(`--descriptions must be "short" or "full", not "${descriptions}".`);
+    return usage(log, `--descriptions must be "short" or "full", not "${descriptions}".`);
   }
-  const token = flags.token ?? process.env.SPLICE_TOKEN;
-  if (token !== undefined && token.trim() === "") return usage("the token is empty.");
+  const token = flags.token ?? io().env.SPLICE_TOKEN;
+  if (token !== undefined && token.trim() === "") return usage(log, "the token is empty.");
   const { host } = flags;
   const within = flags["roots-within"];
   const options = {
@@ -131,17 +154,17 @@ export async function serveCommand(
   } as const;
 
   const controller = new AbortController();
-  const forget = untilSignal(controller);
+  const forget = untilSignal(controller, log);
   try {
     if (flags.http === undefined) {
       if (host !== undefined || flags.token !== undefined || flags["session-idle"] !== undefined) {
-        return usage("--host, --token and --session-idle apply to --http only.");
+        return usage(log, "--host, --token and --session-idle apply to --http only.");
       }
-      await serveStdio(options, controller.signal);
-      await flushed();
+      await serveStdio(options, controller.signal, stdioStreams());
+      await flushed(log);
       return 0;
     }
-    return await serveOverHttp(options, flags, token, controller.signal);
+    return await serveOverHttp(options, flags, token, controller.signal, log);
   } catch (error) {
     // A root that does not exist, a port in use, a host that is not this machine: say so, without a stack.
     const code = (error as NodeJS.ErrnoException).code;

@@ -68,7 +68,7 @@ export class Engine {
       version: this.#o.version,
       socket: this.#o.socket,
       startedAt: this.#started.toISOString(),
-      running: this.#running,
+      commands: this.#running,
       answered: this.#answered,
       roots: this.#o.roots(),
       idleExitMs: this.#o.idleMs,

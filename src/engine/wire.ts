@@ -37,7 +37,7 @@ export interface EngineStatus {
   socket: string;
   startedAt: string;
   /** Commands running now. */
-  running: number;
+  commands: number;
   /** Commands answered since it started. */
   answered: number;
   /** Roots it holds open (warm), by path. */

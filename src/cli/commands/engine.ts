@@ -13,7 +13,7 @@ function statusView(s: EngineStatus): string {
   return [
     `engine ${s.pid} (splice ${s.version}), started ${ago(s.startedAt)}`,
     `  socket   ${s.socket}`,
-    `  commands ${s.running} running, ${s.answered} answered`,
+    `  commands ${s.commands} running, ${s.answered} answered`,
     `  roots    ${s.roots.length === 0 ? "none open" : s.roots.join(", ")}`,
     `  memory   ${formatBytes(s.rssBytes)}`,
     `  exits    after ${Math.round(s.idleExitMs / 60_000)} min without a command`,

@@ -166,10 +166,21 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
  * Serves one client over stdin/stdout until stdin ends, the client
  * disconnects or `signal` aborts.
  */
-export async function serveStdio(options: McpServerOptions, signal?: AbortSignal): Promise<void> {
+/** The streams a stdio server speaks over: this process's, or (in the engine) its client's. */
+export interface StdioStreams {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+}
+
+export async function serveStdio(
+  options: McpServerOptions,
+  signal?: AbortSignal,
+  streams: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
+): Promise<void> {
   const mcp = createMcpServer(options);
   const { server } = mcp;
-  const transport = new LineTransport(mcp.maxMessageBytes);
+  const { stdin, stdout } = streams;
+  const transport = new LineTransport(mcp.maxMessageBytes, stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
@@ -179,16 +190,16 @@ export async function serveStdio(options: McpServerOptions, signal?: AbortSignal
   const drain = () => void mcp.idle().then(stop);
   // The SDK's transport notices neither a closed stdin nor a reader that
   // went away (EPIPE on stdout).
-  process.stdin.once("end", drain);
-  process.stdin.once("close", drain);
-  process.stdout.once("error", stop);
+  stdin.once("end", drain);
+  stdin.once("close", drain);
+  stdout.once("error", stop);
   signal?.addEventListener("abort", stop, { once: true });
   await server.connect(transport);
   options.log?.(`serving over stdio; root ${options.root ?? process.cwd()}`);
   await closed;
   await mcp.release();
-  process.stdin.off("end", drain);
-  process.stdin.off("close", drain);
-  process.stdout.off("error", stop);
+  stdin.off("end", drain);
+  stdin.off("close", drain);
+  stdout.off("error", stop);
   signal?.removeEventListener("abort", stop);
 }
