@@ -26,8 +26,8 @@ export interface CliIo {
    * and watched after it, for the next command.
    */
   readonly warm?: boolean;
-  /** Called at each Ctrl-C. */
-  onInterrupt(listener: () => void): void;
+  /** Called at each Ctrl-C (and, in the engine, at a SIGTERM its client was sent). */
+  onInterrupt(listener: (signal: "SIGINT" | "SIGTERM") => void): void;
   /** Ends the command now with this exit code (a second Ctrl-C). */
   exit(code: number): void;
 }
@@ -41,7 +41,7 @@ export const processIo: CliIo = {
     return process.cwd();
   },
   env: process.env,
-  onInterrupt: (listener) => void process.on("SIGINT", listener),
+  onInterrupt: (listener) => void process.on("SIGINT", () => listener("SIGINT")),
   exit: (code) => process.exit(code),
 };
 

@@ -73,7 +73,7 @@ function untilSignal(controller: AbortController, log: Log): () => void {
   };
   const onTerm = () => stop("SIGTERM");
   // Ctrl-C is the client's (in the engine, its client's); SIGTERM only this process's own.
-  io().onInterrupt(() => stop("SIGINT"));
+  io().onInterrupt(stop);
   if (io().warm) return () => {};
   process.once("SIGTERM", onTerm);
   return () => process.off("SIGTERM", onTerm);

@@ -95,8 +95,10 @@ export function runInEngine(socket: Socket, argv: string[]): Promise<number> {
     process.on("SIGINT", () => {
       // The engine decides what Ctrl-C does; a third press leaves it to finish alone.
       if (++presses > 2) process.exit(130);
-      send(socket, { t: "sigint" });
+      send(socket, { t: "signal", name: "SIGINT" });
     });
+    // SIGTERM asks the command to stop, as it would ask a process of its own (serve ends cleanly).
+    process.on("SIGTERM", () => send(socket, { t: "signal", name: "SIGTERM" }));
     socket.removeAllListeners("data");
     onFrames(socket, (frame) => {
       if (frame.t === "out") process.stdout.write(frame.d);

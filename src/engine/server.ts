@@ -158,7 +158,7 @@ export class Engine {
 /** One command line running for one client: its streams, as the client's. */
 class Command {
   readonly io: CliIo;
-  readonly #interrupts: (() => void)[] = [];
+  readonly #interrupts: ((signal: "SIGINT" | "SIGTERM") => void)[] = [];
   #ended = false;
 
   constructor(
@@ -204,7 +204,7 @@ class Command {
   hear(frame: Frame): void {
     if (frame.t === "stdin") this.#stdin.push(Buffer.from(frame.b64, "base64"));
     else if (frame.t === "stdin-end") this.#stdin.push(null);
-    else if (frame.t === "sigint") for (const listener of this.#interrupts) listener();
+    else if (frame.t === "signal") for (const listener of this.#interrupts) listener(frame.name);
   }
 
   /** The client went away mid-command: its processes are stopped as by Ctrl-C; a write finishes. */
@@ -212,6 +212,6 @@ class Command {
     if (this.#ended) return;
     this.#ended = true;
     this.#stdin.push(null);
-    for (const listener of this.#interrupts) listener();
+    for (const listener of this.#interrupts) listener("SIGINT");
   }
 }

@@ -4,7 +4,7 @@
  * command line to run (`cli`), the engine's status, or that it stop. While
  * a command runs, its output comes back as `out`/`err` pieces, it may ask
  * for stdin (`need-stdin`, answered by `stdin` pieces and `stdin-end`), the
- * client passes Ctrl-C on (`sigint`), and `exit` ends it with a code.
+ * client passes Ctrl-C and SIGTERM on (`signal`), and `exit` ends it with a code.
  */
 import type { Socket } from "node:net";
 
@@ -25,7 +25,7 @@ export type Frame =
   | { t: "need-stdin" }
   | { t: "stdin"; b64: string }
   | { t: "stdin-end" }
-  | { t: "sigint" }
+  | { t: "signal"; name: "SIGINT" | "SIGTERM" }
   | { t: "exit"; code: number }
   | { t: "status"; engine: EngineStatus };
 
