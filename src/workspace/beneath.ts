@@ -141,6 +141,9 @@ const held = new Map<string, { fd: number; real: string }>();
 const retired: number[] = [];
 let depth = 0;
 
+/** How the kernel names a removed folder's descriptor: its last path and this mark. */
+const removed = (real: string) => real.endsWith(" (deleted)");
+
 /** The /proc path of the held folder `key`, when it is still where it was. */
 function heldFolder(key: string): string | undefined {
   const entry = held.get(key);
@@ -152,7 +155,7 @@ function heldFolder(key: string): string | undefined {
   } catch {
     // Unreadable: treated as moved.
   }
-  if (now !== entry.real) {
+  if (now !== entry.real || removed(now)) {
     retired.push(entry.fd);
     return undefined;
   }
@@ -169,7 +172,9 @@ function holdFolder(key: string, fd: number): boolean {
   } catch {
     return false;
   }
-  if (!real.startsWith("/")) return false; // not a path (an anonymous or unreachable folder)
+  // Not a path (an anonymous or unreachable folder), or removed already: a folder removed
+  // between the walk and now keeps its "(deleted)" path, which would match it ever after.
+  if (!real.startsWith("/") || removed(real)) return false;
   held.set(key, { fd, real });
   if (held.size > HELD_MAX) {
     const [oldest, entry] = held.entries().next().value as [string, { fd: number }];

@@ -51,6 +51,29 @@ describe.runIf(STRONG)("a folder held from an earlier walk", () => {
     expect(read).toThrow(/not inside|leads outside/);
   });
 
+  it("removed while the walk that reached it ran: never held, the next call reaches the new one", () => {
+    const base = mkdtempSync(join(tmpdir(), "splice-held-"));
+    made.push(base);
+    const root = join(base, "root");
+    mkdirSync(join(root, "gone"), { recursive: true });
+    const beneath = new Beneath(root);
+    const path = join(root, "gone", "f.txt");
+    // The folder goes between the walk's open and its hold (rm -rf of a state folder mid-call):
+    // its descriptor's path is then "…/gone (deleted)", which would have matched it ever after.
+    const missing = beneath.at(path, (dir, name) => {
+      rmSync(join(root, "gone"), { recursive: true });
+      try {
+        return readFileSync(`${dir}/${name}`, "utf8");
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code;
+      }
+    });
+    expect(missing).toBe("ENOENT");
+    mkdirSync(join(root, "gone"));
+    writeFileSync(path, "new\n");
+    expect(beneath.at(path, (dir, name) => readFileSync(`${dir}/${name}`, "utf8"))).toBe("new\n");
+  });
+
   it("moved out and a new folder made in its place: the call reaches the new one", () => {
     const { root, outside, read } = scene();
     renameSync(join(root, "sub"), join(outside, "sub"));
