@@ -18,6 +18,7 @@ import {
   type StoredCheckpoint,
   saveCheckpoint,
 } from "./checkpoints.js";
+import { historyFailure } from "./failure.js";
 import { Store } from "./store.js";
 import {
   type BackupMark,
@@ -134,15 +135,29 @@ export class History implements HistoryStore {
     // now, in the background, so that edit has nothing left to wait for.
     const ahead = this.store.mayPrefetch(path, sha, bytes.length) ? new SyncBarrier() : undefined;
     const version = { sha, tag, size: bytes.length };
-    // Reading the same version again adds nothing to the journal but a time.
-    if (this.store.pathIndex(path).isRepeatRead(this.session, path, sha, range)) {
-      if (ahead) this.putBlob(bytes, true, sha, ahead);
-    } else {
-      this.putBlob(bytes, ahead !== undefined, sha, ahead);
-      this.store.append(readEvent(path, this.session, version, range), false);
+    try {
+      // Reading the same version again adds nothing to the journal but a time.
+      if (this.store.pathIndex(path).isRepeatRead(this.session, path, sha, range)) {
+        if (ahead) this.putBlob(bytes, true, sha, ahead);
+      } else {
+        this.putBlob(bytes, ahead !== undefined, sha, ahead);
+        this.store.append(readEvent(path, this.session, version, range), false);
+      }
+    } catch (error) {
+      // The folder broke under a running process (removed, made a file, unwritable): the read
+      // is still shown, its version known in memory only, and the call warned (Store.unkept).
+      const failure = historyFailure(error, this.dir);
+      if (!failure) throw error;
+      this.store.readUnkept(readEvent(path, this.session, version, range), failure);
+      return version;
     }
     if (ahead) this.store.syncAhead(path, sha, ahead, bytes.length);
     return version;
+  }
+
+  /** Why the last read could not be kept in history, until an append works again. */
+  get unkept(): ToolError | undefined {
+    return this.store.unkept;
   }
 
   /**

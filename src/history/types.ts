@@ -143,6 +143,8 @@ export interface HistoryReader {
   readonly session: string;
   /** Set when no history can be kept: reads are not journaled and writes are refused with it. */
   readonly unavailable?: { message: string } | undefined;
+  /** Set while reads cannot be journaled (the folder broke after it opened): they are known in memory only. */
+  readonly unkept?: { message: string; details?: Record<string, unknown> } | undefined;
   getBlob(sha: string): Uint8Array | undefined;
   /** Whether the store holds the blob, without reading it. */
   hasBlob(sha: string): boolean;
