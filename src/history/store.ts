@@ -9,6 +9,15 @@ import { backgroundSync, SyncBarrier } from "../util/durable.js";
 import { stateLayout } from "../util/state-folder.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { sweepDeadTemps } from "../workspace/dead-temps.js";
+import {
+  type BatchIntent,
+  type BatchStart,
+  batchDoneLine,
+  intentLine,
+  intentOf,
+  OpenBatches,
+  scanBatchLines,
+} from "./batches.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
@@ -33,18 +42,9 @@ import {
   DEFAULT_MAX_ENTRIES,
   type HistoryOptions,
   type JournalEvent,
+  margin,
+  positive,
 } from "./types.js";
-
-/** How far past a bound the store may grow before a record call collects. */
-function margin(bound: number): number {
-  return Math.max(1, Math.ceil(bound / 10));
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be positive`);
-  return value;
-}
 
 /** Journals larger than this are read a path at a time when their totals are known. */
 const LAZY_ABOVE = 4 * 1024 * 1024;
@@ -63,6 +63,8 @@ export class Store {
   /** Every call on the store, made beneath the project (or beneath `dir` when it is elsewhere). */
   readonly fs: BeneathFs;
   readonly index = new EventIndex();
+  /** Batches journaled and not marked done (batches.ts). */
+  readonly batches = new OpenBatches();
   readonly maxBytes: number;
   readonly maxEntries: number;
   private readonly reader: JournalReader;
@@ -131,13 +133,15 @@ export class Store {
   /** Index whatever was appended since the last look (all of it after a compaction). */
   catchUp(): void {
     if (this.unavailable) return;
-    const { reset, events, raw, landed } = this.reader.poll(this.lazyAbove);
+    const { reset, events, raw, landed, batches } = this.reader.poll(this.lazyAbove);
     if (reset) {
       this.index.reset();
       this.forgetPrefix();
+      this.batches.clear();
     }
     if (raw) this.load(raw);
     if (landed) this.index.markLanded(landed);
+    if (batches) this.batches.add(batches);
     for (const event of events) this.add(event);
   }
 
@@ -157,6 +161,7 @@ export class Store {
       const parsed = parseChunk(raw);
       for (const event of parsed.events) this.index.add(event);
       this.index.markLanded(parsed.landed);
+      this.batches.add(parsed.batches);
       this.saveTotals();
       return;
     }
@@ -166,6 +171,7 @@ export class Store {
     const rest = parseChunk(raw.subarray(totals.offset));
     for (const event of rest.events) this.add(event);
     this.index.markLanded(rest.landed);
+    this.batches.add([...scanBatchLines(raw.subarray(0, totals.offset)), ...rest.batches]);
     if (this.tail.length > REFRESH_AFTER) this.indexAll();
   }
 
@@ -225,24 +231,29 @@ export class Store {
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
 
-  /** Appends the completion marks of a batch in one write. */
-  appendLandedAll(ids: readonly string[]): void {
-    if (this.unavailable || ids.length === 0) return;
-    const appended = this.#append(ids.map(landedLine), false);
+  /** Appends the completion marks of a batch in one write; with `done`, the batch's done mark too. */
+  appendLandedAll(ids: readonly string[], done?: string): void {
+    const lines = [...ids.map(landedLine), ...(done === undefined ? [] : [batchDoneLine(done)])];
+    if (this.unavailable || lines.length === 0) return;
+    const appended = this.#append(lines, false);
     this.index.markLanded([...ids]);
+    if (done !== undefined) this.batches.add([{ done }]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
 
   /**
    * Appends durable events in one write (a batch's journal lines), synced into
-   * `barrier`; returns their ids in order.
+   * `barrier`, after the batch's intent when `batch` starts one; returns their
+   * ids in order.
    */
-  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier): string[] {
+  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier, batch?: BatchStart): string[] {
     if (this.unavailable) throw this.unavailable;
     if (events.length === 0) return [];
     const stored = events.map((event) => ({ id: newEventId(), ...event }));
-    const lines = stored.map(serializeEvent);
+    const intent = batch && intentOf(batch, stored);
+    const lines = [...(intent ? [intentLine(intent)] : []), ...stored.map(serializeEvent)];
     const appended = this.#append(lines, this.fsync, barrier);
+    if (intent) this.batches.add([{ intent }]);
     if (this.fsync && !this.journalEntrySynced) {
       barrier.addFolder(this.dir);
       barrier.onSynced(() => {
@@ -313,6 +324,12 @@ export class Store {
       }
     }
     return appended;
+  }
+
+  /** The batches whose process stopped between their first rename and their done mark. */
+  interruptedBatches(): BatchIntent[] {
+    this.catchUp();
+    return this.batches.interrupted();
   }
 
   /** Whether `sha` of `path` is durable in history: true, the round that makes it so, or undefined. */
