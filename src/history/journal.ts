@@ -280,7 +280,14 @@ export class JournalAppender {
   #keepOpen(): void {
     if (this.#idle) this.#idle.refresh();
     else {
-      this.#idle = setTimeout(() => this.close(), KEEP_OPEN_MS);
+      this.#idle = setTimeout(() => {
+        try {
+          this.close();
+        } catch {
+          // A timer has no caller: a descriptor that will not close is dropped all the same.
+          this.#fd = undefined;
+        }
+      }, KEEP_OPEN_MS);
       this.#idle.unref();
     }
   }
