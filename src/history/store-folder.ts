@@ -48,6 +48,41 @@ export function openFolder(
   }
 }
 
+/** How often a folder that could not be made is tried again. */
+const RETRY_MS = 1_000;
+
+/**
+ * Why the folder cannot be used, if it cannot. A folder that could not be
+ * made is tried again (at most once a second) when asked, so whoever fixes
+ * it — removes the file in its place, makes the project writable — need not
+ * restart a server: "then try again" holds.
+ */
+export class FolderCheck {
+  readonly #fs: BeneathFs;
+  readonly #dir: string;
+  #error: ToolError | undefined;
+  #next = 0;
+
+  constructor(fs: BeneathFs, dir: string, error: ToolError | undefined) {
+    this.#fs = fs;
+    this.#dir = dir;
+    this.#error = error;
+    this.#next = Date.now() + RETRY_MS;
+  }
+
+  get error(): ToolError | undefined {
+    if (this.#error === undefined || Date.now() < this.#next) return this.#error;
+    this.#next = Date.now() + RETRY_MS;
+    try {
+      makeFolder(this.#fs, this.#dir);
+      this.#error = undefined;
+    } catch {
+      // Still not usable: the same sentence says so.
+    }
+    return this.#error;
+  }
+}
+
 /**
  * Staging in the process's spare pool, made on the first new blob (a
  * process that only reads makes none), when the pool and the blobs share a

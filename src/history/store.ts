@@ -34,7 +34,7 @@ import {
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
 import { JournalReader } from "./journal-reader.js";
-import { makeFolder, openFolder, spareStage } from "./store-folder.js";
+import { FolderCheck, makeFolder, openFolder, spareStage } from "./store-folder.js";
 import { SyncedAhead } from "./synced-ahead.js";
 import {
   type CollectResult,
@@ -100,8 +100,8 @@ export class Store {
     this.lockPath = layout.historyLock;
     const folder = openFolder(this.dir, options.root);
     this.fs = folder.fs;
-    this.unavailable = folder.unavailable;
-    if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
+    this.#folder = new FolderCheck(this.fs, this.dir, folder.unavailable);
+    if (!folder.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
     const { blobs } = layout;
     this.blobs = new BlobStore(
       blobs,
@@ -113,13 +113,17 @@ export class Store {
     this.appender = new JournalAppender(this.fs, this.journalPath);
   }
 
+  readonly #folder: FolderCheck;
+
   /**
-   * Set when the history folder cannot be made or written (a read-only
+   * Set while the history folder cannot be made or written (a read-only
    * project, `.splice` a file or unreadable): reads are then indexed in
    * memory only, and every write is refused with this error, since no
-   * backup could be kept.
+   * backup could be kept. Tried again at most once a second.
    */
-  readonly unavailable: ToolError | undefined;
+  get unavailable(): ToolError | undefined {
+    return this.#folder.error;
+  }
 
   /** Why the last read could not be journaled; cleared once an append works again. */
   unkept: ToolError | undefined;
