@@ -150,7 +150,10 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   const finishBatches = () =>
     (finishing ??= finishInterrupted(contextFor("batch")).then(
       (told) => void notes.push(...told),
-      (error: unknown) => void notes.push(`Interrupted batches could not be checked: ${error}`),
+      (error: unknown) =>
+        void notes.push(
+          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
+        ),
     ));
   const run = async (call: ParsedCall, callOptions?: CallOptions) => {
     // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
