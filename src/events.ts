@@ -36,6 +36,12 @@ export type SpliceEvent =
   | { type: "files_changed"; changes: FileChange[] }
   /** Changes made outside splice, kept in history as versions (see checkpoint/outside.ts). */
   | ({ type: "outside_changes" } & OutsideReport)
+  /**
+   * Work splice does between calls (recording outside changes, filling the
+   * symbol index, flushing) failed; no call was running to carry the error.
+   * `task` names the work, `message` what broke and what to do.
+   */
+  | { type: "background_failure"; task: string; message: string }
   | { type: "files_listed"; path: string; entries: number; truncated: boolean }
   | { type: "search_hits"; pattern: string; path: string; matches: number; files: string[] }
   | {

@@ -10,6 +10,7 @@ import { setImmediate } from "node:timers/promises";
 import type { ValidationPass } from "../lsp/validate.js";
 import { SyncBarrier } from "../util/durable.js";
 import { identify } from "../util/hash.js";
+import { newBatchId } from "../util/ids.js";
 import { afterWrite, emitChanged, landedOutcome, rememberWritten } from "./after-write.js";
 import {
   type Change,
@@ -69,7 +70,7 @@ export async function commitBatch(
   const { pending, deletes } = planned;
   const recorded = await recordWrites(context, pending);
   if ("failed" in recorded) return { outcomes, failed: recorded.failed };
-  const failed = await swapWrites(context, pending, recorded.ids, outcomes, phase);
+  const failed = await swapWrites(context, pending, recorded, outcomes, phase);
   if (failed) return { outcomes, failed };
   reportCallProgress(context, { phase, done: pending.length, total: pending.length });
   for (const index of deletes) {
@@ -120,12 +121,25 @@ async function checkWrites(
   return { pending, deletes };
 }
 
-/** One transaction: every backup and journal line, synced side by side, before any file moves. */
+/** The journal's side of a batch's writes: each one's pending event, and the batch's id. */
+interface Recorded {
+  ids: (string | undefined)[];
+  /** Set for two files or more: an intent was journaled, and a done mark ends it. */
+  batch?: string;
+}
+
+/**
+ * One transaction: every backup and journal line, synced side by side,
+ * before any file moves. Two files or more also journal the batch's intent
+ * (history/batches.ts), so a process killed between two renames leaves a
+ * batch the next open can finish.
+ */
 async function recordWrites(
   context: ChangeContext,
   pending: readonly Pending[],
-): Promise<{ ids: (string | undefined)[] } | { failed: Failed }> {
+): Promise<Recorded | { failed: Failed }> {
   if (pending.length === 0) return { ids: [] };
+  const batch = pending.length > 1 ? newBatchId() : undefined;
   try {
     const barrier = new SyncBarrier();
     const records = pending.map(({ change, bytes, identity: { sha, tag } }) => {
@@ -140,9 +154,9 @@ async function recordWrites(
         backup: context.backup,
       };
     });
-    const ids = context.history.recordWrites(records, barrier).map((r) => r.id);
+    const ids = context.history.recordWrites(records, barrier, batch).map((r) => r.id);
     await barrier.flush();
-    return { ids };
+    return { ids, ...(batch === undefined ? {} : { batch }) };
   } catch (error) {
     const first = pending[0]!;
     return {
@@ -151,19 +165,25 @@ async function recordWrites(
   }
 }
 
-/** Swaps each recorded write in, in order; the first that fails stops the rest. */
+/**
+ * Swaps each recorded write in, in order; the first that fails stops the
+ * rest. Whatever happens, the batch's done mark goes with the last landed
+ * marks: from there on the caller puts back what a failure left.
+ */
 async function swapWrites(
   context: ChangeContext,
   pending: readonly Pending[],
-  ids: readonly (string | undefined)[],
+  { ids, batch }: Recorded,
   outcomes: (Outcome | undefined)[],
   phase: string,
 ): Promise<Failed | undefined> {
   let landed: string[] = [];
-  const markLanded = () => {
+  const markLanded = (end?: string) => {
     const done = landed;
     landed = [];
-    if (done.length > 0) afterWrite(() => context.history.landedAll(done));
+    if (done.length > 0 || end !== undefined) {
+      afterWrite(() => context.history.landedAll(done, end));
+    }
   };
   try {
     for (const [k, write] of pending.entries()) {
@@ -180,11 +200,22 @@ async function swapWrites(
       const id = ids[k];
       if (id !== undefined) landed.push(id);
       outcomes[write.index] = swapped.outcome;
+      if (batch !== undefined) testKillAfterRenames(k + 1);
     }
     return undefined;
   } finally {
-    markLanded();
+    markLanded(batch);
   }
+}
+
+/**
+ * TEST ONLY. With SPLICE_TEST_KILL_AFTER_RENAMES=N, a batch's process kills
+ * itself (SIGKILL) once N of its files are renamed into place: the batch is
+ * interrupted between two renames, with no landed or done mark written.
+ */
+function testKillAfterRenames(renamed: number): void {
+  const after = process.env.SPLICE_TEST_KILL_AFTER_RENAMES;
+  if (after !== undefined && Number(after) === renamed) process.kill(process.pid, "SIGKILL");
 }
 
 /** One file of the batch: the compare-and-swap, then what follows a write that landed. */

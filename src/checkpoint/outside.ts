@@ -17,6 +17,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { EventBus, OutsideChange, OutsideReport } from "../events.js";
+import { historyFailure } from "../history/failure.js";
 import type { HistoryStore, WriteRecord } from "../history/types.js";
 import { SyncBarrier } from "../util/durable.js";
 import { identify } from "../util/hash.js";
@@ -33,6 +34,10 @@ import {
   takeSnapshot,
 } from "./snapshot.js";
 import { readClock } from "./table.js";
+
+/** An error as one line: its message, or what it is. */
+const errorLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\.?$/, ".");
 
 /** Versions of outside changes kept per minute at most, over every file. */
 export const VERSIONS_PER_MINUTE = 1_000;
@@ -86,6 +91,7 @@ export class OutsideWatch {
     outside.#watch = await RootWatch.start(deps.guard, deps.workspace, {
       ...options,
       onBatch: (batch) => outside.#serial(() => outside.#outside(batch)),
+      onError: (error) => outside.#failed(error),
     });
     const hold = outside.#watch.hold();
     try {
@@ -97,6 +103,25 @@ export class OutsideWatch {
       hold();
     }
     return outside;
+  }
+
+  /**
+   * A batch that could not be recorded (history's folder removed or
+   * unwritable, a file unreadable): no call runs to carry the error, so the
+   * bus tells it (a server logs it), and the watch goes on with the next one.
+   */
+  #failed(error: unknown): void {
+    const { history, events, guard } = this.#deps;
+    const e = error as NodeJS.ErrnoException;
+    const inHistory = historyFailure(error, history.dir) !== undefined;
+    const why = inHistory
+      ? `its folder ${history.dir} could not be used (${e.code} on ${e.syscall} of ${e.path}).`
+      : errorLine(error);
+    events.emit({
+      type: "background_failure",
+      task: "outside changes",
+      message: `changes made outside splice in ${guard.root} were not recorded in history: ${why} The watch goes on; the next change is recorded again.`,
+    });
   }
 
   /** Holds outside batches back while a call of splice's own runs. */

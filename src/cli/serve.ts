@@ -61,8 +61,37 @@ function stdioStreams(): StdioStreams {
  * write still waited for an fsync (the hosts benchmark reads it).
  */
 async function flushed(log: Log): Promise<void> {
-  await flushBackground();
+  try {
+    await flushBackground();
+  } catch (error) {
+    log(
+      `the last writes may not be on the disk: an fsync failed (${(error as Error).message}); the files are in place, but a power loss now could take the newest of them.`,
+    );
+  }
   if (io().env.SPLICE_SYNC_STATS === "1") log(`sync stats ${JSON.stringify(syncStats)}`);
+}
+
+/**
+ * The server's last resort: an error no call or background task caught (a
+ * rejection nothing awaited, an exception thrown from a timer) is logged
+ * with its stack and the server keeps serving, since every call's state is
+ * on disk and the next call starts afresh. Only while serving: the one-shot
+ * CLI still exits 70 on an internal error. Returns what removes it.
+ */
+export function keepServing(say: Log): () => void {
+  const report = (what: string) => (error: unknown) => {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    say(`internal error outside any call (${what}): ${detail}`);
+    say("the server keeps serving; please report this with the lines above.");
+  };
+  const onRejection = report("a promise rejected and nothing handled it");
+  const onException = report("an exception nothing caught");
+  process.on("unhandledRejection", onRejection);
+  process.on("uncaughtException", onException);
+  return () => {
+    process.off("unhandledRejection", onRejection);
+    process.off("uncaughtException", onException);
+  };
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -118,7 +147,7 @@ async function serveOverHttp(
   log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
   await new Promise((resolve) => signal.addEventListener("abort", resolve));
   await server.close();
-  await review.flush();
+  // The review toolkit's writes are flushed with every other toolkit's (one process-wide flush).
   await flushed(log);
   return 0;
 }
@@ -155,6 +184,8 @@ export async function serveCommand(
 
   const controller = new AbortController();
   const forget = untilSignal(controller, log);
+  // In the engine, the engine's own last resort serves every client (cli/engine-process.ts).
+  const lastResort = io().warm ? () => {} : keepServing(log);
   try {
     if (flags.http === undefined) {
       if (host !== undefined || flags.token !== undefined || flags["session-idle"] !== undefined) {
@@ -179,5 +210,6 @@ export async function serveCommand(
     return 1;
   } finally {
     forget();
+    lastResort();
   }
 }

@@ -124,6 +124,16 @@ export function tooDeep(input: string, names: number): ToolError | undefined {
   );
 }
 
+/** A refusal when a link on the way leads deeper than MAX_DEPTH below the root. */
+export function tooDeepThroughLink(input: string): ToolError {
+  return unusable(
+    input,
+    "too_deep",
+    `Path ${quote(input)} is too deep: a link on its way leads more than ${MAX_DEPTH} names below the root, and splice allows at most ${MAX_DEPTH}. Use a path with fewer folders.`,
+    MAX_DEPTH,
+  );
+}
+
 export function outside(input: string, fence: Fence): ToolError {
   const confined = fence.boundary === "base" ? ", and this session is confined to it" : "";
   return refuse(

@@ -17,11 +17,13 @@ import {
   type Fence,
   linkEscape,
   linkLoop,
+  MAX_DEPTH,
   nulByte,
   outside,
   quote,
   refused,
   tooDeep,
+  tooDeepThroughLink,
   tooLong,
 } from "./messages.js";
 import { ResolveStop, resolveReal } from "./resolve.js";
@@ -184,7 +186,7 @@ export class PathGuard {
     try {
       ({ real, exists, link } =
         this.host === undefined
-          ? resolveReal(this.root, below, fence.abs)
+          ? resolveReal(this.root, below, fence.abs, MAX_DEPTH)
           : { real: abs, exists: true, link: false });
     } catch (error) {
       throw this.#resolveError(input, abs, fence, error);
@@ -256,6 +258,7 @@ export class PathGuard {
     if (error instanceof ResolveStop) {
       const display = this.relative(error.link);
       if (error.kind === "loop") return linkLoop(input, display);
+      if (error.kind === "too_deep") return tooDeepThroughLink(input);
       return linkEscape(input, fence, {
         display,
         isInput: error.link === abs,

@@ -20,7 +20,7 @@ export const MAX_LINK_HOPS = 40;
 /** Why resolution stopped; the guard turns this into a ToolError for the model. */
 export class ResolveStop extends Error {
   constructor(
-    readonly kind: "escape" | "loop",
+    readonly kind: "escape" | "loop" | "too_deep",
     /** Absolute path of the link where resolution stopped. */
     readonly link: string,
     /** For "escape": the link's text as stored (readlink). */
@@ -48,6 +48,9 @@ interface Step extends Omit<Resolution, "link"> {
 }
 
 type Kind = "missing" | "link" | "dir" | "other";
+
+/** How many names an absolute path has ("/" has none). */
+const depthOf = (abs: string) => abs.split(path.sep).filter(Boolean).length;
 
 function kindOf(p: string): Kind {
   try {
@@ -112,13 +115,22 @@ function withoutLinks(start: string, rest: readonly string[]): Resolution | unde
  * catches dangling links whose missing target is outside. Links outside the
  * fence (met only while resolving an inside link's absolute target, such as
  * `/var -> /private/var`) are followed; the inside link's final place decides.
- * Other I/O errors (EACCES, ENAMETOOLONG) are thrown as they are.
+ * A link that leads more than `maxDepth` names below `start` stops it
+ * (ResolveStop("too_deep")): what it reaches would cost every later call a
+ * descriptor walk that deep. Other I/O errors (EACCES, ENAMETOOLONG) are
+ * thrown as they are.
  */
-export function resolveReal(start: string, rest: readonly string[], fence: string): Resolution {
+export function resolveReal(
+  start: string,
+  rest: readonly string[],
+  fence: string,
+  maxDepth = Number.POSITIVE_INFINITY,
+): Resolution {
   const plain = withoutLinks(start, rest);
   if (plain) return plain;
   let hops = 0;
   let link = false;
+  const deepest = depthOf(start) + maxDepth;
 
   const walk = (from: string, parts: readonly string[], top = false): Step => {
     let current = from;
@@ -135,6 +147,7 @@ export function resolveReal(start: string, rest: readonly string[], fence: strin
         continue;
       }
       const next = path.join(current, part);
+      if (depthOf(next) > deepest) throw new ResolveStop("too_deep", next);
       if (!exists) {
         current = next;
         continue;

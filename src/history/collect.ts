@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fsyncFd } from "../util/durable.js";
 import { HISTORY_LOCK_FILE } from "../util/state-folder.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
+import { batchLineText, intentLine, OpenBatches } from "./batches.js";
 import type { BlobStore } from "./blobs.js";
 import { checkpointShas } from "./checkpoints.js";
 import { EventIndex } from "./event-index.js";
@@ -134,14 +135,19 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
   }
   try {
     const size = fstatSync(fd).size;
-    const { events: parsed, consumed, lines, landed } = parseChunk(readRange(fd, 0, size));
+    const { events: parsed, consumed, lines, landed, batches } = parseChunk(readRange(fd, 0, size));
     const events = settle(dedupe(parsed), landed);
     const keep = selectKept(events, target.maxEntries, target.maxBytes);
     const kept = events.filter((_, i) => keep[i]);
+    // A batch not marked done may have been interrupted: its intent stays, for the next open.
+    const open = new OpenBatches();
+    open.add(batches);
+    const intents = open.list();
     let carried: StoredEvent[] = [];
-    if (kept.length !== lines) {
+    if (kept.length + intents.length !== lines) {
       const temp = tempPath(target.dir, "journal");
-      writeJournal(target.fs, temp, [compactionHeader(), ...kept.map(serializeEvent)]);
+      const body = [...kept.map(serializeEvent), ...intents.map(intentLine)];
+      writeJournal(target.fs, temp, [compactionHeader(), ...body]);
       if (!lock.holds()) {
         target.fs.rm(temp);
         return undefined;
@@ -153,10 +159,18 @@ function rewriteJournal(target: CompactTarget, lock: DirLock): Rewritten | undef
       const tail = readRange(fd, consumed, fstatSync(fd).size - consumed);
       const late = parseChunk(tail);
       carried = late.events;
-      const lines = [...carried.map(serializeEvent), ...late.landed.map(landedLine)];
+      const lines = [
+        ...carried.map(serializeEvent),
+        ...late.landed.map(landedLine),
+        ...late.batches.map(batchLineText),
+      ];
       if (lines.length > 0) appendLines(target.fs, target.journalPath, lines, true);
     }
     const referenced = new Set<string>();
+    // What finishing an open batch needs: each file's version before and after.
+    for (const { files } of intents) {
+      for (const f of files) for (const sha of [f.before, f.after]) if (sha) referenced.add(sha);
+    }
     const sizes = new Map<string, number>();
     for (const e of [...kept, ...carried]) {
       if (e.sha) sizes.set(e.sha, e.size ?? 0);

@@ -39,7 +39,12 @@ export function historyFailure(error: unknown, historyDir: string): ToolError | 
 export function unavailableWarning(history: {
   dir: string;
   unavailable?: { message: string } | undefined;
+  unkept?: { details?: Record<string, unknown> } | undefined;
 }): string | undefined {
+  if (history.unkept && !history.unavailable) {
+    const errno = history.unkept.details?.errno;
+    return `splice could not keep this read in its history (${String(errno)} in ${history.dir}): what it shows is the file as it is, but edits and writes are refused until that folder can be written again (remove what stands in its place, or make it writable).`;
+  }
   if (!history.unavailable) return undefined;
   return `splice keeps no history now (${history.dir} cannot be written): this call was not journaled, and edits, writes and undo are refused until the folder is fixed.`;
 }

@@ -11,6 +11,8 @@
 import type { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier, syncStats } from "../util/durable.js";
 import { sha256 } from "../util/hash.js";
+import { encodeHolder, newHolder } from "../workspace/holder.js";
+import type { BatchIntent } from "./batches.js";
 import type { BlobPut } from "./blobs.js";
 import {
   listCheckpoints,
@@ -18,6 +20,7 @@ import {
   type StoredCheckpoint,
   saveCheckpoint,
 } from "./checkpoints.js";
+import { historyFailure } from "./failure.js";
 import { Store } from "./store.js";
 import {
   type BackupMark,
@@ -134,15 +137,29 @@ export class History implements HistoryStore {
     // now, in the background, so that edit has nothing left to wait for.
     const ahead = this.store.mayPrefetch(path, sha, bytes.length) ? new SyncBarrier() : undefined;
     const version = { sha, tag, size: bytes.length };
-    // Reading the same version again adds nothing to the journal but a time.
-    if (this.store.pathIndex(path).isRepeatRead(this.session, path, sha, range)) {
-      if (ahead) this.putBlob(bytes, true, sha, ahead);
-    } else {
-      this.putBlob(bytes, ahead !== undefined, sha, ahead);
-      this.store.append(readEvent(path, this.session, version, range), false);
+    try {
+      // Reading the same version again adds nothing to the journal but a time.
+      if (this.store.pathIndex(path).isRepeatRead(this.session, path, sha, range)) {
+        if (ahead) this.putBlob(bytes, true, sha, ahead);
+      } else {
+        this.putBlob(bytes, ahead !== undefined, sha, ahead);
+        this.store.append(readEvent(path, this.session, version, range), false);
+      }
+    } catch (error) {
+      // The folder broke under a running process (removed, made a file, unwritable): the read
+      // is still shown, its version known in memory only, and the call warned (Store.unkept).
+      const failure = historyFailure(error, this.dir);
+      if (!failure) throw error;
+      this.store.readUnkept(readEvent(path, this.session, version, range), failure);
+      return version;
     }
     if (ahead) this.store.syncAhead(path, sha, ahead, bytes.length);
     return version;
+  }
+
+  /** Why the last read could not be kept in history, until an append works again. */
+  get unkept(): ToolError | undefined {
+    return this.store.unkept;
   }
 
   /**
@@ -206,7 +223,11 @@ export class History implements HistoryStore {
    * backups into `barrier`), then every journal line in one append, synced
    * into `barrier` too. Flush it before replacing any of the files.
    */
-  recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id: string }[] {
+  recordWrites(
+    records: readonly WriteRecord[],
+    barrier: SyncBarrier,
+    batch?: string,
+  ): { id: string }[] {
     if (this.store.unavailable) throw this.store.unavailable;
     for (const e of records) checkWriteRecord(e);
     // As in recordWrite: only `before` is a backup that must survive. All of
@@ -223,12 +244,23 @@ export class History implements HistoryStore {
       if (e.after) out.after = { sha: shas[next++]!, tag: e.after.tag, size: e.after.bytes.length };
       return writeEvent(e, this.session, out, this.#maker());
     });
-    return this.store.appendAll(events, barrier).map((id) => ({ id }));
+    // A batch's intent names this process, so another one knows whether it still runs.
+    const backup = records[0]?.backup;
+    const start =
+      batch === undefined
+        ? undefined
+        : { batch, holder: encodeHolder(newHolder()), ...(backup ? { backup } : {}) };
+    return this.store.appendAll(events, barrier, start).map((id) => ({ id }));
   }
 
-  /** Marks every pending change of a batch as landed, in one append. */
-  landedAll(ids: readonly string[]): void {
-    this.store.appendLandedAll(ids);
+  /** Marks every pending change of a batch as landed, in one append; `done` ends a batch too. */
+  landedAll(ids: readonly string[], done?: string): void {
+    this.store.appendLandedAll(ids, done);
+  }
+
+  /** The batches whose process stopped between their first rename and their done mark. */
+  interruptedBatches(): BatchIntent[] {
+    return this.store.unavailable ? [] : this.store.interruptedBatches();
   }
 
   seenShasForTag(path: string, tag: string): string[] {

@@ -4,6 +4,7 @@
  */
 import { closeSync, constants, fstatSync, type Stats } from "node:fs";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
+import type { BatchLine } from "./batches.js";
 import { isErrno } from "./fsutil.js";
 import {
   type Appended,
@@ -20,6 +21,8 @@ export interface PollResult {
   events: StoredEvent[];
   /** Completion marks among the new lines (see landedLine). */
   landed?: string[];
+  /** Batch intents and done marks among the new lines (batches.ts); in `raw` when it is set. */
+  batches?: BatchLine[];
   /**
    * Instead of `events`, on a reset above the size asked for: the complete
    * lines unparsed, for an index that parses only what it is asked about.
@@ -121,7 +124,7 @@ export class JournalReader {
       const chunk = readRange(fd, this.offset, st.size - this.offset);
       const raw = replaced && chunk.length > rawAbove;
       const consumed = raw ? chunk.lastIndexOf(NEWLINE) + 1 : 0;
-      const parsed = raw ? { events: [], consumed, landed: [] } : parseChunk(chunk);
+      const parsed = raw ? { events: [], consumed, landed: [], batches: [] } : parseChunk(chunk);
       this.offset += parsed.consumed;
       if (this.head.length < HEAD_BYTES && this.offset > this.head.length) {
         this.head = readRange(fd, 0, Math.min(HEAD_BYTES, this.offset));
@@ -131,7 +134,12 @@ export class JournalReader {
       this.size = st.size;
       this.ctimeMs = st.ctimeMs;
       if (raw) return { reset: true, events: [], landed: [], raw: chunk.subarray(0, consumed) };
-      return { reset: replaced, events: parsed.events, landed: parsed.landed };
+      return {
+        reset: replaced,
+        events: parsed.events,
+        landed: parsed.landed,
+        batches: parsed.batches,
+      };
     } finally {
       closeSync(fd);
     }

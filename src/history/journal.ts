@@ -11,6 +11,7 @@ import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
 import { fsyncFd, type SyncBarrier } from "../util/durable.js";
 import { randomId } from "../util/ids.js";
 import type { BeneathFs } from "../workspace/beneath-fs.js";
+import { type BatchLine, isBatchLine, parseBatchLine } from "./batches.js";
 import { isErrno, writeAll } from "./fsutil.js";
 import {
   EVENT_KINDS,
@@ -111,16 +112,24 @@ export function parseChunk(chunk: Uint8Array): {
   lines: number;
   /** The ids of pending changes this chunk's completion marks say landed. */
   landed: string[];
+  /** Batch intents and done marks (batches.ts), in order. */
+  batches: BatchLine[];
 } {
   const last = chunk.lastIndexOf(NEWLINE);
-  if (last < 0) return { events: [], consumed: 0, lines: 0, landed: [] };
+  if (last < 0) return { events: [], consumed: 0, lines: 0, landed: [], batches: [] };
   const text = Buffer.from(chunk.buffer, chunk.byteOffset, last + 1).toString("utf8");
   const events: StoredEvent[] = [];
   const landed: string[] = [];
+  const batches: BatchLine[] = [];
   let lines = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "" || line.startsWith(HEADER_PREFIX)) continue;
     lines++;
+    if (isBatchLine(line)) {
+      const batch = parseBatchLine(line);
+      if (batch) batches.push(batch);
+      continue;
+    }
     if (line.startsWith(LANDED_PREFIX)) {
       const id = parseLanded(line);
       if (id !== undefined) landed.push(id);
@@ -129,7 +138,7 @@ export function parseChunk(chunk: Uint8Array): {
     const event = parseEvent(line);
     if (event) events.push(event);
   }
-  return { events, consumed: last + 1, lines, landed };
+  return { events, consumed: last + 1, lines, landed, batches };
 }
 
 const LANDED_PREFIX = '{"landed":';
@@ -271,7 +280,14 @@ export class JournalAppender {
   #keepOpen(): void {
     if (this.#idle) this.#idle.refresh();
     else {
-      this.#idle = setTimeout(() => this.close(), KEEP_OPEN_MS);
+      this.#idle = setTimeout(() => {
+        try {
+          this.close();
+        } catch {
+          // A timer has no caller: a descriptor that will not close is dropped all the same.
+          this.#fd = undefined;
+        }
+      }, KEEP_OPEN_MS);
       this.#idle.unref();
     }
   }

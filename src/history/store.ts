@@ -4,17 +4,26 @@
  * other processes' appends before each query, and the bounds that collect
  * it. A `History` (history.ts) is one session's view of a Store.
  */
-import { ToolError } from "../errors.js";
+import type { ToolError } from "../errors.js";
 import { backgroundSync, SyncBarrier } from "../util/durable.js";
 import { stateLayout } from "../util/state-folder.js";
-import { BeneathFs } from "../workspace/beneath-fs.js";
+import type { BeneathFs } from "../workspace/beneath-fs.js";
 import { sweepDeadTemps } from "../workspace/dead-temps.js";
-import { SparePool } from "../workspace/spares.js";
+import {
+  type BatchIntent,
+  type BatchStart,
+  batchDoneLine,
+  intentLine,
+  intentOf,
+  OpenBatches,
+  scanBatchLines,
+} from "./batches.js";
 import { BlobStore } from "./blobs.js";
 import { compact } from "./collect.js";
 import { EventIndex } from "./event-index.js";
-import { ensureDir, isErrno, type Stage } from "./fsutil.js";
+import { isErrno } from "./fsutil.js";
 import {
+  type Appended,
   JournalAppender,
   landedLine,
   newEventId,
@@ -25,6 +34,7 @@ import {
 } from "./journal.js";
 import { JournalPrefix, readTotals, totalsFit, writeTotals } from "./journal-prefix.js";
 import { JournalReader } from "./journal-reader.js";
+import { FolderCheck, makeFolder, openFolder, spareStage } from "./store-folder.js";
 import { SyncedAhead } from "./synced-ahead.js";
 import {
   type CollectResult,
@@ -32,27 +42,9 @@ import {
   DEFAULT_MAX_ENTRIES,
   type HistoryOptions,
   type JournalEvent,
+  margin,
+  positive,
 } from "./types.js";
-
-/** The error of a history folder that cannot be used; `code` is the errno that said so. */
-function unavailableError(dir: string, code: string): ToolError {
-  return new ToolError(
-    "history_unavailable",
-    `splice cannot keep its history in ${dir} (${code}), so it changes no file: every change is backed up there first. Reads still work, without history. Make the project folder writable, or remove or repair ${dir} if it is a file or unreadable (the library's history.dir option can move it), then try again.`,
-    { history_dir: dir, errno: code },
-  );
-}
-
-/** How far past a bound the store may grow before a record call collects. */
-function margin(bound: number): number {
-  return Math.max(1, Math.ceil(bound / 10));
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be positive`);
-  return value;
-}
 
 /** Journals larger than this are read a path at a time when their totals are known. */
 const LAZY_ABOVE = 4 * 1024 * 1024;
@@ -71,6 +63,8 @@ export class Store {
   /** Every call on the store, made beneath the project (or beneath `dir` when it is elsewhere). */
   readonly fs: BeneathFs;
   readonly index = new EventIndex();
+  /** Batches journaled and not marked done (batches.ts). */
+  readonly batches = new OpenBatches();
   readonly maxBytes: number;
   readonly maxEntries: number;
   private readonly reader: JournalReader;
@@ -90,7 +84,7 @@ export class Store {
   readonly fsync: boolean;
   /** Whether versions are made durable ahead, in the background (HistoryOptions.relaxed). */
   readonly relaxed: boolean;
-  private readonly ahead = new SyncedAhead();
+  private ahead = new SyncedAhead();
 
   constructor(options: HistoryOptions) {
     this.dir = options.dir;
@@ -104,23 +98,10 @@ export class Store {
     const layout = stateLayout(this.dir);
     this.journalPath = layout.journal;
     this.lockPath = layout.historyLock;
-    let fs: BeneathFs | undefined;
-    try {
-      fs = BeneathFs.around(this.dir, options.root);
-      ensureDir(fs, this.dir);
-      const { gitignore } = layout;
-      try {
-        fs.create(gitignore, "*\n");
-      } catch (error) {
-        if (!isErrno(error, "EEXIST")) throw error;
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (typeof code !== "string") throw error;
-      this.unavailable = unavailableError(this.dir, code);
-    }
-    this.fs = fs ?? new BeneathFs(options.root ?? this.dir);
-    if (!this.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
+    const folder = openFolder(this.dir, options.root);
+    this.fs = folder.fs;
+    this.#folder = new FolderCheck(this.fs, this.dir, folder.unavailable);
+    if (!folder.unavailable) sweepDeadTemps(this.fs, this.dir); // a killed compaction's journal, totals
     const { blobs } = layout;
     this.blobs = new BlobStore(
       blobs,
@@ -132,24 +113,39 @@ export class Store {
     this.appender = new JournalAppender(this.fs, this.journalPath);
   }
 
+  readonly #folder: FolderCheck;
+
   /**
-   * Set when the history folder cannot be made or written (a read-only
+   * Set while the history folder cannot be made or written (a read-only
    * project, `.splice` a file or unreadable): reads are then indexed in
    * memory only, and every write is refused with this error, since no
-   * backup could be kept.
+   * backup could be kept. Tried again at most once a second.
    */
-  readonly unavailable: ToolError | undefined;
+  get unavailable(): ToolError | undefined {
+    return this.#folder.error;
+  }
+
+  /** Why the last read could not be journaled; cleared once an append works again. */
+  unkept: ToolError | undefined;
+
+  /** A read that could not be journaled (`failure` says why): known in memory only. */
+  readUnkept(event: JournalEvent, failure: ToolError): void {
+    this.index.add({ id: newEventId(), ...event });
+    this.unkept = failure;
+  }
 
   /** Index whatever was appended since the last look (all of it after a compaction). */
   catchUp(): void {
     if (this.unavailable) return;
-    const { reset, events, raw, landed } = this.reader.poll(this.lazyAbove);
+    const { reset, events, raw, landed, batches } = this.reader.poll(this.lazyAbove);
     if (reset) {
       this.index.reset();
       this.forgetPrefix();
+      this.batches.clear();
     }
     if (raw) this.load(raw);
     if (landed) this.index.markLanded(landed);
+    if (batches) this.batches.add(batches);
     for (const event of events) this.add(event);
   }
 
@@ -169,6 +165,7 @@ export class Store {
       const parsed = parseChunk(raw);
       for (const event of parsed.events) this.index.add(event);
       this.index.markLanded(parsed.landed);
+      this.batches.add(parsed.batches);
       this.saveTotals();
       return;
     }
@@ -178,6 +175,7 @@ export class Store {
     const rest = parseChunk(raw.subarray(totals.offset));
     for (const event of rest.events) this.add(event);
     this.index.markLanded(rest.landed);
+    this.batches.add([...scanBatchLines(raw.subarray(0, totals.offset)), ...rest.batches]);
     if (this.tail.length > REFRESH_AFTER) this.indexAll();
   }
 
@@ -232,29 +230,34 @@ export class Store {
   /** Appends a completion mark (not synced: a lost one only hides a change from undo's pick). */
   appendLanded(id: string): void {
     if (this.unavailable) return;
-    const appended = this.appender.append([landedLine(id)], false, this.lockPath);
+    const appended = this.#append([landedLine(id)], false);
     this.index.markLanded([id]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
 
-  /** Appends the completion marks of a batch in one write. */
-  appendLandedAll(ids: readonly string[]): void {
-    if (this.unavailable || ids.length === 0) return;
-    const appended = this.appender.append(ids.map(landedLine), false, this.lockPath);
+  /** Appends the completion marks of a batch in one write; with `done`, the batch's done mark too. */
+  appendLandedAll(ids: readonly string[], done?: string): void {
+    const lines = [...ids.map(landedLine), ...(done === undefined ? [] : [batchDoneLine(done)])];
+    if (this.unavailable || lines.length === 0) return;
+    const appended = this.#append(lines, false);
     this.index.markLanded([...ids]);
+    if (done !== undefined) this.batches.add([{ done }]);
     if (!this.reader.acknowledge(appended)) this.catchUp();
   }
 
   /**
    * Appends durable events in one write (a batch's journal lines), synced into
-   * `barrier`; returns their ids in order.
+   * `barrier`, after the batch's intent when `batch` starts one; returns their
+   * ids in order.
    */
-  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier): string[] {
+  appendAll(events: readonly JournalEvent[], barrier: SyncBarrier, batch?: BatchStart): string[] {
     if (this.unavailable) throw this.unavailable;
     if (events.length === 0) return [];
     const stored = events.map((event) => ({ id: newEventId(), ...event }));
-    const lines = stored.map(serializeEvent);
-    const appended = this.appender.append(lines, this.fsync, this.lockPath, barrier);
+    const intent = batch && intentOf(batch, stored);
+    const lines = [...(intent ? [intentLine(intent)] : []), ...stored.map(serializeEvent)];
+    const appended = this.#append(lines, this.fsync, barrier);
+    if (intent) this.batches.add([{ intent }]);
     if (this.fsync && !this.journalEntrySynced) {
       barrier.addFolder(this.dir);
       barrier.onSynced(() => {
@@ -281,7 +284,7 @@ export class Store {
       return id;
     }
     const line = serializeEvent({ id, ...event });
-    const appended = this.appender.append([line], durable, this.lockPath, barrier);
+    const appended = this.#append([line], durable, barrier);
     if (durable && !this.journalEntrySynced) {
       // The journal file may have just been created: make its name durable too.
       const sync = barrier ?? new SyncBarrier();
@@ -297,6 +300,40 @@ export class Store {
     else this.catchUp();
     this.collectIfOver();
     return id;
+  }
+
+  /**
+   * One append to the journal. A history folder removed under a running
+   * process (`rm -rf .splice`) is made again, with its `.gitignore`, and the
+   * append tried once more. A journal empty before the append is a new one
+   * in a new folder: what this store knew to be durable there is not now.
+   */
+  #append(lines: string[], durable: boolean, barrier?: SyncBarrier): Appended {
+    let appended: Appended;
+    try {
+      appended = this.appender.append(lines, durable, this.lockPath, barrier);
+    } catch (error) {
+      if (!isErrno(error, "ENOENT")) throw error;
+      makeFolder(this.fs, this.dir);
+      appended = this.appender.append(lines, durable, this.lockPath, barrier);
+    }
+    this.unkept = undefined;
+    if (appended.start.size === 0) {
+      this.journalEntrySynced = false;
+      this.ahead = new SyncedAhead();
+      try {
+        makeFolder(this.fs, this.dir); // the .gitignore, when a blob made the folder again first
+      } catch {
+        // Removed again already: the line is appended, and the next new journal tries again.
+      }
+    }
+    return appended;
+  }
+
+  /** The batches whose process stopped between their first rename and their done mark. */
+  interruptedBatches(): BatchIntent[] {
+    this.catchUp();
+    return this.batches.interrupted();
   }
 
   /** Whether `sha` of `path` is durable in history: true, the round that makes it so, or undefined. */
@@ -357,30 +394,4 @@ export class Store {
     this.byteLimit = Math.max(this.maxBytes, outcome.bytes) + margin(this.maxBytes);
     return { removedBlobs: outcome.removedBlobs, freedBytes: outcome.freedBytes };
   }
-}
-
-/**
- * Staging in the process's spare pool, made on the first new blob (a
- * process that only reads makes none), when the pool and the blobs share a
- * file system (a spare is moved, not copied); undefined when there is no pool.
- */
-function spareStage(
-  fs: BeneathFs,
-  blobs: string,
-  dir: string | undefined,
-): () => Stage | undefined {
-  let stage: Stage | null | undefined; // null: no pool, or another file system
-  return () => {
-    if (stage === undefined && dir !== undefined) {
-      const pool = SparePool.in(fs, dir);
-      let dev: number | undefined;
-      try {
-        dev = fs.lstat(blobs).dev;
-      } catch {
-        return undefined; // no blob folder yet: the first blob makes it, the next one asks again
-      }
-      stage = pool && pool.dev === dev ? (at) => pool.stageTo(at) : null;
-    }
-    return stage ?? undefined;
-  };
 }

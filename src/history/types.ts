@@ -2,7 +2,9 @@
  * The public shapes of the history store. Other modules are written against
  * these names: change them only together with their callers.
  */
+
 import type { SyncBarrier } from "../util/durable.js";
+import type { BatchIntent } from "./batches.js";
 import type { StoredCheckpoint } from "./checkpoints.js";
 
 export type { CheckpointFile, StoredCheckpoint } from "./checkpoints.js";
@@ -143,6 +145,8 @@ export interface HistoryReader {
   readonly session: string;
   /** Set when no history can be kept: reads are not journaled and writes are refused with it. */
   readonly unavailable?: { message: string } | undefined;
+  /** Set while reads cannot be journaled (the folder broke after it opened): they are known in memory only. */
+  readonly unkept?: { message: string; details?: Record<string, unknown> } | undefined;
   getBlob(sha: string): Uint8Array | undefined;
   /** Whether the store holds the blob, without reading it. */
   hasBlob(sha: string): boolean;
@@ -196,7 +200,12 @@ export interface HistoryStore extends HistoryReader {
    * recordWrite for every change of a batch as one transaction: the blobs
    * side by side, one journal append, and what must be durable in `barrier`.
    */
-  recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[];
+  recordWrites(
+    records: readonly WriteRecord[],
+    barrier: SyncBarrier,
+    /** A batch id: the batch's intent goes in the same append (batches.ts). */
+    batch?: string,
+  ): { id?: string }[];
   /**
    * Names the program behind this session (an MCP client's `clientInfo.name`):
    * the session's changes from now on carry it, so people see who made them.
@@ -213,8 +222,13 @@ export interface HistoryStore extends HistoryReader {
    * session only (a dry run's).
    */
   forSession?(session: string): HistoryStore;
-  /** landed for every id of a batch, in one journal append. */
-  landedAll(ids: readonly string[]): void;
+  /** landed for every id of a batch, in one journal append; `done` marks the batch `done` ended. */
+  landedAll(ids: readonly string[], done?: string): void;
+  /**
+   * The batches a process began and never ended (it stopped between two
+   * renames), to finish at the next open; absent where nothing is journaled.
+   */
+  interruptedBatches?(): BatchIntent[];
   /**
    * Keeps bytes as a blob without journaling them (not synced): a copy taken
    * before a command may change the file, named by a backup session later.
@@ -226,6 +240,18 @@ export interface HistoryStore extends HistoryReader {
    * blobs it names are kept with it.
    */
   saveCheckpoint(checkpoint: StoredCheckpoint): void;
+}
+
+/** How far past a bound the store may grow before a record call collects. */
+export function margin(bound: number): number {
+  return Math.max(1, Math.ceil(bound / 10));
+}
+
+/** A positive option, or `fallback` when not given. */
+export function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be positive`);
+  return value;
 }
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;

@@ -7,6 +7,10 @@
  */
 import { outsideLine } from "./render-outside.js";
 import { RootSet, type RootSetOptions } from "./roots.js";
+import type { Toolkit } from "./toolkit.js";
+
+/** An error's message, or what it is. */
+const lineOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface HostSessionOptions extends Omit<RootSetOptions, "history"> {
   history?: Omit<NonNullable<RootSetOptions["history"]>, "session">;
@@ -62,12 +66,14 @@ export class HostSession {
    */
   #watch(set: RootSet): RootSet {
     // Roots the client replaced are watched no longer (a call still running there walks instead).
-    for (const toolkit of this.#watched?.toolkits ?? []) void toolkit.close();
+    for (const toolkit of this.#watched?.toolkits ?? []) void this.#close(toolkit);
     this.#watched = set;
     for (const toolkit of set.toolkits) {
       toolkit.events.on((event) => {
         if (event.type === "outside_changes") {
           this.#tell("notice", outsideLine(toolkit.root, event));
+        } else if (event.type === "background_failure") {
+          this.#tell("warning", `${event.task}: ${event.message}`);
         }
       });
       void toolkit.watching().then((why) => {
@@ -92,7 +98,14 @@ export class HostSession {
     const toolkit = set.toolkits[0];
     if (this.#indexing || !toolkit || toolkit.host !== undefined) return;
     this.#indexing = true;
-    const build = () => toolkit.buildIndex({ busy, stopped }).catch(() => {});
+    // The index only speeds up symbol lookups: a failure is told, and lookups walk instead.
+    const build = () =>
+      toolkit.buildIndex({ busy, stopped }).catch((error: unknown) => {
+        this.#tell(
+          "warning",
+          `symbol index: filling the index of ${toolkit.root} stopped (${lineOf(error)}); symbol lookups read the files instead.`,
+        );
+      });
     setTimeout(build, INDEX_DELAY_MS).unref();
   }
 
@@ -101,8 +114,20 @@ export class HostSession {
     return 2 * set.toolkits[0]!.maxFileBytes;
   }
 
-  /** Stops the watches and flushes, for a connection that closed. */
+  /** Stops the watches and flushes, for a connection that closed; a failure is told, never thrown. */
   async release(current: RootSet): Promise<void> {
-    await Promise.all((this.#watched ?? current).toolkits.map((t) => t.close()));
+    await Promise.all((this.#watched ?? current).toolkits.map((t) => this.#close(t)));
+  }
+
+  /** Closes a toolkit no call uses any more: a flush that failed is told (it has no caller). */
+  async #close(toolkit: Toolkit): Promise<void> {
+    try {
+      await toolkit.close();
+    } catch (error) {
+      this.#tell(
+        "warning",
+        `flush: an fsync under ${toolkit.root} failed (${lineOf(error)}): the files are in place, but a power loss now could take the newest writes.`,
+      );
+    }
   }
 }

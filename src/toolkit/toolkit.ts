@@ -7,6 +7,7 @@
  */
 
 import { join, resolve } from "node:path";
+import { finishInterrupted } from "../change/finish-batch.js";
 import type { ProgressListener } from "../change/progress.js";
 import {
   type BackgroundIndexOptions,
@@ -143,12 +144,26 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   };
   const parsedOf = (call: ParsedCall | string, args?: unknown) =>
     typeof call === "string" ? parse(call, args) : call;
+  // A batch a killed process left half-written is finished before the first call runs; what
+  // that did is told on the next result (change/finish-batch.ts).
+  const notes: string[] = [];
+  let finishing: Promise<void> | undefined;
+  const finishBatches = () =>
+    (finishing ??= finishInterrupted(contextFor("batch")).then(
+      (told) => void notes.push(...told),
+      (error: unknown) =>
+        void notes.push(
+          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
+        ),
+    ));
   const run = async (call: ParsedCall, callOptions?: CallOptions) => {
     // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
     const release = base.rootWatch?.hold();
     try {
+      await finishBatches();
       const result = await call.tool.call(contextFor(call.name, callOptions), call.args);
-      const warned = withHistoryWarning(result, unavailableWarning(base.history));
+      const told = [unavailableWarning(base.history), ...notes.splice(0)];
+      const warned = withWarnings(result, told);
       return withResultDiff(warned, resultDiff);
     } catch (error) {
       const failure = historyFailure(error, base.history.dir);
@@ -250,10 +265,11 @@ function footprintOf(
   }
 }
 
-/** A result with the warning that history is unavailable added to its `warnings`. */
-function withHistoryWarning<T>(result: T, warning: string | undefined): T {
-  if (!warning || typeof result !== "object" || result === null) return result;
+/** A result with `told` (history unavailable, a batch finished) added to its `warnings`. */
+function withWarnings<T>(result: T, told: readonly (string | undefined)[]): T {
+  const more = told.filter((w): w is string => w !== undefined);
+  if (more.length === 0 || typeof result !== "object" || result === null) return result;
   const r = result as { warnings?: unknown };
   const warnings = Array.isArray(r.warnings) ? r.warnings : [];
-  return { ...result, warnings: [...warnings, warning] };
+  return { ...result, warnings: [...warnings, ...more] };
 }

@@ -203,7 +203,16 @@ export class BackgroundSync {
     if (!this.#hooked) {
       this.#hooked = true;
       // process.exit() skips pending work: flush what is left, synchronously.
-      process.once("exit", () => this.flushSync());
+      process.once("exit", () => {
+        try {
+          this.flushSync();
+        } catch (error) {
+          // Nothing is left to tell but stderr: the process is ending either way.
+          process.stderr.write(
+            `splice: an fsync at exit failed (${(error as Error).message}): the newest writes are in place but may not survive a power loss.\n`,
+          );
+        }
+      });
     }
     if (this.#next) {
       this.#next.absorb(barrier);

@@ -23,3 +23,8 @@ export function newBackupId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${randomId(3)}`;
 }
+
+/** A batch's id in the journal (history/batches.ts). */
+export function newBatchId(): string {
+  return randomId(8);
+}

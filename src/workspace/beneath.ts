@@ -29,7 +29,10 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { segments, segmentsBelow } from "../util/paths.js";
+import { enterCall, heldFolder, holdFolder } from "./beneath-held.js";
 import { WorkspaceError } from "./workspace.js";
+
+export { HELD_MAX } from "./beneath-held.js";
 
 /** The kernel's own limit (Linux MAXSYMLINKS). */
 const MAX_HOPS = 40;
@@ -112,6 +115,87 @@ function closeDir(dir: Dir): void {
   if (dir.fd !== undefined) closeSync(dir.fd);
 }
 
+/**
+ * Folders a walk keeps open below the root: the deepest few. A path 128
+ * names deep (a link may lead deeper) would otherwise hold one descriptor a
+ * folder until its call ends. A folder closed on the way down is opened
+ * again only if a link's `..` climbs back to it, name by name from the
+ * root, each without following a link, as the walk opened it.
+ */
+export const WALK_OPEN_MAX = 8;
+
+/** The folders from the root down to where the walk is, the deeper ones open. */
+class WalkStack {
+  readonly #dirs: (Dir | undefined)[];
+  /** The name each folder below the root was opened by, in the one above it. */
+  readonly #names: string[] = [];
+  /** Folders below this index (the root excepted) are closed. */
+  #open = 1;
+
+  constructor(root: Dir) {
+    this.#dirs = [root];
+  }
+
+  get depth(): number {
+    return this.#dirs.length - 1;
+  }
+
+  /** The folder the walk is in (always open). */
+  top(abs: string): Dir {
+    const at = this.#dirs.length - 1;
+    const dir = this.#dirs[at] ?? this.#reopen(at, abs);
+    this.#dirs[at] = dir;
+    return dir;
+  }
+
+  push(name: string, dir: Dir): void {
+    this.#dirs.push(dir);
+    this.#names.push(name);
+    // The fallback walks path strings: nothing to close.
+    if (!STRONG || this.#dirs.length - this.#open <= WALK_OPEN_MAX) return;
+    const oldest = this.#dirs[this.#open];
+    if (oldest) closeDir(oldest);
+    this.#dirs[this.#open++] = undefined;
+  }
+
+  /** Up one folder (`..`); the caller checked the walk is below the root. */
+  pop(): void {
+    const dir = this.#dirs.pop();
+    if (dir) closeDir(dir);
+    this.#names.pop();
+    // A folder closed on the way down may be the top now: top() opens it again.
+    this.#open = Math.max(1, Math.min(this.#open, this.#dirs.length));
+  }
+
+  /** Back to the root (an absolute link target). */
+  toRoot(): void {
+    while (this.#dirs.length > 1) this.pop();
+  }
+
+  /** Takes the top folder out of the stack (a held folder), so close() leaves it open. */
+  release(): void {
+    this.#dirs[this.#dirs.length - 1] = undefined;
+  }
+
+  close(): void {
+    for (const dir of this.#dirs) if (dir) closeDir(dir);
+  }
+
+  /** Opens the closed folder at `at` again from the root, holding one descriptor at a time. */
+  #reopen(at: number, abs: string): Dir {
+    let dir = this.#dirs[0]!;
+    for (let i = 0; i < at; i++) {
+      const child = openChild(dir, this.#names[i]!);
+      if (i > 0) closeDir(dir);
+      // Moved or swapped for a link since the walk passed: no longer where it was.
+      if (!child) throw errno("ENOENT", abs);
+      dir = child;
+    }
+    this.#open = at;
+    return dir;
+  }
+}
+
 /** The link's text, or undefined when `name` is (now) not a link. */
 function linkText(dir: Dir, name: string): string | undefined {
   try {
@@ -120,63 +204,6 @@ function linkText(dir: Dir, name: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === "EINVAL") return undefined;
     throw error;
   }
-}
-
-/**
- * Folders a walk reached, held open so the next call in them need not walk
- * again (strong form only). An entry is used only while its descriptor's
- * current path, as the kernel tells it (readlink of /proc/self/fd/N, one
- * syscall), is still the one it had when the walk opened it: a folder on the
- * way moved, renamed, removed or swapped for a link changes that path (or
- * marks it deleted), and the call walks afresh as if nothing were held. Only
- * folders reached without a link on the way are held, so a held folder is
- * always the one a walk would reach now. Process-wide and bounded: the
- * oldest is closed first. The bound holds history's 256 blob fan-out folders
- * besides a batch's own: a batch writes a blob into a random one per file,
- * and with fewer held each of those writes walked from the root again.
- */
-export const HELD_MAX = 320;
-const held = new Map<string, { fd: number; real: string }>();
-/** Held descriptors found stale while a call may still be using them: closed when the outermost call ends. */
-const retired: number[] = [];
-let depth = 0;
-
-/** The /proc path of the held folder `key`, when it is still where it was. */
-function heldFolder(key: string): string | undefined {
-  const entry = held.get(key);
-  if (!entry) return undefined;
-  held.delete(key);
-  let now: string | undefined;
-  try {
-    now = readlinkSync(`/proc/self/fd/${entry.fd}`);
-  } catch {
-    // Unreadable: treated as moved.
-  }
-  if (now !== entry.real) {
-    retired.push(entry.fd);
-    return undefined;
-  }
-  held.set(key, entry); // most recently used last
-  return `/proc/self/fd/${entry.fd}`;
-}
-
-/** Keeps `fd` (a folder the walk opened) for `key`; false when it is not taken. */
-function holdFolder(key: string, fd: number): boolean {
-  if (held.has(key)) return false;
-  let real: string;
-  try {
-    real = readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return false;
-  }
-  if (!real.startsWith("/")) return false; // not a path (an anonymous or unreachable folder)
-  held.set(key, { fd, real });
-  if (held.size > HELD_MAX) {
-    const [oldest, entry] = held.entries().next().value as [string, { fd: number }];
-    held.delete(oldest);
-    retired.push(entry.fd);
-  }
-  return true;
 }
 
 /** A local root and the walk beneath it. */
@@ -209,11 +236,11 @@ export class Beneath {
         `${abs} is not inside ${this.root}; nothing was read or written. Pass a path inside the root.`,
       );
     }
-    depth++;
+    const leave = enterCall();
     try {
       return this.#atHeld(abs, below, final, options);
     } finally {
-      if (--depth === 0) for (const fd of retired.splice(0)) closeSync(fd);
+      leave();
     }
   }
 
@@ -240,14 +267,14 @@ export class Beneath {
     key: string | undefined,
   ): T {
     const queue = below.filter((s) => s !== ".");
-    const stack: Dir[] = [openRoot(this.root)];
+    const stack = new WalkStack(openRoot(this.root));
     let hops = 0;
     const follow = (target: string) => {
       if (++hops > MAX_HOPS) throw errno("ELOOP", abs);
       if (path.isAbsolute(target)) {
         const inside = segmentsBelow(this.root, path.normalize(target));
         if (inside === undefined) throw this.#escape(abs);
-        while (stack.length > 1) closeDir(stack.pop()!);
+        stack.toRoot();
         queue.unshift(...inside);
       } else {
         queue.unshift(...segments(target));
@@ -256,24 +283,24 @@ export class Beneath {
     try {
       for (;;) {
         const part = queue.shift();
-        const top = stack.at(-1)!;
+        if (part === "..") {
+          if (stack.depth === 0) throw this.#escape(abs);
+          stack.pop();
+          continue;
+        }
+        const top = stack.top(abs);
         if (part === undefined) {
           const done = final(top.path, ".");
           if (done === FOLLOW) throw errno("EINVAL", abs); // "." is never a link
           return done;
         }
         if (part === ".") continue;
-        if (part === "..") {
-          if (stack.length === 1) throw this.#escape(abs);
-          closeDir(stack.pop()!);
-          continue;
-        }
         if (queue.length === 0) {
           const done = final(top.path, part);
           if (done !== FOLLOW) {
             // Reached by names alone (no link followed): hold the folder for the next call.
             if (key !== undefined && hops === 0 && top.fd !== undefined && holdFolder(key, top.fd))
-              stack.pop();
+              stack.release();
             return done;
           }
           const target = linkText(top, part);
@@ -288,7 +315,7 @@ export class Beneath {
         }
         const child = this.#descend(top, part, options);
         if (child) {
-          stack.push(child);
+          stack.push(part, child);
           continue;
         }
         const target = linkText(top, part);
@@ -303,7 +330,7 @@ export class Beneath {
         follow(target);
       }
     } finally {
-      for (const dir of stack) closeDir(dir);
+      stack.close();
     }
   }
 

@@ -30,7 +30,12 @@ export function watchLate(fd: number, expected: string, onLate: (bytes: Uint8Arr
         break; // unreadable now: nothing more can be seen of it
       }
       if (moved) {
-        const bytes = await settled(fd, moved); // closes it
+        let bytes: Uint8Array;
+        try {
+          bytes = await settled(fd, moved); // closes it
+        } catch {
+          return; // unreadable while settling: nothing more can be seen of it
+        }
         try {
           onLate(bytes);
         } catch {

@@ -30,6 +30,11 @@ export interface WatchBatch {
 export interface RootWatchOptions {
   /** Told each batch once `debounceMs` passed without an event (and nothing holds it). */
   onBatch: (batch: WatchBatch) => void | Promise<void>;
+  /**
+   * Told when a batch could not be taken or handled (onBatch threw or
+   * rejected): the watch goes on, the failure is the caller's to report.
+   */
+  onError: (error: unknown) => void;
   /** Quiet time before a batch is told; default 200 ms. */
   debounceMs?: number;
   /** Pending paths at most; past it the watch says it lost track. Default 5,000. */
@@ -46,6 +51,7 @@ export class RootWatch {
   readonly #guard: PathGuard;
   readonly #workspace: Workspace;
   readonly #onBatch: (batch: WatchBatch) => void | Promise<void>;
+  readonly #onError: (error: unknown) => void;
   readonly #debounceMs: number;
   readonly #maxPaths: number;
   readonly #maxWaitMs: number;
@@ -67,6 +73,7 @@ export class RootWatch {
     this.#guard = guard;
     this.#workspace = workspace;
     this.#onBatch = options.onBatch;
+    this.#onError = options.onError;
     this.#debounceMs = options.debounceMs ?? 200;
     this.#maxPaths = options.maxPaths ?? 5_000;
     this.#maxWaitMs = options.maxWaitMs ?? 1_000;
@@ -178,8 +185,13 @@ export class RootWatch {
     );
     this.#timer = setTimeout(async () => {
       if (this.#holds > 0 || this.#closed) return;
-      const batch = await this.#take();
-      if (batch.paths.length > 0 || batch.lost) await this.#onBatch(batch);
+      try {
+        const batch = await this.#take();
+        if (batch.paths.length > 0 || batch.lost) await this.#onBatch(batch);
+      } catch (error) {
+        // No call waits on a batch: a failure goes to the caller's report, never up the loop.
+        this.#onError(error);
+      }
     }, wait);
     this.#timer.unref();
   }

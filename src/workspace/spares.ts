@@ -174,8 +174,11 @@ export class SparePool {
           this.#broken = true; // a full disk or a folder gone: writes stage as before
           return;
         }
+        // A callback of the thread pool: nothing above it would catch a throw.
         try {
           this.#ready.push({ name, ino: fstatSync(fd).ino });
+        } catch {
+          this.#broken = true;
         } finally {
           closeSync(fd);
         }

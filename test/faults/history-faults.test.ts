@@ -120,6 +120,13 @@ describe("history that cannot be kept", () => {
     expect(write.code).toBe("history_unavailable");
     expect(p.text("a.txt")).toBe("a\n");
     expect(existsSync(join(p.root, "b.txt"))).toBe(false);
+
+    // Fixed while the same toolkit runs (a server): within a second it keeps history again.
+    rmSync(join(p.root, ".splice"));
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    await s.write({ targets: [{ path: "b.txt", text: "b\n" }] });
+    expect(p.text("b.txt")).toBe("b\n");
+    expect(existsSync(join(p.root, ".splice", ".gitignore"))).toBe(true);
   });
 
   it("a blob replaced by a folder: a write names it and changes nothing, undo calls it missing", async () => {

@@ -6,7 +6,7 @@
  * The CLI and MCP cases need `npm run build` (the real bin/splice).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -136,6 +136,49 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("bounded paths over MCP", () => 
     );
     expect(write.isError).toBe(true);
     expect(text(write)).toMatch(/^invalid_input: Path 'd\/d\/.* is too deep: it is 2,001 names/);
+    expect(await readWithin(client, 1_000)).toContain("1| alpha");
+  });
+
+  it("writes at the deepest path allowed, and reads at once after", async () => {
+    const p = new Project();
+    p.write("a.txt", "alpha\n");
+    const client = await serve(p.root);
+    const deepest = `${"d/".repeat(127)}x.txt`; // 128 names below the root
+    const started = performance.now();
+    const write = await client.callTool(
+      { name: "write", arguments: { targets: [{ path: deepest, text: "x\n" }] } },
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(write.isError, text(write)).toBeFalsy();
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await readWithin(client, 1_000)).toContain("1| alpha");
+    const again = await client.callTool(
+      { name: "read", arguments: { targets: [{ path: deepest }] } },
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(text(again)).toContain("1| x");
+  });
+
+  it("refuses a path whose link leads 1,500 folders deep at once, then reads at once", async () => {
+    const p = new Project();
+    p.write("a.txt", "alpha\n");
+    execFileSync("mkdir", ["-p", "e/".repeat(1500)], { cwd: p.root });
+    symlinkSync("e/".repeat(1500).slice(0, -1), join(p.root, "link"));
+    const client = await serve(p.root);
+    const started = performance.now();
+    const write = await client.callTool(
+      { name: "write", arguments: { targets: [{ path: "link/x.txt", text: "x\n" }] } },
+      undefined,
+      { timeout: 20_000 },
+    );
+    // Before the bound the write went through, walking 1,500 folders on each of its calls: 24 s.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(write.isError).toBe(true);
+    expect(text(write)).toBe(
+      "invalid_input: Path 'link/x.txt' is too deep: a link on its way leads more than 128 names below the root, and splice allows at most 128. Use a path with fewer folders.",
+    );
     expect(await readWithin(client, 1_000)).toContain("1| alpha");
   });
 

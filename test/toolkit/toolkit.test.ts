@@ -97,8 +97,16 @@ describe("createToolkit", () => {
     p.write(".splice/blobs", "not a folder");
     p.write(".splice/locks", "not a folder");
     const kit = createToolkit({ root: p.root });
+    // A read is answered all the same: its version is known in memory only, and it says so.
+    const read = (await kit.call("read", { targets: [{ path: "a.txt" }] })) as {
+      results: { content: string }[];
+      warnings: string[];
+    };
+    expect(read.results[0]!.content).toContain("1| v1");
+    expect(read.warnings.join("\n")).toMatch(
+      /splice could not keep this read in its history \((ENOTDIR|EEXIST) in .*\.splice\): .*edits and writes are refused until that folder can be written again/,
+    );
     const calls = [
-      kit.call("read", { targets: [{ path: "a.txt" }] }),
       kit.call("write", { targets: [{ path: "a.txt", text: "v2\n" }] }),
       kit.call("file", { action: "delete", path: "a.txt" }),
     ];

@@ -45,6 +45,9 @@ describe("RootWatch", () => {
       onBatch: (batch) => {
         batches.push(batch.paths);
       },
+      onError: (error) => {
+        throw error;
+      },
     });
     try {
       writeFileSync(join(root, tempName("a.ts")), "staged\n");
@@ -54,6 +57,34 @@ describe("RootWatch", () => {
       expect(batch.lost).toBe(false);
       expect(batch.paths).toEqual(["src/c.ts"]);
       expect(batches).toEqual([]);
+    } finally {
+      await watch.close();
+    }
+  });
+});
+
+describe("RootWatch failures", () => {
+  it("hands a batch that failed to onError and goes on telling the next ones", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "splice-root-watch-")));
+    roots.push(root);
+    const guard = new PathGuard({ root });
+    const told: string[][] = [];
+    const errors: string[] = [];
+    const watch = await RootWatch.start(guard, new LocalWorkspace({ confineTo: root }), {
+      debounceMs: 20,
+      onBatch: async (batch) => {
+        told.push(batch.paths);
+        if (told.length === 1) throw new Error("history went away");
+      },
+      onError: (error) => errors.push((error as Error).message),
+    });
+    try {
+      writeFileSync(join(root, "a.txt"), "a\n");
+      await expect.poll(() => errors).toEqual(["history went away"]);
+      writeFileSync(join(root, "b.txt"), "b\n");
+      // (a.txt may come again in a batch of its own: a write is a create and a change)
+      await expect.poll(() => told.slice(1).flat()).toContain("b.txt");
+      expect(errors).toEqual(["history went away"]);
     } finally {
       await watch.close();
     }

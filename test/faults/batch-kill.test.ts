@@ -1,0 +1,169 @@
+/**
+ * A batch killed between two renames is finished at the next open
+ * (change/finish-batch.ts): a real child process applies a patch of several
+ * files and SIGKILLs itself after the first rename (SPLICE_TEST_KILL_AFTER_RENAMES,
+ * a test-only hook in commit-batch.ts); the next toolkit on the root writes
+ * the rest forward, leaves a file someone changed since alone, and says so
+ * on its first result. Before, the kill left one file new and the other old.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { UndoResult } from "../../src/tools/undo/index.js";
+import { startTime } from "../../src/workspace/holder.js";
+import { Project } from "../helpers/project.js";
+
+const FIXTURE = join(import.meta.dirname, "fixtures/batch-writer.ts");
+
+/** A unified diff that changes each file's one line `old` to `new`. */
+function patchOf(files: Record<string, [string, string]>): string {
+  return Object.entries(files)
+    .map(([path, [was, now]]) => `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-${was}\n+${now}\n`)
+    .join("");
+}
+
+/** Runs the patch in a child that kills itself after `renames` renames; returns its signal. */
+function killedAfter(p: Project, patch: string, renames: number): NodeJS.Signals | null {
+  const run = spawnSync(process.execPath, ["--import", "tsx", FIXTURE, p.root, patch], {
+    env: { ...process.env, SPLICE_TEST_KILL_AFTER_RENAMES: String(renames) },
+    encoding: "utf8",
+    timeout: 15_000,
+  });
+  return run.signal;
+}
+
+const journal = (p: Project) => readFileSync(join(p.root, ".splice", "journal.jsonl"), "utf8");
+
+describe("a batch killed between two renames", { timeout: 20_000 }, () => {
+  it("is finished forward by the next call on the root, which says so; one undo reverts it all", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    p.write("c.txt", "c1\n");
+    const patch = patchOf({ "a.txt": ["a1", "a2"], "b.txt": ["b1", "b2"], "c.txt": ["c1", "c2"] });
+    expect(killedAfter(p, patch, 1)).toBe("SIGKILL");
+    // What the kill left: the first file written, the others not; the intent without its done mark.
+    expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a2\n", "b1\n", "c1\n"]);
+    expect(journal(p)).toMatch(/^\{"batch":/m);
+    expect(journal(p)).not.toMatch(/^\{"batch_done":/m);
+
+    const s = p.splice();
+    const read = (await s.read({ targets: [{ path: "a.txt" }] })) as { warnings?: string[] };
+    expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a2\n", "b2\n", "c2\n"]);
+    expect(read.warnings).toEqual([
+      expect.stringMatching(
+        /^A batch of 3 files interrupted at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(its process stopped between two of them\) was finished: b\.txt, c\.txt written now; a\.txt had been written before it stopped\. Undo it whole with undo \{"backup_session": "[\w-]+"\}\.$/,
+      ),
+    ]);
+    expect(journal(p)).toMatch(/^\{"batch_done":/m);
+    // Told once: the next call has nothing to say, and a new toolkit finds nothing to finish.
+    const again = (await s.read({ targets: [{ path: "b.txt" }] })) as { warnings?: string[] };
+    expect(again.warnings ?? []).toEqual([]);
+    const other = (await p.splice().read({ targets: [{ path: "c.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect(other.warnings ?? []).toEqual([]);
+
+    // The finished files joined the batch's backup session: one undo takes all three back.
+    const session = /"backup_session": "([\w-]+)"/.exec(read.warnings![0]!)![1]!;
+    const undone = (await s.undo({ backup_session: session })) as UndoResult;
+    expect(undone.files.map((f) => f.path).sort()).toEqual(["a.txt", "b.txt", "c.txt"]);
+    expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a1\n", "b1\n", "c1\n"]);
+  });
+
+  it("leaves a file someone changed since alone, and names it", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    p.write("c.txt", "c1\n");
+    const patch = patchOf({ "a.txt": ["a1", "a2"], "b.txt": ["b1", "b2"], "c.txt": ["c1", "c2"] });
+    expect(killedAfter(p, patch, 1)).toBe("SIGKILL");
+    p.write("c.txt", "someone else\n");
+    const read = (await p.splice().read({ targets: [{ path: "a.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual([
+      "a2\n",
+      "b2\n",
+      "someone else\n",
+    ]);
+    expect(read.warnings?.[0]).toMatch(
+      /was finished: b\.txt written now; a\.txt had been written before it stopped\. Undo it whole with undo \{"backup_session": "[\w-]+"\}\. Left as they are, changed by someone else since: c\.txt\.$/,
+    );
+  });
+
+  it("is rolled back when a new version is missing from history", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    expect(killedAfter(p, patchOf({ "a.txt": ["a1", "a2"], "b.txt": ["b1", "b2"] }), 1)).toBe(
+      "SIGKILL",
+    );
+    // A power loss can take a blob that was never synced: b.txt's new version is gone.
+    const intent = JSON.parse(
+      journal(p)
+        .split("\n")
+        .find((l) => l.startsWith('{"batch":'))!,
+    );
+    const after = intent.files.find((f: { path: string }) => f.path === "b.txt").after as string;
+    spawnSync("rm", ["-f", join(p.root, ".splice", "blobs", after.slice(0, 2), after.slice(2))]);
+    const read = (await p.splice().read({ targets: [{ path: "a.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a1\n", "b1\n"]);
+    expect(read.warnings?.[0]).toMatch(
+      /was rolled back, since the new version of b\.txt is not in history: a\.txt put back\.$/,
+    );
+  });
+
+  it("with no file at its new version is closed quietly", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    expect(killedAfter(p, patchOf({ "a.txt": ["a1", "a2"], "b.txt": ["b1", "b2"] }), 1)).toBe(
+      "SIGKILL",
+    );
+    // Put back by hand: nothing of the batch is on disk, as when it stopped before its first rename.
+    p.write("a.txt", "a1\n");
+    const read = (await p.splice().read({ targets: [{ path: "b.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect(read.warnings ?? []).toEqual([]);
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a1\n", "b1\n"]);
+    expect(journal(p)).toMatch(/^\{"batch_done":/m);
+  });
+
+  it("is left to its process while that process lives", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    expect(killedAfter(p, patchOf({ "a.txt": ["a1", "a2"], "b.txt": ["b1", "b2"] }), 1)).toBe(
+      "SIGKILL",
+    );
+    // The same intent, as if a process that still runs had written it (a batch under way).
+    const living = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const start = startTime(living.pid!)!;
+      const path = join(p.root, ".splice", "journal.jsonl");
+      const lines = journal(p).split("\n");
+      const at = lines.findIndex((l) => l.startsWith('{"batch":'));
+      const intent = JSON.parse(lines[at]!);
+      const [, , host, token] = intent.holder.split(".");
+      intent.holder = `${living.pid}.${start}.${host}.${token}`;
+      lines[at] = JSON.stringify(intent);
+      writeFileSync(path, lines.join("\n"));
+      const read = (await p.splice().read({ targets: [{ path: "b.txt" }] })) as {
+        warnings?: string[];
+      };
+      expect(read.warnings ?? []).toEqual([]);
+      expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a2\n", "b1\n"]);
+    } finally {
+      living.kill("SIGKILL");
+    }
+    await new Promise((resolve) => living.once("exit", resolve));
+    // Gone now: the next open finishes it.
+    await p.splice().read({ targets: [{ path: "b.txt" }] });
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a2\n", "b2\n"]);
+  });
+});
