@@ -7,6 +7,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import type { CodeEditResult } from "../../src/codebase/code-edit.js";
+import { tagOf } from "../../src/text/hashline.js";
 import type { OutlineResult } from "../../src/tools/outline/index.js";
 import { Project } from "../helpers/project.js";
 
@@ -94,6 +95,9 @@ describe("syntax tools on files in their own encoding", () => {
     expect(p.bytes("src/caisse.py").equals(iconv.encode(py, "windows-1252"))).toBe(true);
     const c = C.replace("return add(1, 2);", "return add(2, 1);");
     expect(p.bytes("src/main.c").equals(iconv.encode(c, "shift_jis"))).toBe(true);
+    // The tags the batch reports are those of the new text, as read gives them.
+    const tags = [py, c].map((t) => tagOf(t.replaceAll("\r\n", "\n")));
+    expect(edited.files.map((f) => f.file_hash)).toEqual(tags);
     await p.splice().undo({});
     expect(p.bytes("src/caisse.py").equals(iconv.encode(PY, "windows-1252"))).toBe(true);
     expect(p.bytes("src/main.c").equals(iconv.encode(C, "shift_jis"))).toBe(true);
