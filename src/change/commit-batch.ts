@@ -20,6 +20,7 @@ import {
   type WriteChange,
 } from "./change.js";
 import {
+  adoptProjectEncoding,
   bytesOf,
   commit,
   RaceError,
@@ -52,6 +53,8 @@ interface Pending {
   bytes: Uint8Array;
   diff: string;
   identity: { sha: string; tag: string };
+  /** The project's encoding, when the write took it. */
+  notice?: string | undefined;
 }
 
 /**
@@ -102,6 +105,7 @@ async function checkWrites(
       continue;
     }
     try {
+      const notice = await adoptProjectEncoding(context, change);
       const bytes = bytesOf(change);
       const { before, file } = change;
       if (writesNothing(change, bytes)) {
@@ -113,7 +117,8 @@ async function checkWrites(
       if (refused) throw refused;
       if (!change.restores && !force) refuseReadOnly(file, before?.mode);
       const diff = replacedDiff(file.display, before, change.doc);
-      pending.push({ index, change, bytes, diff, identity: identify(bytes) });
+      const identity = identify(bytes, undefined, encodingOfWrite(change));
+      pending.push({ index, change, bytes, diff, identity, notice });
     } catch (error) {
       return { failed: { index, error } };
     }
@@ -221,7 +226,7 @@ function testKillAfterRenames(renamed: number): void {
 /** One file of the batch: the compare-and-swap, then what follows a write that landed. */
 async function swapOne(
   context: ChangeContext,
-  { index, change, bytes, diff, identity: { sha, tag } }: Pending,
+  { index, change, bytes, diff, identity: { sha, tag }, notice }: Pending,
 ): Promise<{ outcome: Outcome } | { failed: Failed }> {
   const { file, before } = change;
   let displaced: string | undefined;
@@ -244,7 +249,9 @@ async function swapOne(
   return {
     outcome: {
       ...landedOutcome(context, file, tag, sha, diff),
-      ...(displaced ? { validationNotice: displaced } : {}),
+      ...(notice || displaced
+        ? { validationNotice: [notice, displaced].filter(Boolean).join(" ") }
+        : {}),
     },
   };
 }

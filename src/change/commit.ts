@@ -6,12 +6,14 @@
  * (`context.backup`, opened once per call by the toolkit). A batch of
  * changes commits through commit-batch.ts.
  */
+import { isAscii } from "node:buffer";
 import { ToolError } from "../errors.js";
 import type { GuardedPath } from "../guard/path-guard.js";
 import { historyFailure } from "../history/failure.js";
 import { unifiedDiff } from "../text/diff.js";
 import { documentToBytes, hasFinalNewline } from "../text/document.js";
 import { changedBytes } from "../text/document-bytes.js";
+import { isUtf16 } from "../text/encoding.js";
 import { header } from "../text/hashline.js";
 import { SyncBarrier } from "../util/durable.js";
 import { identify, sha256 } from "../util/hash.js";
@@ -29,6 +31,7 @@ import type { ChangeContext } from "./context.js";
 import { sameBytes } from "./decoded-cache.js";
 import { replacedDiff } from "./diffs.js";
 import { keepDisplaced, keepDisplacedLate } from "./displaced.js";
+import { configuredEncoding } from "./encoding-config.js";
 import { encodedOrRefused, type Replaced } from "./load.js";
 import { doneWithDisk, releasedWithWrite } from "./lock-scope.js";
 import { refuseLinkRemoval, refuseReadOnly, unreadableResult } from "./refusals.js";
@@ -65,6 +68,35 @@ export function bytesOf(change: WriteChange): Uint8Array {
   );
 }
 
+/** Whether every line is ASCII, which every encoding but UTF-16 writes as the same bytes. */
+const asciiText = (lines: readonly string[]) => lines.every((line) => isAscii(Buffer.from(line)));
+
+/**
+ * A write in the encoding the project declares (`.editorconfig`,
+ * `.gitattributes`) when it has none of its own: a new file, or a file that
+ * held only ASCII and now gets other text (then only in an encoding that
+ * writes ASCII as ASCII, so the other lines keep their bytes). Sets the
+ * change's encoding; returns the sentence that says so, or undefined.
+ */
+export async function adoptProjectEncoding(
+  context: ChangeContext,
+  change: WriteChange,
+): Promise<string | undefined> {
+  const { doc, before, file } = change;
+  if (change.restores || "opaque" in doc || encodingOfWrite(change)) return undefined;
+  const fresh = before === undefined;
+  if (!fresh && (!before.doc || before.doc.bom || !isAscii(before.bytes) || asciiText(doc.lines)))
+    return undefined;
+  const configured = await configuredEncoding(context, file);
+  const encoding = configured?.encoding;
+  if (!encoding || encoding === "utf-8") return undefined;
+  // ASCII is the same bytes in the other encodings: only UTF-16 changes a new file's.
+  if (fresh ? !isUtf16(encoding) && asciiText(doc.lines) : isUtf16(encoding)) return undefined;
+  change.doc = { ...doc, encoding, bom: doc.bom || isUtf16(encoding) };
+  const was = fresh ? "" : " (it held only ASCII until now)";
+  return `Wrote ${file.display} in ${encoding}, as ${configured.source} says${was}.`;
+}
+
 /** Whether writing these bytes would leave the file as it is (same bytes, same permissions). */
 export function writesNothing(change: WriteChange, bytes: Uint8Array): boolean {
   const { before } = change;
@@ -77,6 +109,7 @@ async function commitWrite(
   change: WriteChange,
   { mode = "apply", validate, force }: CommitOptions,
 ): Promise<Outcome> {
+  const encodingNotice = await adoptProjectEncoding(context, change);
   const { before, doc, file } = change;
   const bytes = bytesOf(change);
   if (before && writesNothing(change, bytes)) {
@@ -102,7 +135,7 @@ async function commitWrite(
     const { tag, sha, diff, displaced } = await writeDurably(context, change, bytes);
     doneWithDisk();
     const checked = await validateWritten(context, change, validate);
-    const notice = [displaced, checked.validationNotice].filter(Boolean).join(" ");
+    const notice = [encodingNotice, displaced, checked.validationNotice].filter(Boolean).join(" ");
     return {
       ...landedOutcome(context, file, tag, sha, diff),
       ...checked,
@@ -119,8 +152,9 @@ async function commitWrite(
   }
   const { tag } = identify(bytes, undefined, encodingOfWrite(change));
   doneWithDisk();
-  const checked =
+  const checked: { validationNotice?: string } =
     mode === "validate_only" ? await validateChange(context, change, validate, true) : {};
+  const notice = [encodingNotice, checked.validationNotice].filter(Boolean).join(" ");
   return {
     tag,
     header: header(file.display, tag),
@@ -128,6 +162,7 @@ async function commitWrite(
     applied: false,
     changed: true,
     ...checked,
+    ...(notice ? { validationNotice: notice } : {}),
   };
 }
 

@@ -72,13 +72,22 @@ const shown = (root: string, real: string) => posix.relative(root, real) || real
 /** The `working-tree-encoding` the last line matching `rel` sets in a .gitattributes text. */
 export function workingTreeEncoding(text: string, rel: string): string | undefined {
   let found: string | undefined;
+  for (const [pattern, name] of workingTreeEncodings(text)) {
+    if (ignore().add(pattern).ignores(rel)) found = name;
+  }
+  return found;
+}
+
+/** Each line of a .gitattributes text that sets a `working-tree-encoding`: its pattern and the name, in order. */
+export function workingTreeEncodings(text: string): [pattern: string, name: string][] {
+  const out: [string, string][] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     const [pattern, ...attrs] = line.split(/\s+/);
     const attr = attrs.find((a) => a.startsWith("working-tree-encoding="));
     if (!pattern || !attr || pattern.startsWith("!")) continue;
-    if (ignore().add(pattern).ignores(rel)) found = attr.slice("working-tree-encoding=".length);
+    out.push([pattern, attr.slice("working-tree-encoding=".length)]);
   }
-  return found;
+  return out;
 }

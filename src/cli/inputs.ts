@@ -117,6 +117,26 @@ export function typedValue(raw: string): unknown {
 }
 
 /**
+ * A value typed on the command line to replace `existing`, of the same kind
+ * when it reads as that kind: any text reads as a string, so `2` over `"1"`
+ * is `"2"`; a number stays a number and `true` a boolean, as JSON reads them.
+ * Text that does not read as the kind (`abc` over a number), or that replaces
+ * null, a list, an object or nothing yet, is read as `typedValue` reads it.
+ */
+export function valueLike(existing: unknown, raw: string): unknown {
+  return typeof existing === "string" ? raw : typedValue(raw);
+}
+
+/** A value typed on the command line as JSON, exactly; a UsageError-worthy message when it is not. */
+export function jsonValue(raw: string): { value: unknown } | { error: string } {
+  try {
+    return { value: JSON.parse(raw) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/**
  * `-g '*.ts,!*.d.ts' -g src/**` as the globs it names: each value split at its
  * commas, but not at the ones inside braces (`*.{ts,tsx}` is one glob).
  */

@@ -1,14 +1,13 @@
 /**
  * The files a syntax tool works on: files, folders (walked like `list`, so
  * .gitignore and dependency folders are respected) and globs, kept to the
- * languages splice parses, deduplicated, sorted by path and capped. Also the
- * bulk reading those tools share, and a progress hook for the CLI's bar.
+ * languages splice parses, deduplicated, sorted by path and capped, and a
+ * progress hook for the CLI's bar. Reading them in bulk is `code-bytes.ts`.
  */
 import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { ChangeContext } from "../change/context.js";
-import type { LoadedFile } from "../change/load.js";
 import { reportCallProgress } from "../change/progress.js";
 import {
   type Language,
@@ -21,12 +20,8 @@ import {
 import { ToolError } from "../errors.js";
 import type { EventBus } from "../events.js";
 import type { GuardedPath } from "../guard/path-guard.js";
-import { filesWithAny } from "../proc/ripgrep.js";
-import { type Document, documentFromBytes } from "../text/document.js";
 import { pathList } from "../text/names.js";
-import { count, formatBytes } from "../util/format.js";
-import { identify } from "../util/hash.js";
-import { mapLimit } from "../util/map-limit.js";
+import { count } from "../util/format.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 import { walkCacheFor } from "./symbol-index-walk.js";
 
@@ -291,79 +286,6 @@ export function codeEditFootprint(inputs: readonly string[], mode: string | unde
 /** What a call over these paths may touch, for scheduling: a glob touches its folder. */
 export function footprintPaths(inputs: readonly string[]): string[] {
   return inputs.map((p) => (GLOB_CHARS.test(p) ? globBase(p) : p));
-}
-
-/** Below this many files, reading them is as quick as starting ripgrep. */
-const RIPGREP_MIN_FILES = 200;
-/** Paths per ripgrep process: well under any system's argument limit. */
-const RIPGREP_ARG_CHARS = 500_000;
-
-/**
- * The files (by real path) that contain at least one of `words`, found by
- * ripgrep over exactly these files — or undefined when the caller should read
- * them itself: few files, no words, or a workspace that is not the local disk.
- */
-export async function filesContaining(
-  context: ChangeContext,
-  files: readonly CodeFile[],
-  words: readonly string[],
-): Promise<Set<string> | undefined> {
-  if (!context.workspace.capabilities?.localFiles || files.length < RIPGREP_MIN_FILES)
-    return undefined;
-  if (words.length === 0 || words.some((w) => w === "")) return undefined;
-  const chunks: string[][] = [[]];
-  let chars = 0;
-  for (const { file } of files) {
-    if (chars + file.real.length > RIPGREP_ARG_CHARS && chunks.at(-1)!.length > 0) {
-      chunks.push([]);
-      chars = 0;
-    }
-    chunks.at(-1)!.push(file.real);
-    chars += file.real.length + 1;
-  }
-  const found = await mapLimit(chunks, 2, (chunk) => filesWithAny(chunk, [...words]));
-  if (found.some((f) => f === undefined)) return undefined;
-  return new Set(found.flatMap((f) => f!));
-}
-
-/** Why a file was passed over by a bulk read, or its bytes. */
-export type RawRead = { bytes: Uint8Array } | { skipped: string };
-
-/** Reads a file's bytes for a bulk scan; too large or unreadable files are skipped, not fatal. */
-export async function readRaw(
-  context: ChangeContext,
-  code: { file: GuardedPath; size?: number },
-): Promise<RawRead> {
-  const limit = context.limits.maxFileBytes;
-  const tooLarge = { skipped: `over the ${formatBytes(limit)} limit` };
-  try {
-    let size = code.size;
-    if (size === undefined) {
-      const stat = await context.workspace.stat(code.file.real);
-      if (stat?.kind !== "file") return { skipped: "gone" };
-      size = stat.size;
-    }
-    if (size > limit) return tooLarge;
-    const bytes = await context.workspace.readFile(code.file.real);
-    // It may have grown since the walk measured it.
-    return bytes.length > limit ? tooLarge : { bytes };
-  } catch {
-    return { skipped: "unreadable" };
-  }
-}
-
-/** A text file from bytes already read (mode unknown: 0), or undefined for binary. */
-/** The bytes as a loaded text file (`sha` when the caller hashed them already), or undefined. */
-export function loadedFrom(bytes: Uint8Array, sha?: string): LoadedFile | undefined {
-  const doc: Document | { kind: "binary" } = documentFromBytes(bytes);
-  if ("kind" in doc) return undefined;
-  return { bytes, doc, ...identify(bytes, sha), mode: 0 };
-}
-
-/** Whether the bytes contain every word (a cheap test before parsing). */
-export function containsAll(bytes: Uint8Array, words: readonly string[]): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return words.every((w) => buffer.includes(w));
 }
 
 export interface Progress {

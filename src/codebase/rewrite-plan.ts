@@ -11,9 +11,10 @@ import { ToolError } from "../errors.js";
 import { type Document, normalizedText, parseDocument, restyle } from "../text/document.js";
 import { Ahead } from "../util/ahead.js";
 import { mapLimit } from "../util/map-limit.js";
+import { filesContaining, loadedIn, readRaw } from "./code-bytes.js";
 import type { CodeEditFile, Transform } from "./code-edit.js";
 import type { CodeFile } from "./files.js";
-import { filesContaining, loadedFrom, readRaw, reportProgress } from "./files.js";
+import { reportProgress } from "./files.js";
 
 export interface Planned {
   code: CodeFile;
@@ -118,9 +119,9 @@ export async function planAll(
       unmatched(code);
       return;
     }
-    const loaded = loadedFrom(raw.bytes);
-    if (!loaded) {
-      if (code.explicit) skipped.push(`${code.file.display} (not UTF-8 text)`);
+    const loaded = await loadedIn(context, code.file, raw.bytes);
+    if ("kind" in loaded) {
+      if (code.explicit) skipped.push(`${code.file.display} (${loaded.reason})`);
       return;
     }
     let outcome: Awaited<ReturnType<typeof plan>>;

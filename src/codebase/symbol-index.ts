@@ -20,7 +20,8 @@ import { normalizedText } from "../text/document.js";
 import { sha256 } from "../util/hash.js";
 import { mapLimit } from "../util/map-limit.js";
 import type { Ticket, TreeWatch } from "../workspace/watch.js";
-import { type CodeFile, loadedFrom, readRaw } from "./files.js";
+import { loadedIn, readRaw } from "./code-bytes.js";
+import type { CodeFile } from "./files.js";
 import {
   fileStamp,
   IndexStore,
@@ -73,14 +74,15 @@ interface Shard {
 
 /** Parses bytes into an entry (undefined when they are not text). */
 export async function entryOf(
+  context: ChangeContext,
   code: CodeFile,
   bytes: Uint8Array,
   stat: { size: number; mtimeMs: number },
   checkedAt: number,
   sha?: string,
 ): Promise<IndexEntry | undefined> {
-  const loaded = loadedFrom(bytes, sha);
-  if (!loaded) return undefined;
+  const loaded = await loadedIn(context, code.file, bytes, sha);
+  if ("kind" in loaded) return undefined;
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
   const defs = extractDefinitions(root, code.language, loaded.doc.lines);
   const outline = outlineLines(defs, loaded.doc.lines);
@@ -242,6 +244,7 @@ export class SymbolIndex {
 
   /** The entry for bytes a caller already read (stat taken before the read). */
   async forBytes(
+    context: ChangeContext,
     code: CodeFile,
     bytes: Uint8Array,
     stat: { size: number; mtimeMs: number } | undefined,
@@ -259,7 +262,8 @@ export class SymbolIndex {
       }
       return old;
     }
-    const entry = await entryOf(code, bytes, stat ?? { size: -1, mtimeMs: -1 }, checkedAt, sha);
+    const at = stat ?? { size: -1, mtimeMs: -1 };
+    const entry = await entryOf(context, code, bytes, at, checkedAt, sha);
     this.put(rel, entry && bytes.length <= MAX_INDEXED_FILE_BYTES && stat ? entry : null);
     return entry;
   }
@@ -293,8 +297,8 @@ export class SymbolIndex {
       this.put(rel, null);
       return { code, skipped: raw.skipped };
     }
-    const entry = await this.forBytes(code, raw.bytes, stat, checkedAt);
-    if (!entry) return { code, skipped: "not UTF-8 text", bytes: raw.bytes };
+    const entry = await this.forBytes(context, code, raw.bytes, stat, checkedAt);
+    if (!entry) return { code, skipped: "not text", bytes: raw.bytes };
     // Bytes read after the ticket: a change since is an event (an entry not stored is not vouched).
     if (this.get(rel) === entry) watch?.vouch(code.file.real, ticket, entry.sha);
     return { code, entry, bytes: raw.bytes };

@@ -2,7 +2,8 @@
  * Which document format a file is, by its name (the editors are in open.ts,
  * so naming a format loads no parser).
  * `.json` is strict JSON except for files whose tools read comments and
- * trailing commas (tsconfig, jsconfig, VS Code settings, devcontainer).
+ * trailing commas (tsconfig, jsconfig, VS Code settings, devcontainer,
+ * Renovate's renovate.json, which real projects write with trailing commas).
  */
 import { DocError } from "./errors.js";
 
@@ -11,7 +12,7 @@ export type DocFormat = "json" | "jsonc" | "yaml" | "toml";
 export const DOC_FORMATS: readonly DocFormat[] = ["json", "jsonc", "yaml", "toml"];
 
 const JSONC_NAMES =
-  /^(tsconfig|jsconfig)([.-][^/]*)?\.json$|^(\.?devcontainer|\.eslintrc|\.babelrc|biome|deno|turbo)\.json$/;
+  /^(tsconfig|jsconfig)([.-][^/]*)?\.json$|^(\.?devcontainer|\.eslintrc|\.babelrc|biome|deno|turbo|renovate|\.renovaterc)\.json$/;
 
 export function formatOf(path: string): DocFormat | undefined {
   const parts = path.split(/[\\/]/);

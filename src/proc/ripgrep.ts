@@ -183,3 +183,21 @@ export function filesWithAny(paths: string[], words: string[]): Promise<string[]
     });
   });
 }
+
+/**
+ * The files rg lists (`--files` with these arguments, run in `cwd`), as it
+ * prints them: what it printed even when it failed part way (a folder it may
+ * not read), so a caller that widens a search by them finds less, never errs.
+ */
+export function rgFiles(args: string[], cwd: string, signal?: AbortSignal): Promise<string[]> {
+  return new Promise((resolve) => {
+    const options = { cwd, maxBuffer: 1 << 26, ...(signal && { signal }) };
+    execFile(rgPath, ["--files", ...args], options, (_error, stdout) => {
+      resolve(
+        String(stdout ?? "")
+          .split("\n")
+          .filter(Boolean),
+      );
+    });
+  });
+}

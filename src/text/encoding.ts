@@ -197,3 +197,54 @@ export function sureCandidate(candidates: Candidate[]): Candidate | undefined {
   if (second && first.confidence - second.confidence < SURE_MARGIN) return undefined;
   return first;
 }
+
+/**
+ * The WHATWG Encoding Standard's label for `encoding`: the name ripgrep's
+ * `--encoding` and `TextDecoder` take (ISO-8859-1 is read as Windows-1252 there).
+ */
+export function whatwgLabel(encoding: Encoding): string {
+  return encoding === "cp932" ? "windows-31j" : encoding;
+}
+
+/**
+ * `text` as bytes in each legacy encoding that holds it and reads ASCII as
+ * ASCII (not UTF-16), each byte sequence once: what a search for `text`
+ * looks for in files whose encoding nothing declares.
+ */
+export function byteForms(text: string): Uint8Array[] {
+  const forms = new Map<string, Uint8Array>();
+  for (const encoding of ENCODINGS) {
+    if (isUtf16(encoding)) continue;
+    try {
+      const bytes = encodeStrict(text, encoding);
+      forms.set(Buffer.from(bytes).toString("hex"), bytes);
+    } catch {
+      // This encoding cannot hold the text: no file in it can match.
+    }
+  }
+  return [...forms.values()];
+}
+
+let westernTable: string[] | undefined;
+
+/**
+ * `bytes` decoded as the WHATWG Encoding Standard decodes them, as ripgrep's
+ * `--encoding` reads a file (a BOM of the encoding dropped, a bad sequence
+ * replaced). `TextDecoder`, except for Windows-1252 (which the standard
+ * reads ISO-8859-1 as): Node 20's TextDecoder reads that one as ISO-8859-1.
+ */
+export function decodeWhatwg(bytes: Uint8Array, encoding: Encoding): string {
+  const label = whatwgLabel(encoding);
+  if (new TextDecoder(label).encoding !== "windows-1252") {
+    return new TextDecoder(label).decode(bytes);
+  }
+  // The five bytes Windows-1252 leaves undefined stand for the C1 controls of their value.
+  westernTable ??= Array.from({ length: 256 }, (_, b) => {
+    const char = codec().decode(Buffer.from([b]), "windows-1252");
+    return char === "\uFFFD" ? String.fromCharCode(b) : char;
+  });
+  const table = westernTable;
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += table[bytes[i]!];
+  return out;
+}

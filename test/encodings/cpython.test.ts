@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
+import type { SearchResult } from "../../src/index.js";
 import type { Encoding } from "../../src/text/encoding.js";
 import { Project } from "../helpers/project.js";
 
@@ -58,6 +59,21 @@ describe.each(FILES)("$name.txt", ({ name, encoding, config, composed }) => {
     const raw = bytes.toString("latin1").split("\n");
     raw[2] = iconv.encode(line, encoding).toString("latin1");
     expect(p.bytes(`${name}.txt`).equals(Buffer.from(raw.join("\n"), "latin1"))).toBe(true);
+  });
+
+  it("is searched line by line with the numbers and text read shows", async () => {
+    const result = (await plant()
+      .splice()
+      .call("search", { pattern: ".", regex: true, limit: 2000, glob: "*.txt" })) as SearchResult;
+    const shown = lines.flatMap((l, i) =>
+      l === "" ? [] : [{ path: `${name}.txt`, line: i + 1, text: l }],
+    );
+    expect(result.hits).toEqual(shown);
+    // A literal word from the middle of the file, found by its bytes or by the config.
+    const word = [...lines[Math.floor(lines.length / 2)]!].slice(0, 3).join("");
+    const found = (await plant().splice().call("search", { pattern: word })) as SearchResult;
+    expect(found.hits.length).toBeGreaterThan(0);
+    for (const hit of found.hits) expect(hit.text).toBe(lines[hit.line - 1]);
   });
 });
 

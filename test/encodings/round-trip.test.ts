@@ -237,6 +237,110 @@ describe("a new file", () => {
   });
 });
 
+describe("new text in the project's encoding", () => {
+  const latin1 = (text: string) => iconv.encode(text, "latin1");
+
+  function project(): Project {
+    const p = new Project();
+    p.write(".editorconfig", "root = true\n[*.txt]\ncharset = latin1\n");
+    p.write("docs/.gitattributes", "*.md working-tree-encoding=Shift_JIS\n");
+    return p;
+  }
+
+  it("creates files in it with edit, file, patch (unified and Codex) and write", async () => {
+    const p = project();
+    const s = p.splice();
+    const created = await s.edit({
+      targets: [{ path: "a.txt", edits: [{ old_text: "", new_text: "café\n" }] }],
+    });
+    expect(created.results[0]!.warnings).toContain(
+      "Wrote a.txt in iso-8859-1, as .editorconfig says.",
+    );
+    await s.call("file", { action: "create", path: "b.txt", text: "crème\n" });
+    await s.call("patch", {
+      patch: "--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1 @@\n+brûlée\n",
+    });
+    const codex = (await s.call("patch", {
+      patch: "*** Begin Patch\n*** Add File: docs/d.md\n+# 日本語\n*** End Patch\n",
+    })) as { results: { warnings: string[] }[] };
+    expect(JSON.stringify(codex)).toContain(
+      "Wrote docs/d.md in shift_jis, as docs/.gitattributes says.",
+    );
+    await s.write({ targets: [{ path: "e.txt", text: "à bientôt\n" }] });
+    expect(p.bytes("a.txt").equals(latin1("café\n"))).toBe(true);
+    expect(p.bytes("b.txt").equals(latin1("crème\n"))).toBe(true);
+    expect(p.bytes("c.txt").equals(latin1("brûlée\n"))).toBe(true);
+    expect(p.bytes("docs/d.md").equals(iconv.encode("# 日本語\n", "shift_jis"))).toBe(true);
+    expect(p.bytes("e.txt").equals(latin1("à bientôt\n"))).toBe(true);
+    const read = await s.read({ targets: [{ path: "a.txt" }, { path: "docs/d.md" }] });
+    expect(read.results.map((r) => r.header?.split(" ")[1])).toEqual([
+      "(iso-8859-1)",
+      "(shift_jis)",
+    ]);
+  });
+
+  it("writes é into an ASCII file the config declares Latin-1 as one byte, keeping every other byte", async () => {
+    const p = project();
+    p.write("notes.txt", "one\r\ntwo\r\nthree\r\n");
+    const s = p.splice();
+    const { results } = await s.read({ targets: [{ path: "notes.txt" }] });
+    const edited = await s.edit({
+      targets: [
+        { path: "notes.txt", file_hash: results[0]!.file_hash, ops: "replace 2:\n+deux é" },
+      ],
+    });
+    expect(edited.results[0]!.warnings).toContain(
+      "Wrote notes.txt in iso-8859-1, as .editorconfig says (it held only ASCII until now).",
+    );
+    expect(
+      p.bytes("notes.txt").equals(Buffer.from("one\r\ndeux \xe9\r\nthree\r\n", "latin1")),
+    ).toBe(true);
+    const again = await s.read({ targets: [{ path: "notes.txt" }] });
+    expect(again.results[0]!.file_hash).toBe(edited.results[0]!.file_hash);
+    expect(again.results[0]!.header).toContain("(iso-8859-1)");
+    // Text the encoding cannot hold is refused, as for any file in it.
+    const refused = await s
+      .edit({
+        targets: [{ path: "notes.txt", edits: [{ old_text: "three", new_text: "三" }] }],
+      })
+      .catch((e: Error) => e);
+    expect(String(refused)).toContain("cannot hold");
+    await s.undo({});
+    expect(p.text("notes.txt")).toBe("one\r\ntwo\r\nthree\r\n");
+  });
+
+  it("keeps ASCII and UTF-8 files as they are: ASCII text stays, a UTF-8 file stays UTF-8, no config means UTF-8", async () => {
+    const p = project();
+    p.write("plain.txt", "ascii only\n");
+    p.write("utf8.txt", "déjà\n");
+    const s = p.splice();
+    await s.edit({
+      targets: [{ path: "plain.txt", edits: [{ old_text: "only", new_text: "still" }] }],
+    });
+    expect(p.text("plain.txt")).toBe("ascii still\n");
+    // Valid UTF-8 is UTF-8 whatever the config says (it is tried first), and an edit keeps it so.
+    await s.edit({
+      targets: [{ path: "utf8.txt", edits: [{ old_text: "déjà", new_text: "déjà vu" }] }],
+    });
+    expect(p.text("utf8.txt")).toBe("déjà vu\n");
+    await s.write({ targets: [{ path: "free.md", text: "naïve\n" }] });
+    expect(p.text("free.md")).toBe("naïve\n");
+    const ascii = await s.write({ targets: [{ path: "new.txt", text: "plain\n" }] });
+    expect(ascii.results[0]!.warnings).toEqual([]);
+  });
+
+  it("previews the write in the project's encoding and says so", async () => {
+    const p = project();
+    const preview = await p.splice().write({
+      targets: [{ path: "f.txt", text: "où\n" }],
+      mode: "preview",
+    });
+    expect(preview.results[0]!.warnings).toContain(
+      "Wrote f.txt in iso-8859-1, as .editorconfig says.",
+    );
+  });
+});
+
 describe("a stale edit", () => {
   it("merges into a Big5 file changed since it was read", async () => {
     const sample = CORPUS.find((s) => s.encoding === "big5")!;

@@ -1,6 +1,9 @@
 import { parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import type { DocRequest } from "../../src/formats/actions.js";
+import { runDocAction } from "../../src/formats/actions.js";
+import { formatOf } from "../../src/formats/formats.js";
+import { editorFor } from "../../src/formats/open.js";
 import { fixture, run, span, thrown } from "./helpers.js";
 
 type Data = Record<string, any>;
@@ -270,6 +273,19 @@ describe("JSON and JSONC: no-ops and errors", () => {
     const strict = thrown(() => run("package.json", { action: "get", selector: "a" }, text));
     expect(strict.message).toContain("read as strict JSON: no comments, no trailing commas");
     expect(run("tsconfig.json", { action: "get", selector: "a" }, text).value).toBe(1);
+  });
+
+  it("reads Renovate's config as JSONC: real renovate.json files carry trailing commas", () => {
+    const text = '{\n  "assignees": ["0hlov3"],\n}\n';
+    expect(formatOf("renovate.json")).toBe("jsonc");
+    expect(formatOf(".github/.renovaterc.json")).toBe("jsonc");
+    expect(formatOf("renovate-presets.json")).toBe("json");
+    const out = runDocAction(editorFor("jsonc", "renovate.json"), "renovate.json", text, {
+      action: "set",
+      selector: "assignees[0]",
+      value: "me",
+    });
+    expect(out.text).toBe('{\n  "assignees": ["me"],\n}\n');
   });
 
   it("merge needs an object and an existing object to merge into", () => {

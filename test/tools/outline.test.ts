@@ -84,18 +84,20 @@ describe("outline", () => {
     expect(result.content).not.toContain(supportedLanguageNames());
   });
 
-  it("refuses a file that is not UTF-8 text as read does, and names such files in a folder", async () => {
+  it("refuses a file that is not text as read does, and names such files in a folder", async () => {
     const p = new Project();
     p.write("src/legacy.py", Buffer.from("def caf\xe9():\n    pass\n", "latin1"));
     p.write("src/blob.ts", Buffer.from([0x63, 0x6f, 0, 0, 1]));
     p.write("src/ok.py", "def ok():\n    pass\n");
     const error = await rejection(outline(p, { path: "src/legacy.py" }));
-    expect(error.code).toBe("binary");
-    expect(error.message).toContain("src/legacy.py is not a text file (it is not valid UTF-8)");
+    expect(error.code).toBe("unknown_encoding");
+    expect(error.message).toContain(
+      "src/legacy.py is not UTF-8, and its encoding cannot be told for sure: likely windows-1252",
+    );
     expect((await rejection(outline(p, { path: "src/blob.ts" }))).code).toBe("binary");
     const folder = await outline(p, { path: "src" });
     expect(folder.content.split("\n").at(-1)).toBe(
-      "[skipped 2 file(s) that are not UTF-8 text (binary or another encoding): src/blob.ts, src/legacy.py]",
+      "[skipped 2 file(s) that are not text (binary, or in an encoding that cannot be told for sure): src/blob.ts, src/legacy.py]",
     );
     expect(folder.files.map((f) => f.path)).toEqual(["src/ok.py"]);
   });

@@ -24,6 +24,21 @@ describe("search results confirmed by a confined read", () => {
     expect(sameLines(f, bytes("one\n"))).toBe(false);
   });
 
+  it("reads the bytes as rg read them: after a byte order mark, or in the encoding it was told", () => {
+    const f = file("a.txt", [
+      [1, "café"],
+      [2, "€ \u0081"],
+    ]);
+    expect(sameLines(f, bytes("\uFEFFcafé\n€ \u0081\n"))).toBe(true);
+    const cp1252 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x80, 0x20, 0x81, 0x0a]);
+    expect(sameLines(f, cp1252)).toBe(false);
+    // rg reads ISO-8859-1 as the WHATWG standard does: Windows-1252, its five holes as C1 controls.
+    expect(sameLines(f, cp1252, "iso-8859-1")).toBe(true);
+    expect(sameLines(f, cp1252, "windows-1252")).toBe(true);
+    const utf16 = Buffer.from("\uFEFFcafé\r\n€ \u0081\r\n", "utf16le");
+    expect(sameLines(f, utf16)).toBe(true);
+  });
+
   it("drops the files and hits the confined read does not confirm, and unconfirmed binaries", async () => {
     const found: Collected = {
       files: [file("in.txt", [[1, "needle"]]), file("out.txt", [[1, "needle OUTSIDE"]])],

@@ -1,10 +1,19 @@
 import type { DocResult } from "../../index.js";
 import { defineCommand, UsageError, VERDICT_FLAGS } from "../define.js";
 import { changeView, type Paint, writtenFooter } from "../format.js";
-import { typedValue } from "../inputs.js";
+import { jsonValue, typedValue, valueLike } from "../inputs.js";
 import { checked, WRITE_MODE_FLAGS, writeModeOf } from "../modes.js";
 
-const ACTION_FLAGS = ["set", "delete", "delete-where", "append", "merge", "ensure"] as const;
+const ACTION_FLAGS = [
+  "set",
+  "set-json",
+  "delete",
+  "delete-where",
+  "append",
+  "merge",
+  "ensure",
+] as const;
+type ActionFlag = (typeof ACTION_FLAGS)[number];
 
 /** A read value prints as jq -r would: a string bare, anything else as JSON. */
 function valueView(value: unknown): string {
@@ -16,6 +25,27 @@ function docView(r: DocResult & { value?: unknown }, paint: Paint): string {
   return [changeView(r, paint), ...writtenFooter(r, paint)].join("\n");
 }
 
+const toolAction = (flag: ActionFlag) =>
+  flag === "delete-where" ? "delete_where" : flag === "set-json" ? "set" : flag;
+
+/** The tool's `value` (or `where`) for an action flag's V. */
+async function actionValue(
+  action: ActionFlag,
+  raw: string,
+  existing: () => Promise<unknown>,
+): Promise<{ value: unknown } | { where: unknown }> {
+  if (action === "delete-where") return { where: typedValue(raw) };
+  if (action === "set") return { value: valueLike(await existing(), raw) };
+  if (action !== "set-json") return { value: typedValue(raw) };
+  const parsed = jsonValue(raw);
+  if ("error" in parsed) {
+    throw new UsageError(
+      `splice doc: --set-json takes JSON (${parsed.error}); for text, use --set`,
+    );
+  }
+  return parsed;
+}
+
 export const doc = defineCommand({
   name: "doc",
   summary: "get or change one value of a JSON, JSONC, YAML or TOML file, keeping the rest",
@@ -23,8 +53,11 @@ export const doc = defineCommand({
     "PATH [SELECTOR] [--set V | --delete | --append V | --merge V | --ensure V | --delete-where V]",
   description: `Without an action flag, prints the value SELECTOR names (a string bare, any
 other value as JSON; no SELECTOR: the whole document). With one, changes only
-the bytes of that value: comments, order and formatting elsewhere stay. V is
-JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
+the bytes of that value: comments, order and formatting elsewhere stay.
+--set keeps the kind of the value it replaces: over a string V is that text
+(--set 2 over "1" writes "2"), over a number or boolean V is read as JSON.
+--set-json V sets exactly the JSON V ('"2"' a string, 2 a number). Elsewhere
+V is JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
   args: [
     {
       name: "PATH",
@@ -39,7 +72,16 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
   ],
   flags: {
     ...VERDICT_FLAGS,
-    set: { type: "string", valueName: "V", description: "set the value to V" },
+    set: {
+      type: "string",
+      valueName: "V",
+      description: "set the value to V, of the kind of the value it replaces",
+    },
+    "set-json": {
+      type: "string",
+      valueName: "V",
+      description: "set the value to V parsed as JSON, exactly",
+    },
     delete: { type: "boolean", description: "delete the value" },
     "delete-where": {
       type: "string",
@@ -60,6 +102,8 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
   examples: [
     "splice doc package.json scripts.test",
     "splice doc package.json scripts.lint --set 'biome check .'",
+    "splice doc Cargo.toml package.version --set 0.2.0",
+    "splice doc config.json retries --set-json 3",
     'splice doc .github/workflows/ci.yml jobs.test.steps --append \'{"run": "npm test"}\'',
   ],
   async run({ splice, positionals, flags, paint }) {
@@ -71,17 +115,22 @@ JSON when it parses as JSON (3, true, ["a"], {"k": 1}), else plain text.`,
       );
     }
     const action = given[0];
+    const format = flags.format !== undefined ? { format: flags.format as "json" } : {};
     const raw = action === undefined || action === "delete" ? undefined : (flags[action] as string);
+    // The value --set replaces, for its kind; nothing when there is none yet (or no file).
+    const current = async () =>
+      (
+        (await splice.doc({ action: "get", path, selector, ...format }).catch(() => ({}))) as {
+          value?: unknown;
+        }
+      ).value;
+    const typed = raw === undefined ? {} : await actionValue(action!, raw, current);
     const json = (await splice.doc({
-      action: action === undefined ? "get" : action === "delete-where" ? "delete_where" : action,
+      action: action === undefined ? "get" : toolAction(action),
       path,
       selector,
-      ...(raw === undefined
-        ? {}
-        : action === "delete-where"
-          ? { where: typedValue(raw) }
-          : { value: typedValue(raw) }),
-      ...(flags.format !== undefined ? { format: flags.format as "json" } : {}),
+      ...typed,
+      ...format,
       ...(action === undefined ? {} : { mode: writeModeOf(flags) }),
     })) as DocResult & { value?: unknown };
     return checked(flags, { json, human: docView(json, paint) });

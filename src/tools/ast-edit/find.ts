@@ -8,16 +8,9 @@ import type { ChangeContext } from "../../change/context.js";
 import type { Language } from "../../code/languages.js";
 import { parseInBatch } from "../../code/languages.js";
 import { type PreparedOp, replacementsFor } from "../../code/rewrite.js";
+import { containsAll, filesContaining, loadedIn, readRaw } from "../../codebase/code-bytes.js";
 import type { CodeEditResult } from "../../codebase/code-edit.js";
-import {
-  type CodeFile,
-  type CodeFiles,
-  containsAll,
-  filesContaining,
-  loadedFrom,
-  readRaw,
-  reportProgress,
-} from "../../codebase/files.js";
+import { type CodeFile, type CodeFiles, reportProgress } from "../../codebase/files.js";
 import { normalizedText } from "../../text/document.js";
 import { count } from "../../util/format.js";
 import { mapLimit } from "../../util/map-limit.js";
@@ -110,9 +103,9 @@ export async function findMatches(
     }
     const live = ops.filter((o) => !skip(code.language)(o));
     if (!live.some((o) => containsAll(raw.bytes, o.words))) return;
-    const loaded = loadedFrom(raw.bytes);
-    if (!loaded) {
-      if (code.explicit) skipped.push(`${code.file.display} (not UTF-8 text)`);
+    const loaded = await loadedIn(context, code.file, raw.bytes);
+    if ("kind" in loaded) {
+      if (code.explicit) skipped.push(`${code.file.display} (${loaded.reason})`);
       return;
     }
     const text = normalizedText(loaded.doc);

@@ -7,13 +7,13 @@ import {
   prepareOps,
   rewriteText,
 } from "../../code/rewrite.js";
+import { containsAll } from "../../codebase/code-bytes.js";
 import type { CodeEditResult, Transform } from "../../codebase/code-edit.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   type CodeFile,
   codeEditFootprint,
   collectCodeFiles,
-  containsAll,
   langSchema,
   languageArg,
   maxFilesSchema,

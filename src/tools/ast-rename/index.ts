@@ -2,12 +2,12 @@ import { z } from "zod";
 import { parseCodeAsync } from "../../code/languages.js";
 import { identifierNodes, isIdentifier, renameReplacements } from "../../code/rename.js";
 import { applyReplacements } from "../../code/rewrite.js";
+import { containsAll } from "../../codebase/code-bytes.js";
 import type { CodeEditResult, Transform } from "../../codebase/code-edit.js";
 import {
   CODE_EDIT_DEFAULT_MAX_FILES,
   codeEditFootprint,
   collectCodeFiles,
-  containsAll,
   langSchema,
   languageArg,
   maxFilesSchema,

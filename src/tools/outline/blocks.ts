@@ -80,7 +80,7 @@ export class OutlineBlocks {
     if (this.#empty > 0) out.push(`[${count(this.#empty)} file(s) with no definitions not shown]`);
     if (notText.length > 0) {
       const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");
-      const notice = `skipped ${count(notText.length)} file(s) that are not UTF-8 text (binary or another encoding): ${named}`;
+      const notice = `skipped ${count(notText.length)} file(s) that are not text (binary, or in an encoding that cannot be told for sure): ${named}`;
       out.push(`[${notice}]`);
       this.warnings.push(`${notice}.`);
     }

@@ -1,24 +1,23 @@
 import { z } from "zod";
-import { notTextError } from "../../change/load.js";
+import { loadTextFile, notTextError } from "../../change/load.js";
 import { type Language, languageOf, parseCodeAsync } from "../../code/languages.js";
 import { outlineEntries, outlineLines } from "../../code/outline.js";
 import { extractDefinitions } from "../../code/symbols.js";
 import { describeProblem, syntaxProblems } from "../../code/syntax-check.js";
+import { loadedIn, readRaw } from "../../codebase/code-bytes.js";
 import {
   type CodeFile,
   collectCodeFiles,
   footprintPaths,
   languageArg,
-  loadedFrom,
   maxFilesSchema,
-  readRaw,
   reportProgress,
 } from "../../codebase/files.js";
 import { type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
 import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
-import { documentFromBytes, normalizedText } from "../../text/document.js";
+import { normalizedText } from "../../text/document.js";
 import { mapLimit } from "../../util/map-limit.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
@@ -50,17 +49,18 @@ export interface OutlineResult {
 
 type Read = { skipped: string } | { notText: string; bytes: Uint8Array } | { outlined: Outlined };
 
-const notTextOf = (bytes: Uint8Array): Read => {
-  const doc = documentFromBytes(bytes);
-  return { notText: "reason" in doc ? doc.reason : "it is not UTF-8 text", bytes };
-};
+/** Why bytes are not text, as loading them in their encoding says. */
+async function notTextOf(context: ToolContext, code: CodeFile, bytes: Uint8Array): Promise<Read> {
+  const loaded = await loadedIn(context, code.file, bytes);
+  return { notText: "kind" in loaded ? loaded.reason : "it is not text", bytes };
+}
 
 /** A file read and parsed (on the thread pool, so a batch parses side by side), or why not. */
 async function readParsed(context: ToolContext, code: CodeFile): Promise<Read> {
   const raw = await readRaw(context, code);
   if ("skipped" in raw) return raw;
-  const loaded = loadedFrom(raw.bytes);
-  if (!loaded) return notTextOf(raw.bytes);
+  const loaded = await loadedIn(context, code.file, raw.bytes);
+  if ("kind" in loaded) return { notText: loaded.reason, bytes: raw.bytes };
   const root = (await parseCodeAsync(code.language, normalizedText(loaded.doc))).root();
   const defs = extractDefinitions(root, code.language, loaded.doc.lines);
   const broken = syntaxProblems(root)[0];
@@ -94,8 +94,8 @@ async function readIndexed(
   }
   const raw = await readRaw(context, { file: code.file, size: stat.size });
   if ("skipped" in raw) return raw;
-  const entry = await index.forBytes(code, raw.bytes, stat, checkedAt);
-  if (!entry) return notTextOf(raw.bytes);
+  const entry = await index.forBytes(context, code, raw.bytes, stat, checkedAt);
+  if (!entry) return notTextOf(context, code, raw.bytes);
   return {
     outlined: {
       lines: entry.defs.map((d) => d.line),
@@ -179,6 +179,8 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
       reportProgress(context, { phase: "outlining", done: at + i + 1, total });
       const file = parsed[i]!;
       if ("notText" in file) {
+        // Refused as read refuses it: binary, or an encoding that cannot be told for sure.
+        if (!folder) await loadTextFile(context, code.file);
         if (!folder) throw notTextError(code.file.display, file.notText);
         shown.notText.push(code.file.display);
         continue;

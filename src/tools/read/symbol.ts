@@ -8,15 +8,8 @@ import { loadTextFile } from "../../change/load.js";
 import { languageOf, missingEntry, unsupportedFile } from "../../code/languages.js";
 import { nearNames } from "../../code/near.js";
 import { splitSymbol } from "../../code/symbols.js";
-import {
-  type CodeFiles,
-  collectCodeFiles,
-  containsAll,
-  filesContaining,
-  loadedFrom,
-  readRaw,
-  reportProgress,
-} from "../../codebase/files.js";
+import { containsAll, filesContaining, loadedIn, readRaw } from "../../codebase/code-bytes.js";
+import { type CodeFiles, collectCodeFiles, reportProgress } from "../../codebase/files.js";
 import { type Indexed, type SymbolIndex, symbolIndexFor } from "../../codebase/symbol-index.js";
 import { fileStamp } from "../../codebase/symbol-index-store.js";
 import { ToolError } from "../../errors.js";
@@ -107,8 +100,8 @@ async function searchFolder(
       return;
     }
     parsed++;
-    const loaded = loadedFrom(raw.bytes);
-    if (!loaded || definitions > SYMBOL_LIMITS.maxListed) return;
+    const loaded = await loadedIn(context, cf.file, raw.bytes);
+    if ("kind" in loaded || definitions > SYMBOL_LIMITS.maxListed) return;
     const a = await analyze(cf.file, cf.language, loaded, parts, symbol);
     definitions += a.matches.length;
     if (a.matches.length > 0) found.push(a);
@@ -178,7 +171,7 @@ async function scanUnindexed(
     const stat = fileStamp(item.code.file.real);
     const raw = await readRaw(context, item.code);
     if (!stat || "skipped" in raw || !containsAll(raw.bytes, parts)) return;
-    const entry = await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+    const entry = await index.forBytes(context, item.code, raw.bytes, stat, checkedAt);
     if (entry) scanned.push({ code: item.code, entry, bytes: raw.bytes });
   });
   return scanned;
@@ -200,11 +193,11 @@ async function parseCandidates(
     const stat = fileStamp(item.code.file.real);
     const raw = item.bytes ? { bytes: item.bytes } : await readRaw(context, item.code);
     if ("skipped" in raw) return;
-    const loaded = loadedFrom(raw.bytes);
-    if (!loaded) return;
+    const loaded = await loadedIn(context, item.code.file, raw.bytes);
+    if ("kind" in loaded) return;
     // Bytes that differ from the entry's (an edit the stamp missed) update it too.
     if (loaded.sha !== item.entry.sha && stat) {
-      await index.forBytes(item.code, raw.bytes, stat, checkedAt);
+      await index.forBytes(context, item.code, raw.bytes, stat, checkedAt);
     }
     const a = await analyze(item.code.file, item.code.language, loaded, parts, symbol);
     definitions += a.matches.length;

@@ -68,16 +68,21 @@ function rawText(data: RgLine): string {
 
 /** One line as shown: no line break, and a window around the match when very long. */
 function shownText(data: RgLine): string {
-  let text = rgText(data.lines).replace(/\r?\n$/, "");
-  const max = MAX_LINE_CHARS;
-  if (text.length <= max) return text;
+  const text = rgText(data.lines).replace(/\r?\n$/, "");
+  if (text.length <= MAX_LINE_CHARS) return text;
   const first = data.submatches[0];
   const at = first ? Buffer.from(text, "utf8").subarray(0, first.start).toString("utf8").length : 0;
+  return clipLine(text, at);
+}
+
+/** `text` as shown: whole, or when very long a window around character `at` (the match). */
+export function clipLine(text: string, at: number): string {
+  const max = MAX_LINE_CHARS;
+  if (text.length <= max) return text;
   const start = Math.max(0, Math.min(at - Math.floor(max / 3), text.length - max));
   const head = start > 0 ? "…" : "";
   const tail = start + max < text.length ? "…" : "";
-  text = head + text.slice(start, start + max) + tail;
-  return text;
+  return head + text.slice(start, start + max) + tail;
 }
 
 /** Runs rg and keeps at most `limit` matches, from files rg finished and found not binary. */

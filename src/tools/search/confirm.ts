@@ -5,6 +5,7 @@
  * the workspace, which resolves it beneath the root at that moment, and is
  * shown only when each line rg printed is that file's own line.
  */
+import { bomLength, decodeWhatwg, type Encoding, utf16Bom } from "../../text/encoding.js";
 import type { Collected, FileHits } from "./collect.js";
 
 /** Reads a root-relative file through the confined workspace; undefined when it cannot. */
@@ -15,10 +16,22 @@ function linesAt(
   bytes: Uint8Array,
   wanted: ReadonlySet<number>,
   last: number,
+  given: Encoding | undefined,
 ): Map<number, string> {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const found = new Map<number, string>();
-  let start = 0;
+  // In another encoding rg reads the whole file through a decoder (a UTF-16 BOM picks one itself).
+  const encoding = given ?? utf16Bom(bytes);
+  if (encoding) {
+    const lines = decodeWhatwg(bytes, encoding).split("\n");
+    for (const n of wanted) {
+      const line = lines[n - 1];
+      if (line !== undefined) found.set(n, line.replace(/\r$/, ""));
+    }
+    return found;
+  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // rg drops a UTF-8 byte order mark before the first line.
+  let start = bomLength(bytes, undefined);
   for (let n = 1; n <= last && start <= buffer.length; n++) {
     let end = buffer.indexOf(10, start);
     if (end === -1) end = buffer.length;
@@ -31,12 +44,23 @@ function linesAt(
   return found;
 }
 
-/** Whether every line rg showed for `file` is in `bytes` at its number. */
-export function sameLines(file: FileHits, bytes: Uint8Array): boolean {
+/**
+ * Whether every line rg showed for `file` is in `bytes` at its number; read
+ * in `encoding` when rg was told one (`--encoding`), else as rg reads a file
+ * by default (UTF-8, or UTF-16 after its byte order mark). `own` is the same
+ * bytes' lines as `read` decodes them: where the two decoders differ on a
+ * character, either reading of the file's own bytes confirms the line.
+ */
+export function sameLines(
+  file: FileHits,
+  bytes: Uint8Array,
+  encoding?: Encoding,
+  own?: readonly string[],
+): boolean {
   const wanted = new Set(file.lines.map((l) => l.line));
   const last = Math.max(0, ...wanted);
-  const actual = linesAt(bytes, wanted, last);
-  return file.lines.every((l) => actual.get(l.line) === l.raw);
+  const actual = linesAt(bytes, wanted, last, encoding);
+  return file.lines.every((l) => actual.get(l.line) === l.raw || own?.[l.line - 1] === l.raw);
 }
 
 /**

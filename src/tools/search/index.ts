@@ -10,6 +10,7 @@ import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 import { type Collected, collectHits, type SearchHit } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
+import { type Runner, type RunSpec, searchEncoded } from "./encoded.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
 import { SEARCH_LIMITS } from "./limits.js";
 import { emptyNotice, moreNote, render, rgError } from "./messages.js";
@@ -100,19 +101,22 @@ function exclusions(guard: PathGuard): string[] {
   return globs;
 }
 
+/** rg's arguments for one run of the search (`spec` says how it differs from the default run). */
 function rgArgs(
   args: z.output<typeof input>,
-  guard: PathGuard,
   globs: SearchGlobs,
-  target: string,
+  skip: readonly string[],
+  spec: RunSpec & { target: string },
 ): string[] {
-  const out = ["--json", "--no-config", "--hidden", "--no-require-git"];
-  out.push(args.regex ? "--engine=auto" : "--fixed-strings");
+  const out = ["--json", "--no-config", "--hidden", "--no-require-git", ...(spec.extra ?? [])];
+  out.push(args.regex || spec.regex ? "--engine=auto" : "--fixed-strings");
   if (args.ignore_case) out.push("--ignore-case");
-  if (args.context) out.push(`--context=${args.context}`);
+  if (args.context && !spec.regex) out.push(`--context=${args.context}`);
   out.push(...globs.rgArgs);
-  for (const g of exclusions(guard)) out.push(`--iglob=${g}`);
-  out.push("--", args.pattern, target);
+  for (const g of skip) out.push(`--iglob=${g}`);
+  // rg prints paths as it was given them: relative to the root, "./" for the root itself.
+  const targets = (spec.targets ?? [spec.target]).map((t) => t || "./");
+  out.push("--", spec.regex ?? args.pattern, ...targets);
   return out;
 }
 
@@ -138,11 +142,15 @@ async function whyEmpty(
   return { binary: [...binary], ignored };
 }
 
-/** The path searched, checked: it exists and is no FIFO, socket or device. */
-async function searchTarget(context: ToolContext, at: string | undefined): Promise<GuardedPath> {
+/** The path searched, checked: it exists and is no FIFO, socket or device; and whether it is a folder. */
+async function searchTarget(
+  context: ToolContext,
+  at: string | undefined,
+): Promise<{ where: GuardedPath; folder: boolean }> {
   const where = context.guard.check(at || ".", "read");
   if (!where.exists) throw missingError(where.display);
-  if ((await context.workspace.stat(where.real))?.kind === "other") {
+  const kind = (await context.workspace.stat(where.real))?.kind;
+  if (kind === "other") {
     // rg would read a FIFO named as its path, and wait for a writer forever.
     throw new ToolError(
       "not_a_file",
@@ -150,7 +158,7 @@ async function searchTarget(context: ToolContext, at: string | undefined): Promi
       { path: where.display },
     );
   }
-  return where;
+  return { where, folder: kind === "directory" };
 }
 
 function missingError(display: string): ToolError {
@@ -167,13 +175,9 @@ function missingError(display: string): ToolError {
 }
 
 /** A path as rg printed it (relative to the root, "./" for a root search) made relative, or undefined when not shown. */
-function acceptor(
-  guard: PathGuard,
-  globs: SearchGlobs,
-  rootSearch: boolean,
-): (printed: string) => string | undefined {
+function acceptor(guard: PathGuard, globs: SearchGlobs): (printed: string) => string | undefined {
   return (printed) => {
-    const rel = rootSearch ? printed.replace(/^\.\//, "") : printed;
+    const rel = printed.replace(/^\.\//, "");
     if (!globs.matches(rel)) return undefined;
     try {
       guard.check(path.join(guard.root, rel), "read");
@@ -231,24 +235,22 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
   }),
   async call(context: ToolContext, args): Promise<SearchResult> {
     const guard = context.guard;
-    const where = await searchTarget(context, args.path);
+    const { where, folder } = await searchTarget(context, args.path);
     const globs = searchGlobs(args.glob === undefined ? [] : [args.glob].flat());
     const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
     const contextLines = args.context ?? 0;
+    const skip = exclusions(guard);
 
-    // Paths come back as rg printed them: relative to the root, "./" for a root search.
-    const rootSearch = where.rel === "";
-    const accept = acceptor(guard, globs, rootSearch);
-    const argv = rgArgs(args, guard, globs, rootSearch ? "./" : where.rel);
+    const accept = acceptor(guard, globs);
     let matched = 0;
-    const run = (extra: string[], most: number) =>
+    const run: Runner = (spec) =>
       collectHits({
-        argv: [...extra, ...argv],
+        argv: rgArgs(args, globs, skip, { ...spec, target: where.rel }),
         cwd: guard.root,
         ...(context.workspace.shell
           ? { start: remoteSearch(context.workspace.shell, guard.root) }
           : {}),
-        limit: most,
+        limit: spec.most,
         accept: (path) => {
           const rel = accept(path);
           // Files with matches so far: how many ripgrep has searched is not known until it ends.
@@ -260,15 +262,17 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       });
     const read: ConfinedRead = (rel) =>
       context.workspace.readFile(path.join(guard.root, rel)).catch(() => undefined);
-    const found = await run([], limit);
-    await confirmHits(found, read);
-    const namedFile = found.files.length === 1 && found.files[0]!.path === where.rel;
-    if (namedFile && (await read(where.rel))?.includes(0)) {
-      found.binary.push(where.rel);
-      found.files.length = 0;
-      found.hits.length = 0;
-      found.truncated = false;
-    }
+    const found = await searchEncoded({
+      context,
+      where,
+      folder,
+      pattern: args.pattern,
+      regex: args.regex ?? false,
+      limit,
+      skip,
+      run,
+      read,
+    });
     const { files, hits, truncated, outcome } = found;
 
     const warnings = await warningsOf(context, where, outcome, hits.length, args);
@@ -281,7 +285,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     if (hits.length === 0) {
       const { binary, ignored } = await whyEmpty(
         found.binary,
-        (extra) => run(extra, IGNORED_PROBE),
+        (extra) => run({ extra, most: IGNORED_PROBE }),
         read,
       );
       content = emptyNotice(args, where.display, binary, ignored);

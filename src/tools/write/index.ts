@@ -3,13 +3,10 @@ import { z } from "zod";
 import { runBatch } from "../../change/batch.js";
 import { type ChangeResult, type CommitOptions, changeResult } from "../../change/change.js";
 import { commit } from "../../change/commit.js";
-import { configuredEncoding } from "../../change/encoding-config.js";
 import { type LoadedFile, loadIfExists } from "../../change/load.js";
 import { serialized } from "../../change/lock.js";
 import { ToolError } from "../../errors.js";
-import type { GuardedPath } from "../../guard/path-guard.js";
-import { type Document, encodingOf, normalizedText, parseDocument } from "../../text/document.js";
-import { isUtf16 } from "../../text/encoding.js";
+import { encodingOf, normalizedText, parseDocument } from "../../text/document.js";
 import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
@@ -55,24 +52,6 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
   };
 }
 
-/**
- * A new file in the encoding the project's .editorconfig or .gitattributes
- * names for it (UTF-16 with a byte order mark, so it reads back without the
- * config); UTF-8 when they name none.
- */
-async function inProjectEncoding(
-  context: ToolContext,
-  file: GuardedPath,
-  doc: Document,
-  warnings: string[],
-): Promise<Document> {
-  const configured = await configuredEncoding(context, file);
-  const encoding = configured?.encoding;
-  if (!encoding || encoding === "utf-8") return doc;
-  warnings.push(`Wrote ${file.display} in ${encoding}, as ${configured.source} says.`);
-  return { ...doc, encoding, bom: doc.bom || isUtf16(encoding) };
-}
-
 async function writeOne(
   context: ToolContext,
   t: z.output<typeof target>,
@@ -110,9 +89,8 @@ async function writeOne(
       },
     );
   }
-  const doc = existing
-    ? adoptStyle(text, existing, warnings)
-    : await inProjectEncoding(context, file, parseDocument(text), warnings);
+  // A new file takes the encoding the project declares for it as it is committed.
+  const doc = existing ? adoptStyle(text, existing, warnings) : parseDocument(text);
   if (text === "") warnings.push(`${file.display} is now empty.`);
   const baseMode = existing?.mode ?? 0o644;
   const fileMode = text.startsWith("#!") ? baseMode | ((baseMode & 0o444) >> 2) : baseMode;
