@@ -1,9 +1,8 @@
 /**
  * Which command lines the engine runs (engine/server.ts): the commands that
- * work on one root and end, and `serve` over stdio. The rest run in the
- * `splice` process itself: the agent and the review page own the terminal
- * or a browser, `serve --http` is a shared server itself, `lang` installs
- * packages, and `engine` is about the engine. Kept apart from the commands
+ * work on one root and end, and `serve`. The rest run in the `splice`
+ * process itself: the agent and the review page own the terminal or a
+ * browser, `lang` installs packages, and `engine` is about the engine. Kept apart from the commands
  * so the thin client loads none.
  */
 export const ENGINE_COMMANDS: ReadonlySet<string> = new Set([
@@ -30,6 +29,9 @@ export const ENGINE_COMMANDS: ReadonlySet<string> = new Set([
   "call",
   "lsp-health",
   "gc",
+  // An MCP server (stdio or HTTP) is a client of the engine like any command: every client on
+  // a repository (Claude Code, Codex, the command line) shares its language servers and watch.
+  "serve",
 ]);
 
 /** The flag that keeps a command in this process. */
@@ -43,11 +45,7 @@ export function routeOf(
   if (argv.includes(NO_ENGINE)) return { engine: false, why: `${NO_ENGINE} was given` };
   if (env.SPLICE_ENGINE === "0") return { engine: false, why: "SPLICE_ENGINE=0 is set" };
   const name = argv.find((a) => !a.startsWith("-"));
-  // An MCP server over stdio is a client of the engine like any command: every client on a
-  // repository (Claude Code, Codex, the command line) shares its language servers and watch.
-  // Over HTTP it is itself the shared server.
-  const stdioServer = name === "serve" && !argv.some((a) => a.startsWith("--http"));
-  if (name === undefined || !(ENGINE_COMMANDS.has(name) || stdioServer)) {
+  if (name === undefined || !ENGINE_COMMANDS.has(name)) {
     return { engine: false, why: `${name ?? "this"} runs in its own process` };
   }
   return { engine: true };

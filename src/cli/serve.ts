@@ -78,7 +78,7 @@ async function flushed(log: Log): Promise<void> {
  * on disk and the next call starts afresh. Only while serving: the one-shot
  * CLI still exits 70 on an internal error. Returns what removes it.
  */
-export function keepServing(say: Log): () => void {
+export function keepServing(say: Log = loggerTo(io().stderr)): () => void {
   const report = (what: string) => (error: unknown) => {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     say(`internal error outside any call (${what}): ${detail}`);

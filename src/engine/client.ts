@@ -113,6 +113,8 @@ export function runInEngine(socket: Socket, argv: string[]): Promise<number> {
           "splice: the engine stopped while it ran this command; what it wrote is whole or not written. See what it did with: splice undo --list\n",
         );
       }
+      // A stdin nobody closed (a server's client still holding it) must not keep this process up.
+      process.stdin.destroy();
       resolve(code ?? LOST);
     });
     const { stdin, stdout, stderr } = process;

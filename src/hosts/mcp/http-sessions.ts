@@ -59,6 +59,8 @@ class Session {
 
 export class HttpSessions {
   readonly #sessions = new Map<string, Session>();
+  /** Sessions closing: their aborted calls settling, their roots being released. */
+  readonly #releasing = new Set<Promise<void>>();
   readonly #sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -113,7 +115,8 @@ export class HttpSessions {
     const session = new Session(transport);
     server.onclose = () => {
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
-      void mcp.release();
+      const released = mcp.release().finally(() => this.#releasing.delete(released));
+      this.#releasing.add(released);
     };
     await server.connect(transport);
     await session.handle(req, res, body);
@@ -135,5 +138,6 @@ export class HttpSessions {
     if (this.#sweeper) clearInterval(this.#sweeper);
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close()));
     this.#sessions.clear();
+    await Promise.allSettled([...this.#releasing]);
   }
 }

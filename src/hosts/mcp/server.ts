@@ -127,6 +127,11 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   }));
 
   const running = new Set<Promise<unknown>>();
+  const idle = async () => {
+    while (running.size > 0) await Promise.allSettled(running);
+    // The SDK sends an answer a few promise turns after the handler returns.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   const calls: CallDeps = { roots, structured, tell: clientLog.tell, running };
   server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
     clientLog.within(extra.requestId, () => answerCall(request, extra, calls)),
@@ -153,14 +158,17 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     session,
     roots: () => roots.known.roots,
     maxMessageBytes: HostSession.maxMessageBytes(roots.known),
-    release: () => host.release(roots.known),
-    idle: async () => {
-      while (running.size > 0) await Promise.allSettled(running);
-      // The SDK sends an answer a few promise turns after the handler returns.
-      await new Promise((resolve) => setImmediate(resolve));
+    release: async () => {
+      // Calls the closed connection aborted settle first (a bounded wait): they still use the roots.
+      await Promise.race([idle(), new Promise((r) => setTimeout(r, SETTLE_MS).unref())]);
+      await host.release(roots.known);
     },
+    idle,
   };
 }
+
+/** How long a closing connection waits for the calls it aborted to settle. */
+const SETTLE_MS = 5_000;
 
 /**
  * Serves one client over stdin/stdout until stdin ends, the client
