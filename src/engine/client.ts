@@ -53,7 +53,9 @@ export async function reachEngine(
 
 function startEngine(reach: Reach, folder: string, key: string, path: string, build: string) {
   const log = openSync(logPath(folder, key), "a", 0o600);
-  const child = spawn(process.execPath, [reach.entry, "--socket", path, "--build", build], {
+  // With this process's node flags (--preserve-symlinks, a heap size): modules resolve as here.
+  const args = [...process.execArgv, reach.entry, "--socket", path, "--build", build];
+  const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ["ignore", log, log],
     env: reach.env,

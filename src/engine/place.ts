@@ -2,7 +2,7 @@
  * Where the engine's socket lives, and which engine a command may use. The
  * folder is private to the user (0700, theirs, no link), so no other user's
  * process can reach an engine; the socket's name is a hash of what the
- * engine's answers depend on — splice's build, and the environment it reads
+ * engine's answers depend on — splice's build, node's flags, the environment it reads
  * (SPLICE_* settings, HOME, XDG_STATE_HOME, PATH, where language servers and
  * history are found) — so a command never talks to an engine of another
  * version or set up another way: it starts its own.
@@ -30,7 +30,7 @@ export function engineKey(env: NodeJS.ProcessEnv, build = buildId()): string {
     .sort()
     .map((name) => `${name}=${env[name]}`);
   return createHash("sha256")
-    .update([build, ...shaping].join("\0"))
+    .update([build, ...process.execArgv, ...shaping].join("\0"))
     .digest("hex")
     .slice(0, 16);
 }

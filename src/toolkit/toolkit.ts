@@ -146,16 +146,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
     typeof call === "string" ? parse(call, args) : call;
   // A batch a killed process left half-written is finished before the first call runs; what
   // that did is told on the next result (change/finish-batch.ts).
-  const notes: string[] = [];
-  let finishing: Promise<void> | undefined;
-  const finishBatches = () =>
-    (finishing ??= finishInterrupted(contextFor("batch")).then(
-      (told) => void notes.push(...told),
-      (error: unknown) =>
-        void notes.push(
-          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
-        ),
-    ));
+  const { notes, finishBatches } = batchFinisher(() => contextFor("batch"));
   const run = async (call: ParsedCall, callOptions?: CallOptions) => {
     // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
     const release = base.rootWatch?.hold();
@@ -263,6 +254,21 @@ function footprintOf(
     // A call that will fail validation touches nothing; it may run anywhere.
     return { reads: [], writes: [] };
   }
+}
+
+/** Finishes, once, the batches killed processes left half-written; `notes` says what it did. */
+function batchFinisher(context: () => ToolContext) {
+  const notes: string[] = [];
+  let finishing: Promise<void> | undefined;
+  const finishBatches = () =>
+    (finishing ??= finishInterrupted(context()).then(
+      (told) => void notes.push(...told),
+      (error: unknown) =>
+        void notes.push(
+          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
+        ),
+    ));
+  return { notes, finishBatches };
 }
 
 /** A result with `told` (history unavailable, a batch finished) added to its `warnings`. */

@@ -27,7 +27,9 @@ import { Project } from "../helpers/project.js";
 const BIN = join(import.meta.dirname, "../../bin/splice");
 
 function cli(root: string, args: string[]) {
-  const r = spawnSync(BIN, [...args, "--root", root], { cwd: root, encoding: "utf8" });
+  // The on-disk table is what a command in its own process starts from (the engine keeps its watch's).
+  const env = { ...process.env, SPLICE_ENGINE: "0" };
+  const r = spawnSync(BIN, [...args, "--root", root], { cwd: root, encoding: "utf8", env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

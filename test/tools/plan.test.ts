@@ -485,8 +485,10 @@ describe("plan: killed mid-way", () => {
       ],
     };
     writeFileSync(join(side, "plan.json"), JSON.stringify(plan));
+    // The writer itself killed: a command in its own process (the engine's kill: test/engine/kill.test.ts).
     const child = spawn(BIN, ["plan", join(side, "plan.json"), "--apply", "--root", p.root], {
       stdio: "ignore",
+      env: { ...process.env, SPLICE_ENGINE: "0" },
     });
     try {
       await until(

@@ -127,11 +127,7 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
   }));
 
   const running = new Set<Promise<unknown>>();
-  const idle = async () => {
-    while (running.size > 0) await Promise.allSettled(running);
-    // The SDK sends an answer a few promise turns after the handler returns.
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  const idle = () => settled(running);
   const calls: CallDeps = { roots, structured, tell: clientLog.tell, running };
   server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
     clientLog.within(extra.requestId, () => answerCall(request, extra, calls)),
@@ -165,6 +161,13 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
     },
     idle,
   };
+}
+
+/** Settles when no call is running and every answer went to the transport. */
+async function settled(running: Set<Promise<unknown>>): Promise<void> {
+  while (running.size > 0) await Promise.allSettled(running);
+  // The SDK sends an answer a few promise turns after the handler returns.
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** How long a closing connection waits for the calls it aborted to settle. */
