@@ -32,11 +32,17 @@ export interface CliIo {
   exit(code: number): void;
 }
 
-/** This process's own streams. */
+/** This process's own streams, taken when asked for: touching stdin opens it. */
 export const processIo: CliIo = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
+  get stdin() {
+    return process.stdin;
+  },
   get cwd() {
     return process.cwd();
   },

@@ -46,10 +46,17 @@ export interface Project {
   readonly events: EventBus;
   /** The root's watch, once one runs. */
   readonly rootWatch: OutsideWatch | undefined;
-  /** Starts the root's watch once; resolves with why there is none, or undefined once it runs. */
+  /**
+   * Starts the root's watch once for a toolkit that wants it; resolves with
+   * why there is none, or undefined once it runs.
+   */
   watch(): Promise<string | undefined>;
-  /** A toolkit done with the project: the last one out stops its watches (unless kept warm). */
-  release(): Promise<void>;
+  /**
+   * A toolkit done with the project (`watched`: it had asked for the watch):
+   * the last watcher out stops the watch, the last toolkit out closes the
+   * rest (unless kept warm).
+   */
+  release(watched: boolean): Promise<void>;
 }
 
 /** Open projects by their key; weak, so toolkits nobody closes still let theirs go. */
@@ -95,6 +102,7 @@ class SharedProject implements Project {
   closed = false;
   #users = 0;
   #watching: Promise<string | undefined> | undefined;
+  #watchers = 0;
   #cooling: NodeJS.Timeout | undefined;
 
   constructor(
@@ -114,8 +122,19 @@ class SharedProject implements Project {
   }
 
   watch(): Promise<string | undefined> {
+    this.#watchers++;
     this.#watching ??= this.#startWatch();
     return this.#watching;
+  }
+
+  /** Stops the watch: nobody wants it now (a toolkit never closed must not keep it running). */
+  async #unwatch(): Promise<void> {
+    const watching = this.#watching;
+    this.#watching = undefined;
+    await watching;
+    const watch = this.rootWatch;
+    this.rootWatch = undefined;
+    await watch?.close();
   }
 
   async #startWatch(): Promise<string | undefined> {
@@ -137,13 +156,15 @@ class SharedProject implements Project {
     }
   }
 
-  release(): Promise<void> {
-    if (--this.#users > 0 || this.closed) return Promise.resolve();
-    if (warmMs > 0 && this.key !== undefined) {
+  async release(watched: boolean): Promise<void> {
+    const warm = warmMs > 0 && this.key !== undefined;
+    if (watched && --this.#watchers === 0 && !warm) await this.#unwatch();
+    if (--this.#users > 0 || this.closed) return;
+    if (warm) {
       // The timer holds the project, so the weak map still finds it while warm.
       this.#cooling = setTimeout(() => void this.#close(), warmMs);
       this.#cooling.unref();
-      return Promise.resolve();
+      return;
     }
     return this.#close();
   }
@@ -153,9 +174,7 @@ class SharedProject implements Project {
     this.closed = true;
     if (this.key !== undefined && open.get(this.key)?.deref() === this) open.delete(this.key);
     closeWalkCache(this.guard);
-    await this.#watching;
-    await this.rootWatch?.close();
-    this.rootWatch = undefined;
+    await this.#unwatch();
   }
 }
 

@@ -195,7 +195,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       if (!closed) {
         closed = true;
         unhear();
-        await project.release();
+        await project.release(options.watch === true);
       }
       return flushBackground();
     },

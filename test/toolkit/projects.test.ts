@@ -74,6 +74,18 @@ describe("one root's state per process", () => {
     expect(two.context.rootWatch).toBeUndefined();
   });
 
+  it("stops the watch when the last toolkit that asked for it closes, though others stay open", async () => {
+    const p = new Project();
+    const watching = createToolkit({ root: p.root, watch: true });
+    const plain = createToolkit({ root: p.root }); // like a helper toolkit nobody closes
+    await watching.watching();
+    expect(plain.context.rootWatch).toBeDefined();
+    await watching.close();
+    expect(plain.context.rootWatch).toBeUndefined();
+    await plain.call("write", { targets: [{ path: "a.txt", text: "a\n" }] });
+    await plain.close();
+  });
+
   it("does not share a root between different guard options or durability", async () => {
     const p = new Project();
     const open = createToolkit({ root: p.root });
