@@ -11,7 +11,7 @@ import { type NetChange, netChanges, type UndoneFiles } from "../../history/undo
 import { overlappingSteps, type Step } from "../../text/blame.js";
 
 /** The session outside changes are recorded in (the root watch's; see checkpoint/outside.ts). */
-const OUTSIDE_SESSION = "outside";
+export const OUTSIDE_SESSION = "outside";
 
 /** `HH:MM`, local time, as a person reads a clock. */
 export function clock(ms: number): string {
@@ -140,14 +140,17 @@ function blamed(
   const outsideHit = authors.some((a, i) => hit[i] && a === "outside");
   const finalGap = authors.at(-1) === "outside" && hit.at(-1) === true;
   const { outside: _, ...rest } = report;
+  // An outside change the root's watch kept is a session of its own, with its time.
+  const watched = by.filter((b) => b.session === OUTSIDE_SESSION).at(-1);
+  const watchedAt = watched ? clock(Date.parse(watched.at)) : "earlier";
   return {
     ...rest,
     overlapped_by: by
       .filter((b) => b.session !== OUTSIDE_SESSION)
       .map((b) => b.id)
       .reverse(),
-    ...(outsideHit || by.some((b) => b.session === OUTSIDE_SESSION)
-      ? { outside: finalGap && c.mtimeMs !== undefined ? clock(c.mtimeMs) : "earlier" }
+    ...(outsideHit || watched
+      ? { outside: finalGap && c.mtimeMs !== undefined ? clock(c.mtimeMs) : watchedAt }
       : {}),
   };
 }

@@ -22,7 +22,7 @@ import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema } from "../schemas.js";
-import { conflictError, explain } from "./conflict.js";
+import { conflictError, explain, OUTSIDE_SESSION } from "./conflict.js";
 import { revertsNow, type Seen } from "./reverts.js";
 import type { SessionList, SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
@@ -273,8 +273,13 @@ function pickSession(st: State, args: z.output<typeof input>): BackupSession {
       },
     );
   }
+  // A change made outside splice (an editor's save the root's watch kept) is undone only by name.
   const newest = st.sessions.find(
-    (b) => !isUndo(b, st.byId) && !changesNothing(b) && openPaths(b, st.undone).length > 0,
+    (b) =>
+      b.session !== OUTSIDE_SESSION &&
+      !isUndo(b, st.byId) &&
+      !changesNothing(b) &&
+      openPaths(b, st.undone).length > 0,
   );
   if (newest) return newest;
   throw new ToolError(
