@@ -102,8 +102,9 @@ export function runInEngine(socket: Socket, argv: string[]): Promise<number> {
     // SIGTERM asks the command to stop, as it would ask a process of its own (serve ends cleanly).
     process.on("SIGTERM", () => send(socket, { t: "signal", name: "SIGTERM" }));
     socket.removeAllListeners("data");
+    const out = spacedWriter();
     onFrames(socket, (frame) => {
-      if (frame.t === "out") process.stdout.write(frame.d);
+      if (frame.t === "out") out(frame.d);
       else if (frame.t === "err") process.stderr.write(frame.d);
       else if (frame.t === "need-stdin") passStdin(socket);
       else if (frame.t === "exit") code = frame.code;
@@ -117,7 +118,7 @@ export function runInEngine(socket: Socket, argv: string[]): Promise<number> {
       }
       // A stdin nobody closed (a server's client still holding it) must not keep this process up.
       process.stdin.destroy();
-      resolve(code ?? LOST);
+      void out("").then(() => resolve(code ?? LOST));
     });
     const { stdin, stdout, stderr } = process;
     send(socket, {
@@ -135,6 +136,29 @@ export function runInEngine(socket: Socket, argv: string[]): Promise<number> {
     socket.resume();
   });
 }
+
+/**
+ * Writes stdout pieces in order, as far apart as the engine wrote them: two
+ * that one socket read brought together would reach a reader as one chunk,
+ * and an MCP client drops a progress notification read in the same chunk as
+ * its call's result (hosts/mcp/progress.ts spaces them for that).
+ */
+function spacedWriter(): (text: string) => Promise<void> {
+  let queue = Promise.resolve();
+  let last = 0;
+  return (text) => {
+    queue = queue.then(async () => {
+      const wait = last + SPACING_MS - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (text !== "") process.stdout.write(text);
+      last = Date.now();
+    });
+    return queue;
+  };
+}
+
+/** How far apart two stdout pieces are written at least. */
+const SPACING_MS = 2;
 
 function passStdin(socket: Socket): void {
   process.stdin.on("data", (chunk: Buffer) =>
