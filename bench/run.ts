@@ -30,6 +30,7 @@ import "./schemas.js";
 import "./search.js";
 import "./tokens.js";
 import "./undo.js";
+import "./warm.js";
 import "./watch.js";
 
 const all = registeredBenchmarks();
