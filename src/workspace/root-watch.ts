@@ -93,6 +93,9 @@ export class RootWatch {
         // Temp files are ignored natively: the watch's thread neither stats them nor wakes
         // JavaScript for them (#shown would drop them), about four events per write.
         ignore: [...[...SKIPPED_FOLDERS].map((name) => `**/${name}`), STAGED_TEMP_PATH],
+        // On Linux inotify itself: the default first probes for watchman with a shell that
+        // is never reaped, one zombie per watch in a long-lived engine.
+        ...(process.platform === "linux" ? { backend: "inotify" as const } : {}),
       },
     );
     return watch;
