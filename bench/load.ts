@@ -92,7 +92,9 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 /** `splice serve --http 0 --token T`; resolves once it prints the address it listens on. */
 async function startHttpServer(dir: string): Promise<HttpServer> {
   const args = [BIN, "serve", "--root", dir, "--http", "0", "--token", TOKEN, ...SERVE_FLAGS];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  // The server in a process of its own, so its memory and CPU are this process's (not the engine's).
+  const env = { ...process.env, SPLICE_ENGINE: "0" };
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env });
   let said = "";
   const url = await new Promise<URL>((resolve, reject) => {
     // Read to the end (a full pipe would stall the server); the last 4 KB say why it stopped.
@@ -275,7 +277,7 @@ async function httpRow(dir: string, sessions: number): Promise<Row> {
 async function stdioRow(dir: string): Promise<Row> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "serve", "--root", dir, ...SERVE_FLAGS],
+    args: [BIN, "serve", "--root", dir, "--no-engine", ...SERVE_FLAGS],
     stderr: "ignore",
   });
   const client = new Client({ name: "load-stdio", version: "1.0.0" });
