@@ -7,6 +7,7 @@
  * or `E kind detail` (a refusal the caller turns into an error). Paths come
  * in as quoted words, never spliced into the code.
  */
+import { STATE_FOLDER } from "../../util/state-folder.js";
 import { shQuote } from "./transport.js";
 
 /**
@@ -274,7 +275,7 @@ for p in "$@"; do
 done
 d=$base m=none r=$base
 while :; do
-  if [ -d "$d/.splice" ] && [ "$d" != "$HOME" ] && [ "$d" != / ]; then m=.splice r=$d; break; fi
+  if [ -d "$d/${STATE_FOLDER}" ] && [ "$d" != "$HOME" ] && [ "$d" != / ]; then m=${STATE_FOLDER} r=$d; break; fi
   if [ -e "$d/.git" ]; then m=.git r=$d; break; fi
   [ "$d" = / ] && break
   d=$(dirname -- "$d")
