@@ -98,6 +98,13 @@ describe("the CLI on a remote root", () => {
     const one = splice(here, ["undo", "--path", `box:${there}/a.txt`], env);
     expect(one.code, one.stderr).toBe(0);
     expect(readFileSync(join(there, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    // run on that root: done there, and plainly not recorded for undo.
+    const run = splice(here, ["run", "--cwd", `box:${there}/src`, "echo x > made.txt"], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(there, "src/made.txt"), "utf8")).toBe("x\n");
+    expect(run.stderr).toContain(
+      "[no checkpoint: this root is on another machine, where splice does not record what a command changes, so undo cannot take it back]",
+    );
   });
 
   it("refuses two machines in one command, and says how to configure a host it does not know", () => {
