@@ -90,8 +90,13 @@ function pathCommand(tool: string, args: Record<string, unknown>): string | unde
 export const CLI_VOICE: Voice = {
   call: (tool, args) => `Run ${commandFor(tool, args)}`,
   tool: (tool) => `splice ${COMMAND_OF[tool] ?? tool}`,
+  // A flag left out is how a person says false: `(without --regex)`.
   option: (name, value) =>
-    value === true ? `--${dashed(name)}` : `--${dashed(name)} ${quoted(String(value))}`,
+    value === true
+      ? `--${dashed(name)}`
+      : value === false
+        ? `without --${dashed(name)}`
+        : `--${dashed(name)} ${quoted(String(value))}`,
   arg: (name) => `--${dashed(name)}`,
 };
 

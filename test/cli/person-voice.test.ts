@@ -84,4 +84,31 @@ describe("what a person reads names the command's flags", () => {
     const row = cli(p, ["md", "R.md", "Versions", "--row", "[]"]);
     expect(row.text).toContain("The row to append has no cells. Give them as --row");
   });
+
+  it("a checkpoint and a search say what to run next as commands, not JSON", () => {
+    const p = new Project();
+    for (let i = 1; i <= 4; i++) p.write(`f${i}.txt`, `foo line ${i}\n`);
+    expect(cli(p, ["checkpoint", "create", "pre"]).stdout).toBe(
+      "Checkpoint pre taken: 4 files noted. Run splice checkpoint diff pre to see what changed since.\n",
+    );
+    p.write("f1.txt", "x\n");
+    expect(cli(p, ["checkpoint", "restore", "pre"]).stdout).toContain(
+      "(nothing was written). Run splice checkpoint restore pre --apply to write it.",
+    );
+    const applied = cli(p, ["checkpoint", "restore", "pre", "--apply"]);
+    const id = /^Restored checkpoint pre\. Run splice undo (\S+) to put back what was there\./.exec(
+      applied.stdout,
+    )?.[1];
+    expect(id, applied.stdout).toBeDefined();
+    expect(cli(p, ["undo", id!]).status).toBe(0);
+    expect(p.text("f1.txt")).toBe("x\n");
+    expect(cli(p, ["search", "a.b"]).stderr).toContain("pass --regex for a regular expression");
+    expect(cli(p, ["search", "FOO"]).stderr).toContain("try --ignore-case or a shorter pattern");
+    expect(cli(p, ["search", "foo", "--limit", "2"]).stderr).toContain(
+      'with --glob (e.g. "*.ts") or with a more specific pattern, or raise --limit (now 2, at most 2000)',
+    );
+    expect(cli(p, ["search", "(", "--regex"]).stderr).toContain(
+      "Fix the regular expression, or search the text literally (without --regex).",
+    );
+  });
 });

@@ -113,15 +113,24 @@ class Evaluator {
     if (isFn(callee)) return this.apply(callee, args);
     if (typeof callee === "function") {
       try {
-        const plain = args.map((a) =>
-          a instanceof Hole ? String(a) : isFn(a) ? this.native(a) : a,
-        );
+        const plain = args.map((a) => this.plain(a));
         return (callee as (...a: unknown[]) => unknown)(...plain);
       } catch {
         return new Hole(name);
       }
     }
     return new Hole(name);
+  }
+
+  /** A value as JavaScript code gets it: placeholders as their text, inside objects too. */
+  private plain(v: Value): unknown {
+    if (v instanceof Hole) return String(v);
+    if (isFn(v)) return this.native(v);
+    if (Array.isArray(v)) return v.map((e) => this.plain(e));
+    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, this.plain(e)]));
+    }
+    return v;
   }
 
   /** A function of the source as one JavaScript can call (`[a, b].map(f)`). */
@@ -342,6 +351,8 @@ export interface Site {
 interface Sink {
   message?: number;
   next?: number;
+  /** A function of the reader's voice that says the whole text (`voiced(result, (v) => …)`). */
+  said?: number;
 }
 
 export interface Walk {
@@ -429,8 +440,20 @@ export function walkMessages(voice: unknown, root = SRC): Walk {
   const files = program.getSourceFiles().filter((f) => f.fileName.startsWith(root));
   const sinks = new Map<ts.Node, Sink>();
   errorClassSinks(files, sinks);
+  // A result's content said in each voice (errors.ts `voiced`): the CLI prints it too.
+  for (const f of files) {
+    ts.forEachChild(f, (n) => {
+      if (ts.isFunctionDeclaration(n) && n.name?.text === "voiced") sinks.set(n, { said: 1 });
+    });
+  }
 
-  type Found = { node: ts.Node; kind: Site["kind"]; message: ts.Expression; next?: ts.Expression };
+  type Found = {
+    node: ts.Node;
+    kind: Site["kind"];
+    message: ts.Expression;
+    next?: ts.Expression;
+    said?: boolean;
+  };
   const findSites = (): {
     found: Found[];
     forwarded: number;
@@ -461,6 +484,9 @@ export function walkMessages(voice: unknown, root = SRC): Walk {
           .map((d) => sinks.get(d))
           .find(Boolean);
         const args = n.arguments ?? ts.factory.createNodeArray();
+        if (sink?.said !== undefined && args[sink.said]) {
+          found.push({ node: n, kind: "message", message: args[sink.said]!, said: true });
+        }
         if (sink?.message !== undefined && args[sink.message]) {
           const message = args[sink.message]!;
           const next = sink.next === undefined ? undefined : args[sink.next];
@@ -523,7 +549,8 @@ export function walkMessages(voice: unknown, root = SRC): Walk {
     for (const t of everyWay((choose) => {
       const ev = new Evaluator(checker, choose);
       try {
-        const message = ev.eval(f.message);
+        const given = ev.eval(f.message);
+        const message = f.said && isFn(given) ? text(ev.apply(given, [voice])) : given;
         if (message instanceof Hole || typeof message !== "string") return undefined;
         whole = false;
         const next = f.next ? ev.eval(f.next) : undefined;
