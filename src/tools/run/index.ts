@@ -75,15 +75,18 @@ export interface RunResult {
   content: string;
 }
 
-/** How a run ended, as the last line a model reads. */
+/**
+ * How a run ended, as the last line a model reads. A timeout has none: its
+ * notice (outcomeNotices) already says so, with what to do, and is said once.
+ */
 function statusLine(
   o: { exitCode: number | null; signal: string | null; timedOut: boolean },
   ms: number,
 ): string {
   const took = `${(ms / 1000).toFixed(1)} s`;
-  if (o.timedOut) return `[timed out after ${took}; the command and its children were killed]`;
-  if (o.signal) return `[killed by ${o.signal} after ${took}]`;
-  return `[exit ${o.exitCode} after ${took}]`;
+  if (o.timedOut) return "";
+  if (o.signal) return `\n[killed by ${o.signal} after ${took}]`;
+  return `\n[exit ${o.exitCode} after ${took}]`;
 }
 
 /** Colours and cursor moves cost tokens and mean nothing to a model. */
@@ -205,7 +208,7 @@ Example: {"command": "npm test"}`,
       duration_ms: durationMs,
       output,
       truncated: out.truncated,
-      content: `$ ${oneLine(args.command)}\n${output}\n${statusLine(outcome, durationMs)}`,
+      content: `$ ${oneLine(args.command)}\n${output}${statusLine(outcome, durationMs)}`,
     };
     if (spill.log) result.output_file = spill.log.rel;
     if (report) Object.assign(result, report);
