@@ -183,7 +183,7 @@ async function runCommand(
   command: CommandDefinition,
   input: CommandInput<FlagSpecs>,
   json: boolean,
-  again: (text: string) => string,
+  again: (text: string, stream: "out" | "err") => string,
 ): Promise<number> {
   let out: CommandOutput | number;
   try {
@@ -199,7 +199,7 @@ async function runCommand(
     else {
       const paint = makePaint(io().stderr);
       io().stderr.write(
-        `${paint("red", `error [${error.code}]:`)} ${again(said(input.say, error))}\n`,
+        `${paint("red", `error [${error.code}]:`)} ${again(said(input.say, error), "err")}\n`,
       );
     }
     return EXIT_REFUSED;
@@ -213,10 +213,10 @@ async function runCommand(
   else {
     const { out: result, err: warnings } = splitWarnings(out.human);
     // Nothing to say is an empty stdout, as grep's: `| wc -l` counts results only.
-    if (result !== "") stdout.write(`${again(result)}\n`);
+    if (result !== "") stdout.write(`${again(result, "out")}\n`);
     const notes = [...warnings, ...(out.notices ?? [])];
     if (errors.length > 0) notes.push(...validationNotice(errors, strict, err));
-    if (notes.length > 0) stderr.write(`${again(notes.join("\n"))}\n`);
+    if (notes.length > 0) stderr.write(`${again(notes.join("\n"), "err")}\n`);
   }
   if (out.exitCode !== undefined) return out.exitCode;
   // A file that was missing or a symbol not found is a refusal, though the others were read.
@@ -336,7 +336,9 @@ async function main(argv: string[]): Promise<Outcome> {
     coldStart,
   );
   opened = input.opened;
-  const code = await runCommand(command, input, json === true, (text) => onSameRoot(text, chosen));
+  const code = await runCommand(command, input, json === true, (text, stream) =>
+    onSameRoot(text, chosen, stream),
+  );
   // Relaxed durability: the new bytes reach the disk before the command ends (close flushes).
   await input.opened()?.close();
   if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };

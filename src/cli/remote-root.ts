@@ -113,16 +113,31 @@ async function projectThere(host: string, typed: string[], remotes: Remotes): Pr
   return { chosen, onHost: true, paths };
 }
 
+/** The lines of a result (stdout) that suggest a command; the others are the files' own text. */
+const SUGGESTS =
+  /^(?:\u001b\[[0-9;]*m)*(?:Undo it with|Applied|Undid|Restored|Restoring|Checkpoint)\b/;
+/** Lines of stderr that quote a file (`12| text`), never rewritten. */
+const QUOTED = /^(?:\u001b\[[0-9;]*m)*\s*\d+\| /;
+
 /**
  * What the command prints, for a root its HOST:PATH arguments chose: each
  * `splice CMD` it suggests (`Undo it with: splice undo ID`) names that root,
- * since the same command typed bare works on the project here.
+ * since the same command typed bare works on the project here. On stdout
+ * only the lines that suggest a command are read (a diff or a hit may quote
+ * "splice read" from a file); on stderr every line but a quoted file line.
  */
-export function onSameRoot(text: string, chosen: ChosenRoot): string {
+export function onSameRoot(text: string, chosen: ChosenRoot, stream: "out" | "err"): string {
   if (chosen.reason !== "HOST:PATH") return text;
-  return text.replace(/\bsplice (?=[a-z-]+\b)(?!--root\b)/g, (all, at: number) =>
-    ENGINE_COMMANDS.has(/^[a-z-]+/.exec(text.slice(at + all.length))![0])
-      ? `splice --root ${chosen.root} `
-      : all,
-  );
+  const named = (line: string) =>
+    line.replace(/\bsplice (?=[a-z-]+\b)(?!--root\b)/g, (all, at: number) =>
+      ENGINE_COMMANDS.has(/^[a-z-]+/.exec(line.slice(at + all.length))![0])
+        ? `splice --root ${chosen.root} `
+        : all,
+    );
+  return text
+    .split("\n")
+    .map((line) =>
+      (stream === "out" ? SUGGESTS.test(line) : !QUOTED.test(line)) ? named(line) : line,
+    )
+    .join("\n");
 }

@@ -98,6 +98,14 @@ describe("the CLI on a remote root", () => {
     const one = splice(here, ["undo", "--path", `box:${there}/a.txt`], env);
     expect(one.code, one.stderr).toBe(0);
     expect(readFileSync(join(there, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    // A diff quotes the file: its "splice read" stays as the file has it.
+    const quoted = splice(
+      here,
+      ["write", `box:${there}/notes.txt`, "--text", "splice read a.txt\n"],
+      env,
+    );
+    expect(quoted.code, quoted.stderr).toBe(0);
+    expect(quoted.stdout).toContain("+splice read a.txt");
     // run on that root: done there, and plainly not recorded for undo.
     const run = splice(here, ["run", "--cwd", `box:${there}/src`, "echo x > made.txt"], env);
     expect(run.code, run.stderr).toBe(0);
