@@ -74,6 +74,26 @@ export function advised(facts: string, next: NextStep | undefined): string {
   return next ? `${facts} ${next.say(MODEL_VOICE)}` : facts;
 }
 
+/** A result's sentences as one reader reads them (a checkpoint's "diff it with ..."). */
+export type Voiced = (voice: Voice) => string;
+
+/**
+ * `result` with `content` said in the model's voice, and the sentence kept
+ * (not enumerable: JSON, hosts and --json see only `content`) for a renderer
+ * that says it to another reader, as a ToolError keeps its `next`.
+ */
+export function voiced<T extends object>(result: T, say: Voiced): T & { content: string } {
+  const out = { ...result, content: say(MODEL_VOICE) };
+  Object.defineProperty(out, "voiced", { value: say, enumerable: false });
+  return out;
+}
+
+/** A result's content in `voice`, when the tool said it through `voiced`. */
+export function contentIn(result: unknown, voice: Voice): string | undefined {
+  const say = (result as { voiced?: unknown } | null | undefined)?.voiced;
+  return typeof say === "function" ? (say as Voiced)(voice) : undefined;
+}
+
 /** Advice that only names a tool: `Fix it with the edit tool.`, `Fix it with splice edit.` */
 export function useTool(tool: string, say: (name: string) => string): NextStep {
   return { tool, say: (v) => say(v.tool(tool)) };

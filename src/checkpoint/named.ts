@@ -32,7 +32,7 @@ const missing = (name: string) =>
       tool: "checkpoint",
       args: { action: "list" },
       say: (v) =>
-        `${v.call("checkpoint", { action: "list" })} to see the checkpoints kept. ${v.call("checkpoint", { action: "create", name })} takes one by that name.`,
+        `${v.call("checkpoint", { action: "list" })} to see the checkpoints kept. ${v.call("checkpoint", { action: "create", name })} to take one by that name.`,
     },
   );
 

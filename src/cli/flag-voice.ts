@@ -110,6 +110,11 @@ function sayArgs(
   option: (flag: string, value: unknown) => string,
 ): string {
   let out = text;
+  // `a larger timeout_ms (at most 3600000)` → `a larger --timeout (at most 3600 s)`: the flag counts seconds.
+  out = out.replace(/\b([a-z]+)_ms \(at most (\d+)\)/g, (all, arg: string, ms: string) => {
+    const flag = flagOf(arg);
+    return flag ? `--${flag} (at most ${Number(ms) / 1000} s)` : all;
+  });
   // `call again with "apply": true` → `run it again with --apply`.
   out = out.replace(/\b([Cc])all again with "(\w+)": true\b/g, (all, c: string, arg: string) => {
     const flag = flagOf(arg);
@@ -144,6 +149,11 @@ function sayArgs(
   out = out.replace(/\b(pass|set|use|add its|as) "(\w+)"/g, (all, verb: string, arg: string) => {
     const flag = flagOf(arg);
     return flag ? `${verb === "set" ? "pass" : verb} --${flag}` : all;
+  });
+  // `The "delete_where" action` → `The --delete-where action`.
+  out = out.replace(/"([a-z]+_[a-z_]+)"(?!:)/g, (all, arg: string) => {
+    const flag = flagOf(arg);
+    return flag ? `--${flag}` : all;
   });
   out = out.replace(/\b[a-z]+_[a-z_]+\b/g, (arg) => {
     const flag = flagOf(arg);

@@ -76,37 +76,6 @@ export function positiveInt(name: string, raw: string | undefined): number | und
   return n;
 }
 
-/** plan and patch: what their --apply and --check ask for. */
-export const MODE_FLAGS = {
-  apply: { type: "boolean", description: "write the changes (default: show them, write nothing)" },
-  check: {
-    type: "boolean",
-    description: "write nothing, and exit 1 when something would change",
-  },
-} as const;
-
-export function modeOf(flags: { apply?: boolean; check?: boolean }): "apply" | "check" | "preview" {
-  if (flags.apply && flags.check) invalid("Pass --apply or --check, not both.");
-  return flags.apply ? "apply" : flags.check ? "check" : "preview";
-}
-
-/** doc, md, tidy, mv and rm write by default, as edit and write do; these hold them back. */
-export const WRITE_MODE_FLAGS = {
-  preview: { type: "boolean", description: "show the diff and write nothing" },
-  check: {
-    type: "boolean",
-    description: "write nothing, and exit 1 when something would change",
-  },
-} as const;
-
-export function writeModeOf(flags: {
-  preview?: boolean;
-  check?: boolean;
-}): "apply" | "check" | "preview" {
-  if (flags.preview && flags.check) invalid("Pass --preview or --check, not both.");
-  return flags.preview ? "preview" : flags.check ? "check" : "apply";
-}
-
 /** A value typed on the command line: JSON when it parses (`3`, `true`, `["a"]`), else the text. */
 export function typedValue(raw: string): unknown {
   try {

@@ -7,12 +7,7 @@ import { isToolError, type ToolError } from "../errors.js";
 import type { ColdStart } from "../lsp/cold-start.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
-import {
-  parseRemoteFlag,
-  projectRemotes,
-  type Remotes,
-  remotePath,
-} from "../workspace/remote/hosts.js";
+import { parseRemoteFlag, projectRemotes, type Remotes } from "../workspace/remote/hosts.js";
 import { cliMessage } from "./advice.js";
 import { commands, program } from "./commands/index.js";
 import {
@@ -30,11 +25,12 @@ import { readAllStdin } from "./inputs.js";
 import { io } from "./io.js";
 import { locateCommand, parseCommand, unknownCommand } from "./parse.js";
 import { refusedParts } from "./refused.js";
+import { onSameRoot, type Placed, placeCommand } from "./remote-root.js";
 import {
   type ChosenRoot,
-  chooseRoot,
   describeRoot,
   findRoot,
+  pathPositionals,
   rootPath,
   rootPositionals,
 } from "./root.js";
@@ -187,6 +183,7 @@ async function runCommand(
   command: CommandDefinition,
   input: CommandInput<FlagSpecs>,
   json: boolean,
+  again: (text: string, stream: "out" | "err") => string,
 ): Promise<number> {
   let out: CommandOutput | number;
   try {
@@ -201,7 +198,9 @@ async function runCommand(
     if (json) io().stdout.write(`${errorJson(error)}\n`);
     else {
       const paint = makePaint(io().stderr);
-      io().stderr.write(`${paint("red", `error [${error.code}]:`)} ${said(input.say, error)}\n`);
+      io().stderr.write(
+        `${paint("red", `error [${error.code}]:`)} ${again(said(input.say, error), "err")}\n`,
+      );
     }
     return EXIT_REFUSED;
   }
@@ -214,10 +213,10 @@ async function runCommand(
   else {
     const { out: result, err: warnings } = splitWarnings(out.human);
     // Nothing to say is an empty stdout, as grep's: `| wc -l` counts results only.
-    if (result !== "") stdout.write(`${result}\n`);
+    if (result !== "") stdout.write(`${again(result, "out")}\n`);
     const notes = [...warnings, ...(out.notices ?? [])];
     if (errors.length > 0) notes.push(...validationNotice(errors, strict, err));
-    if (notes.length > 0) stderr.write(`${notes.join("\n")}\n`);
+    if (notes.length > 0) stderr.write(`${again(notes.join("\n"), "err")}\n`);
   }
   if (out.exitCode !== undefined) return out.exitCode;
   // A file that was missing or a symbol not found is a refusal, though the others were read.
@@ -242,6 +241,31 @@ function remotesOf(flag: unknown, cwd: string): Remotes {
   } catch (error) {
     if (isToolError(error)) throw new UsageError(`splice: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * Where the command works (remote-root.ts): from --root and the paths typed.
+ * A host out of reach is a refusal, said as one, with its exit code.
+ */
+async function placeOf(
+  command: CommandDefinition,
+  given: string | undefined,
+  positionals: string[],
+  flags: Flags,
+  remotes: Remotes,
+): Promise<Placed | number> {
+  const pathFlags = Object.entries(flags)
+    .filter(([name, value]) => typeof value === "string" && command.flags[name]?.path)
+    .map(([, value]) => value as string);
+  const pathArgs = [...pathPositionals(command.args ?? [], positionals), ...pathFlags];
+  try {
+    return await placeCommand(given, pathArgs, remotes, io().cwd);
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    const paint = makePaint(io().stderr);
+    io().stderr.write(`${paint("red", `error [${error.code}]:`)} ${cliMessage(error)}\n`);
+    return EXIT_REFUSED;
   }
 }
 
@@ -280,11 +304,13 @@ async function main(argv: string[]): Promise<Outcome> {
   const cwd = io().cwd;
   const remotes = remotesOf(remote, cwd);
   const given = typeof rootFlag === "string" ? rootFlag : undefined;
-  const onHost = given !== undefined && remotePath(given, remotes) !== undefined;
-  const chosen: ChosenRoot = onHost ? { root: given, reason: "--root" } : chooseRoot(given, cwd);
+  const placed = await placeOf(command, given, parsed.positionals, typed, remotes);
+  if (typeof placed === "number") return { code: placed };
+  const { chosen, onHost, paths } = placed;
   if (verbose) stderr.write(`splice: ${describeRoot(chosen)}\n`);
   // On a remote root, paths are the root's as typed: where you stand here is no folder there.
-  const toRoot = (path: string) => (onHost ? path : rootPath(chosen.root, cwd, path));
+  const toRoot = (path: string) =>
+    onHost ? (paths.get(path) ?? path) : rootPath(chosen.root, cwd, path);
   const flags = Object.fromEntries(
     Object.entries(typed).map(([name, value]) => [
       name,
@@ -310,7 +336,9 @@ async function main(argv: string[]): Promise<Outcome> {
     coldStart,
   );
   opened = input.opened;
-  const code = await runCommand(command, input, json === true);
+  const code = await runCommand(command, input, json === true, (text, stream) =>
+    onSameRoot(text, chosen, stream),
+  );
   // Relaxed durability: the new bytes reach the disk before the command ends (close flushes).
   await input.opened()?.close();
   if (interrupt.signal.aborted) return { code: EXIT_INTERRUPTED };

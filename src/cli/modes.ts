@@ -37,6 +37,23 @@ export function writeModeOf(flags: { preview?: boolean; check?: boolean }): "app
   return flags.preview || flags.check ? "preview" : "apply";
 }
 
+/** tidy's --check asks the formatters' question, "is it tidy?": the tool's own check mode. */
+export const TIDY_MODE_FLAGS = {
+  preview: WRITE_MODE_FLAGS.preview,
+  check: {
+    type: "boolean",
+    description: "write nothing, and exit 1 when something would change",
+  },
+} as const;
+
+export function tidyModeOf(flags: {
+  preview?: boolean;
+  check?: boolean;
+}): "apply" | "check" | "preview" {
+  if (flags.preview && flags.check) invalid("Pass --preview or --check, not both.");
+  return flags.preview ? "preview" : flags.check ? "check" : "apply";
+}
+
 /** A check that passed says nothing, as git apply --check. */
 export function checked(flags: { check?: boolean }, out: CommandOutput): CommandOutput {
   return flags.check ? { ...out, human: "", notices: [] } : out;

@@ -13,8 +13,10 @@ import { io } from "./io.js";
 
 export interface ChosenRoot {
   root: string;
-  /** Why this folder: the flag, a marker found, or nothing found. */
-  reason: "--root" | typeof STATE_FOLDER | ".git" | "current folder";
+  /** Why this folder: the flag, a marker found, nothing found, or the host of `HOST:PATH` arguments. */
+  reason: "--root" | typeof STATE_FOLDER | ".git" | "current folder" | "HOST:PATH";
+  /** For HOST:PATH: the marker found there above the paths (none: the folder that holds them). */
+  found?: typeof STATE_FOLDER | ".git";
 }
 
 function exists(path: string, kind: "dir" | "any"): boolean {
@@ -69,17 +71,27 @@ interface PathArg {
   variadic?: boolean;
 }
 
+function isPathAt(args: readonly PathArg[], i: number): boolean {
+  const spec = args[Math.min(i, args.length - 1)];
+  const covers = i < args.length || spec?.variadic === true;
+  return covers && spec?.path === true;
+}
+
+/** The positionals that are paths (`path: true` in their spec). */
+export function pathPositionals(
+  args: readonly PathArg[],
+  positionals: readonly string[],
+): string[] {
+  return positionals.filter((_, i) => isPathAt(args, i));
+}
+
 /** The positionals with every path argument (`path: true` in its spec) made root-relative. */
 export function rootPositionals(
   args: readonly PathArg[],
   positionals: readonly string[],
   toRoot: (typed: string) => string,
 ): string[] {
-  return positionals.map((value, i) => {
-    const spec = args[Math.min(i, args.length - 1)];
-    const covers = i < args.length || spec?.variadic === true;
-    return covers && spec?.path === true ? toRoot(value) : value;
-  });
+  return positionals.map((value, i) => (isPathAt(args, i) ? toRoot(value) : value));
 }
 
 /** One line for --verbose and history headers: which root, and why. */
@@ -89,6 +101,8 @@ export function describeRoot(chosen: ChosenRoot): string {
       ? "from --root"
       : chosen.reason === "current folder"
         ? "no .splice/ or .git above, so the current folder"
-        : `nearest folder holding ${chosen.reason}`;
+        : chosen.reason === "HOST:PATH"
+          ? `from the HOST:PATH arguments: ${chosen.found ? `nearest folder there holding ${chosen.found}` : "the folder there that holds them"}`
+          : `nearest folder holding ${chosen.reason}`;
   return `root ${chosen.root} (${why})`;
 }

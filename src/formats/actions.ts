@@ -285,7 +285,7 @@ function deleteWhere(run: Run, request: DocRequest, path: Segment[], probe: Prob
   if (request.where === undefined) {
     throw new DocError(
       "invalid_input",
-      `The "delete_where" action needs "where": an object of keys and values an item must have, e.g. {"name": "left-pad"}. ${NOTHING}`,
+      `Deleting by match needs "where": an object of keys and values an item must have, e.g. \`{"name": "left-pad"}\`. ${NOTHING}`,
     );
   }
   if (!probe.found) return { removed: 0 };

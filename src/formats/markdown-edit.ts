@@ -151,7 +151,12 @@ export function upsertBullet(
   if (!given) {
     throw new DocError(
       "invalid_input",
-      `The "upsert_bullet" action needs "bullet": the item's text, e.g. "Supports TOML".`,
+      "The bullet to add is empty.",
+      {},
+      {
+        tool: "md",
+        say: (v) => `Give the item's text as ${v.arg("bullet")}, e.g. "Supports TOML".`,
+      },
     );
   }
   const text = ITEM.exec(given)?.[5] ?? given;
@@ -249,7 +254,7 @@ export function moveSection(
   if (!t && !dest) {
     throw new DocError(
       "invalid_input",
-      `"move_section" needs "to": the heading to move "${s.heading.text}" under (or "to_path" to move it to the end of another file).`,
+      `There is no heading to move "${s.heading.text}" under: name one, or another file to move the section to the end of.`,
     );
   }
   if (t && !dest && t.heading.line >= s.heading.line && t.heading.line < s.end) {

@@ -51,7 +51,12 @@ export function tableAppend(
   if (!row || row.length === 0) {
     throw new DocError(
       "invalid_input",
-      `The "table_append" action needs "row": the cells, e.g. ["left-pad", "1.3.0"].`,
+      "The row to append has no cells.",
+      {},
+      {
+        tool: "md",
+        say: (v) => `Give them as ${v.arg("row")}, a list such as \`["left-pad", "1.3.0"]\`.`,
+      },
     );
   }
   const table = tokens.find(
@@ -61,7 +66,7 @@ export function tableAppend(
   if (!table?.map) {
     throw new DocError(
       "not_found",
-      `The section "${s.heading.text}" (line ${s.heading.line + 1}) has no table. Add one with append_to_section first.`,
+      `The section "${s.heading.text}" (line ${s.heading.line + 1}) has no table. Append one to the section first (its header and separator rows), then add rows.`,
     );
   }
   const [start, rawEnd] = table.map;

@@ -6,6 +6,7 @@
  * higher level.
  */
 import MarkdownIt, { type Token } from "markdown-it";
+import type { Voice } from "../errors.js";
 import { DocError } from "./errors.js";
 
 export interface Heading {
@@ -144,15 +145,17 @@ function parentsOf(parsed: Parsed, h: Heading): string[] {
 function ambiguity(parsed: Parsed, path: string, hits: Heading[], label: string, lineArg: string) {
   const lines = hits.map((h) => h.line + 1);
   const parents = new Set(hits.map((h) => parentsOf(parsed, h).join(" > ")));
-  const byLine = `pass "${lineArg}" with the line of the one you mean, e.g. "${lineArg}": ${lines[0]}`;
-  const advice =
+  const byLine = (v: Voice) =>
+    `pass ${v.arg(lineArg)} with the line of the one you mean, e.g. ${v.option(lineArg, lines[0])}`;
+  const advice = (v: Voice) =>
     parents.size === hits.length
-      ? `Add the parent heading to make it unique, e.g. "Parent > ${headingPath(path).at(-1)}", or ${byLine}.`
-      : `${parents.size === 1 ? "They share" : "Some share"} their parent headings, so ${byLine}.`;
+      ? `Add the parent heading to make it unique, e.g. "Parent > ${headingPath(path).at(-1)}", or ${byLine(v)}.`
+      : `${parents.size === 1 ? "They share" : "Some share"} their parent headings, so ${byLine(v)}.`;
   return new DocError(
     "ambiguous",
-    `${JSON.stringify(path)} matches ${hits.length} headings in ${label}: ${hits.map(describeHeading).join(", ")}. ${advice}`,
+    `${JSON.stringify(path)} matches ${hits.length} headings in ${label}: ${hits.map(describeHeading).join(", ")}.`,
     { heading: path, lines },
+    { tool: "md", args: { [lineArg]: lines[0] }, say: advice },
   );
 }
 

@@ -289,17 +289,18 @@ function readHunk(
 }
 
 function fileOp(s: Section, warnings: string[]): FileOp[] {
-  let oldPath = s.oldPath ?? s.gitPaths?.[0];
-  let newPath = s.newPath ?? s.gitPaths?.[1];
-  if (s.renameFrom !== undefined) oldPath = s.renameFrom;
-  if (s.renameTo !== undefined) newPath = s.renameTo;
-  // rename from/to carry no a/ b/ prefix; the ---/+++ and diff --git lines do.
+  // The ---/+++ and diff --git lines carry a/ b/ prefixes when both do; rename from/to carry
+  // none. Each name is taken from the rename line when there is one, else from the headers,
+  // so a rename that gives only "rename from" still reads its new name without the "b/".
+  const headOld = s.oldPath ?? s.gitPaths?.[0];
+  const headNew = s.newPath ?? s.gitPaths?.[1];
   const prefixed =
-    (oldPath === DEV_NULL || oldPath?.startsWith("a/") === true) &&
-    (newPath === DEV_NULL || newPath?.startsWith("b/") === true) &&
-    s.renameFrom === undefined;
-  if (oldPath !== undefined && oldPath !== DEV_NULL) oldPath = strip(oldPath, "a/", prefixed);
-  if (newPath !== undefined && newPath !== DEV_NULL) newPath = strip(newPath, "b/", prefixed);
+    (headOld === DEV_NULL || headOld?.startsWith("a/") === true) &&
+    (headNew === DEV_NULL || headNew?.startsWith("b/") === true);
+  const header = (path: string | undefined, prefix: "a/" | "b/") =>
+    path === undefined || path === DEV_NULL ? path : strip(path, prefix, prefixed);
+  const oldPath = s.renameFrom ?? header(headOld, "a/");
+  const newPath = s.renameTo ?? header(headNew, "b/");
   const patchLine = s.patchLine;
   if (s.newFile || oldPath === DEV_NULL) {
     const path = newPath ?? "";

@@ -277,5 +277,7 @@ function withWarnings<T>(result: T, told: readonly (string | undefined)[]): T {
   if (more.length === 0 || typeof result !== "object" || result === null) return result;
   const r = result as { warnings?: unknown };
   const warnings = Array.isArray(r.warnings) ? r.warnings : [];
-  return { ...result, warnings: [...warnings, ...more] };
+  // A copy with every property, the unlisted ones too (a result's content in other voices).
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(result));
+  return Object.assign(copy, { warnings: [...warnings, ...more] }) as T;
 }

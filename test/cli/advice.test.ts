@@ -74,8 +74,8 @@ const PATHS: [string, (p: Project) => Promise<ToolError>, string, string][] = [
   [
     "rename to something that is not a name",
     (p) => thrown(p.splice().call("ast_rename", { name: "a.b", new_name: "c", paths: ["."] })),
-    'name "a.b" is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use the ast_edit tool.',
-    'name "a.b" is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use splice ast.',
+    'The name "a.b" is not an identifier: a rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use the ast_edit tool.',
+    'The name "a.b" is not an identifier: a rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use splice ast.',
   ],
   [
     "text edit of a missing file",

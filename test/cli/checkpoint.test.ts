@@ -41,7 +41,9 @@ describe("splice checkpoint", () => {
 
     const applied = splice(p.root, ["checkpoint", "restore", "mine", "--apply"]);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toMatch(/^Restored checkpoint mine; undo \{"backup_session": "\S+"\}/);
+    expect(applied.stdout).toMatch(
+      /^Restored checkpoint mine\. Run splice undo \S+ to put back what was there\./,
+    );
     expect(p.text("src/a.ts")).toBe("export const a = 2; // local\n");
     expect(p.text("bin/tool")).toBe("#!/bin/sh\necho tool\n");
     expect(p.mode("bin/tool")).toBe(0o755);

@@ -12,18 +12,9 @@ import { commands } from "../../src/cli/commands/index.js";
 import { flagsOf } from "../../src/cli/define.js";
 import { flagVoice } from "../../src/cli/flag-voice.js";
 import { Project } from "../helpers/project.js";
+import { modelWords } from "../helpers/voice.js";
 
 const BIN = join(import.meta.dirname, "../../bin/splice");
-
-/** What a model reads and a person should not: each finding names the words. */
-function modelWords(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/\{"\w+": [^}]*\}?|"\w+": (?:true|false|\d+|")/g)) found.push(m[0]);
-  for (const m of text.matchAll(/\b[Cc]all [a-z_]+ with\b|\bthe [a-z_]+ tool\b/g)) found.push(m[0]);
-  // snake_case outside paths and error codes (`error [invalid_input]`): `timeout_ms`, `old_text`.
-  for (const m of text.matchAll(/(?<![\w./[-])[a-z]+_[a-z_]+\b(?![\w./\]])/g)) found.push(m[0]);
-  return found;
-}
 
 function voiceOf(command: string) {
   const definition = commands.find((c) => c.name === command)!;

@@ -740,7 +740,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     const { p, call } = await open();
     expectOk(
       await call("checkpoint", { action: "create", name: "pre" }),
-      'Checkpoint pre taken: 7 files noted; diff it with {"action": "diff", "name": "pre"}.',
+      'Checkpoint pre taken: 7 files noted. Call checkpoint with {"action": "diff", "name": "pre"} to see what changed since.',
     );
     p.write("src/a.txt", "one\n2\nthree\n");
     rmSync(join(p.root, "messy.txt"));
@@ -755,7 +755,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     expectOk(
       await call("checkpoint", { action: "restore", name: "pre" }),
       [
-        'Restoring checkpoint pre would write what follows (nothing was written); call again with "apply": true to write it.',
+        'Restoring checkpoint pre would write what follows (nothing was written). Call checkpoint with {"action": "restore", "name": "pre", "apply": true} to write it.',
         "¶messy.txt#69D5",
         "@@ -0,0 +1,2 @@",
         "1| trailing   ",

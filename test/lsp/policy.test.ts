@@ -182,7 +182,7 @@ describe("when validation runs", () => {
     await expect(splice.call("lsp_health", { language: "cobol" })).rejects.toMatchObject({
       code: "invalid_input",
       message:
-        'lsp_health: unknown language "cobol"; the languages are typescript, python, go, rust, cpp.',
+        'The language servers could not be checked: unknown language "cobol"; the languages are typescript, python, go, rust, cpp.',
     });
   });
 });

@@ -50,10 +50,10 @@ describe("ast_rename", () => {
     p.write("a.ts", "x;\n");
     const bad = await rejection(rename(p, { name: "a.b", new_name: "c", paths: ["."] }));
     expect(bad.message).toBe(
-      'name "a.b" is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use the ast_edit tool.',
+      'The name "a.b" is not an identifier: a rename renames one name (letters, digits, _ and $, not starting with a digit). To rewrite code, use the ast_edit tool.',
     );
     const same = await rejection(rename(p, { name: "x", new_name: "x", paths: ["."] }));
-    expect(same.message).toBe('name and new_name are both "x": nothing to rename.');
+    expect(same.message).toBe('The name and the new name are both "x": nothing to rename.');
   });
 
   it("says when the name is not there", async () => {

@@ -235,6 +235,26 @@ describe("patch: unified diffs", () => {
     expect(p.text("b.txt")).toBe("content B\n");
   });
 
+  it("reads a rename's names without the a/ b/ prefixes when it gives only one rename line", async () => {
+    const p = new Project();
+    p.write("a.txt", "A\n");
+    p.write("b.txt", "B\n");
+    // The first section has "rename from" but no "rename to": its new name is the +++ line's.
+    const patch =
+      "diff --git a/b.txt b/c.txt\nrename from b.txt\n--- a/b.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-B\n+BB\n" +
+      "diff --git a/a.txt b/b.txt\nrename to b.txt\n--- a/a.txt\n+++ b/b.txt\n";
+    const r = await call(p, { patch });
+    expect(r.results.map((f) => f.warnings)).toEqual([
+      ["Renamed b.txt to c.txt."],
+      [
+        "Renamed a.txt to b.txt, replacing the b.txt that was there (the patch moves that file to c.txt); the diff shows its old content as removed lines.",
+      ],
+    ]);
+    expect(p.text("c.txt")).toBe("BB\n");
+    expect(p.text("b.txt")).toBe("A\n");
+    expect(existsSync(join(p.root, "b/c.txt"))).toBe(false);
+  });
+
   it("shows the content a rename replaced when allow_overwrite lets it", async () => {
     const p = new Project();
     p.write("a.txt", "new\n");

@@ -290,7 +290,7 @@ describe("plan: strict", () => {
     );
     expect(own.code).toBe("invalid_input");
     expect(own.message).toBe(
-      'Step 2 (patch) has its own "mode": "preview", but the plan sets the mode of every step. Remove "mode" from the step\'s args; to run the whole plan without writing, give the plan itself "mode": "preview" (or "check").',
+      'Step 2 (patch) has its own `"mode": "preview"`, but the plan sets the mode of every step. Remove "mode" from the step\'s args. Call plan with {"mode": "preview"} to run the whole plan without writing.',
     );
     const nested = await rejection(call(p, { steps: [{ tool: "plan", args: { steps: [] } }] }));
     expect(nested.message).toContain("a tool a plan cannot run");

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { cliMessage } from "../../src/cli/advice.js";
 import { supportedLanguageNames } from "../../src/code/languages.js";
+import type { ToolError } from "../../src/errors.js";
 import { readTool } from "../../src/tools/read/index.js";
 import { FIXTURES, span } from "../code/fixtures.js";
 import { Project } from "../helpers/project.js";
@@ -194,13 +196,15 @@ describe("read by syntax", () => {
       targets: [{ path: fx.file, symbol: "Store.save", line_range: "1..2", line: 3 }],
     });
     expect(bySymbol.results[0]!.warnings).toEqual([
-      "symbol wins over line_range and line; line_range and line ignored.",
+      "A symbol wins over a line range and a line; they were ignored.",
     ]);
     expect(numbered(bySymbol.results[0]!.content)[0]![0]).toBe(16);
     const byRange = await splice.read({
       targets: [{ path: fx.file, line_range: "1..2", line: 13 }],
     });
-    expect(byRange.results[0]!.warnings).toEqual(["line_range wins over line; line ignored."]);
+    expect(byRange.results[0]!.warnings).toEqual([
+      "A line range wins over a line; the line was ignored.",
+    ]);
     expect(numbered(byRange.results[0]!.content).map(([n]) => n)).toEqual([1, 2]);
   });
 
@@ -209,7 +213,13 @@ describe("read by syntax", () => {
     p.write("src/a.ts", "export const a = 1;\n");
     const { results } = await p.splice().read({ targets: [{ path: "src" }] });
     expect(results[0]!.error?.code).toBe("is_directory");
-    expect(results[0]!.error?.message).toContain('add a symbol: {"path": "src", "symbol": "Name"}');
+    expect(results[0]!.error?.message).toContain(
+      'Call read with {"targets": [{"path":"src","symbol":"Name"}]} to search the folder for a definition.',
+    );
+    const thrown = (results[0]!.error as { thrown?: ToolError }).thrown!;
+    expect(cliMessage(thrown)).toContain(
+      "Run splice read src --symbol Name to search the folder for a definition.",
+    );
   });
 
   it("vouches for an edit with the tag it showed", async () => {

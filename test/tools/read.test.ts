@@ -40,7 +40,7 @@ describe("read", () => {
     ]);
     const tuple = await p.splice().read({ targets: [{ path: "f.txt", line_range: [19, 30] }] });
     expect(tuple.results[0]!.warnings).toEqual([
-      "line_range 19..30 ends past line 20; showing up to 20.",
+      "Lines 19..30 end past line 20; showing up to 20.",
     ]);
   });
 
@@ -75,7 +75,7 @@ describe("read", () => {
       path: "f5.txt",
       content: "",
       warnings: [
-        "not shown: 3 more target(s) (f5.txt, f6.txt, f7.txt); this read reached its budget of 100 lines in all. Read them in another call, fewer files at a time or with line_range",
+        "not shown: 3 more target(s) (f5.txt, f6.txt, f7.txt); this read reached its budget of 100 lines in all. Read them in another call, fewer files or fewer lines at a time",
       ],
     });
   });

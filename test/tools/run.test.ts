@@ -103,6 +103,9 @@ describe("run", () => {
     expect(result.output).toContain(
       "[timed out after 0.3 s; the command and every process it started were stopped. Pass a larger timeout_ms",
     );
+    // Said once: the notice is the last line, not followed by a status line that says it again.
+    expect(result.content.match(/timed out/g)).toHaveLength(1);
+    expect(result.content.endsWith("or run something shorter]")).toBe(true);
   });
 
   it("does not wait for background processes that keep the output open", async () => {

@@ -2,6 +2,8 @@ import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliMessage } from "../../src/cli/advice.js";
+import type { ToolError } from "../../src/errors.js";
 import type { SpliceEvent } from "../../src/events.js";
 import type { SearchResult, Toolkit } from "../../src/index.js";
 import { searchTool } from "../../src/tools/search/index.js";
@@ -192,7 +194,7 @@ describe("search", () => {
     expect(result.truncated).toBe(true);
     expect(result.matches).toBe(3);
     expect(result.content.split("\n").at(-1)).toMatch(
-      /^\[showing 3 matches in [12] files; there are more, and which are shown can change between calls \(ripgrep searches files in parallel\)\. Narrow the search with path \(a folder or file\), glob \(e\.g\. "\*\.ts"\) or a more specific pattern, or raise limit \(now 3, at most 2000\)\]$/,
+      /^\[showing 3 matches in [12] files; there are more, and which are shown can change between calls \(ripgrep searches files in parallel\)\. Narrow the search to a folder or file, with "glob" \(e\.g\. "\*\.ts"\) or with a more specific pattern, or raise "limit" \(now 3, at most 2000\)\]$/,
     );
     const exact = await search(p, { pattern: "x", limit: 5 });
     expect(exact.truncated).toBe(false);
@@ -204,7 +206,7 @@ describe("search", () => {
     p.write("a.txt", "foo\n");
     const none = await search(p, { pattern: "fo+" });
     expect(none.content).toBe(
-      '[no matches for "fo+" in .; the pattern was searched as literal text, pass regex: true for a regular expression]',
+      '[no matches for "fo+" in .; the pattern was searched as literal text, pass "regex": true for a regular expression]',
     );
     expect(none.truncated).toBe(false);
   });
@@ -221,7 +223,7 @@ describe("search", () => {
       '[no matches for "Needle" in .; it matches only in binary files, which search never shows: data.bin]',
     );
     expect((await search(p, { pattern: "Needle", path: "gen" })).content).toBe(
-      '[no matches for "Needle" in gen; it matches in files .gitignore excludes, which search skips, such as gen/api.ts. Name one as path to search it, or read it]',
+      '[no matches for "Needle" in gen; it matches in files .gitignore excludes, which search skips, such as gen/api.ts. Name one as the path to search it, or read it]',
     );
     expect((await search(p, { pattern: "Needle", path: "gen/api.ts" })).matches).toBe(1);
   });
@@ -242,7 +244,10 @@ describe("search", () => {
     expect(error.code).toBe("invalid_input");
     expect(error.message).toContain('The pattern "(unclosed" is not valid: regex parse error');
     expect(error.message).toContain("unclosed group");
-    expect(error.message).toContain("pass regex: false to search the text literally");
+    expect(error.message).toContain('search the text literally ("regex": false).');
+    expect(cliMessage(error as unknown as ToolError)).toContain(
+      "search the text literally (without --regex).",
+    );
     const glob = await rejection(search(p, { pattern: "x", glob: "[" }));
     expect(glob.code).toBe("invalid_input");
     expect(glob.message).toContain("A glob is not valid");

@@ -17,6 +17,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSplice, type Splice } from "../../src/splice.js";
 import { RootSet } from "../../src/toolkit/roots.js";
+import { REMOTE_UNRECORDED } from "../../src/tools/run/checkpoint.js";
+import type { RunResult } from "../../src/tools/run/index.js";
 import type { RemoteWorkspace } from "../../src/workspace/remote/remote-workspace.js";
 import { rejection } from "../helpers/project.js";
 import { sshdForFile } from "../helpers/sshd.js";
@@ -118,6 +120,18 @@ describe.each(transports)("tools on a remote root over %s", (_name, transport) =
     const listed = JSON.stringify(await s.list({ path: "." }));
     expect(listed).toContain("run.sh");
     expect(listed).toContain("docs");
+  });
+
+  it("runs a command there and says that what it changed is not recorded for undo", async () => {
+    const p = remoteProject(transport);
+    const s = p.open();
+    const r = (await s.call("run", { command: "echo made > made.txt; echo ok" })) as RunResult;
+    expect(r.exit_code).toBe(0);
+    expect(p.text("made.txt")).toBe("made\n");
+    expect(r.output).toBe(`ok\n${REMOTE_UNRECORDED}`);
+    expect(r.backup_session).toBeUndefined();
+    expect(r.changed_files).toBeUndefined();
+    await expect(s.call("undo", {})).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("applies a patch there", async () => {

@@ -1,4 +1,6 @@
+import { contentIn } from "../../errors.js";
 import type { UndoFile } from "../../index.js";
+import { CLI_VOICE } from "../advice.js";
 import { defineCommand, UsageError } from "../define.js";
 import { formatDiff, formatWarnings } from "../format.js";
 import { callWithProgress } from "../progress.js";
@@ -49,9 +51,11 @@ Files noted without a copy (over the size limits) are named, never skipped.`,
       args,
       action === "restore" ? "restoring" : "checking",
     );
-    if (!json.files) return { json, human: say(json.content) };
+    // The tool says its advice in a person's voice too; say() rephrases the rest.
+    const content = contentIn(json, CLI_VOICE) ?? json.content;
+    if (!json.files) return { json, human: say(content) };
     // A restore: its first line, then each file with its diff in colour.
-    const lines = [say(json.content.split("\n")[0]!)];
+    const lines = [say(content.split("\n")[0]!)];
     for (const f of json.files) {
       lines.push(
         `${f.action.padEnd(9)} ${f.path}`,
@@ -59,7 +63,7 @@ Files noted without a copy (over the size limits) are named, never skipped.`,
         ...formatWarnings(f.warnings, paint),
       );
     }
-    const tail = json.content
+    const tail = content
       .split("\n")
       .filter((l) => l.startsWith("[") && l.includes("cannot be restored"))
       .map((l) => say(l));

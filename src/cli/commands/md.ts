@@ -41,7 +41,7 @@ source") and nothing else: --replace its body, --insert-after the heading,
 --append to its end, --bullet adds or updates a list item, --row appends a
 table row, --move-under moves the section under another heading (--to-path:
 in another file). A text of "-" is read from stdin. --line N picks one of
-several headings with the same name.`,
+several headings with the same name (--to-line N, of the --move-under heading).`,
   args: [
     { name: "PATH", description: "the Markdown file", path: true },
     { name: "HEADING", description: 'the section: "Install" or "Install > From source"' },
@@ -81,6 +81,11 @@ several headings with the same name.`,
       valueName: "N",
       description: "the line of the HEADING meant, when several match",
     },
+    "to-line": {
+      type: "string",
+      valueName: "N",
+      description: "with --move-under: the line of H meant, when several match",
+    },
     ...WRITE_MODE_FLAGS,
   },
   onInterrupt: "finish",
@@ -106,6 +111,7 @@ several headings with the same name.`,
     const typed = flags[flag] as string;
     const text = typed === "-" ? await readStdin(`pass the text as --${flag} TEXT`) : typed;
     const line = positiveInt("line", flags.line);
+    const toLine = positiveInt("to-line", flags["to-line"]);
     const json = await splice.md({
       action: ACTIONS[flag],
       path,
@@ -113,6 +119,7 @@ several headings with the same name.`,
       ...textArgs(flag, text),
       ...(line !== undefined ? { line } : {}),
       ...(flags["to-path"] !== undefined ? { to_path: flags["to-path"] } : {}),
+      ...(toLine !== undefined ? { to_line: toLine } : {}),
       mode: writeModeOf(flags),
     });
     return checked(flags, {

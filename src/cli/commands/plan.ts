@@ -42,7 +42,7 @@ Exit 1 when a step fails (with --check, which writes and prints nothing, when a 
       parsed = JSON.parse(text);
     } catch (error) {
       invalid(
-        `The plan is not valid JSON (${(error as Error).message}). It is {"steps": [...], "policy": "strict"}.`,
+        `The plan is not valid JSON (${(error as Error).message}). It is \`{"steps": [...], "policy": "strict"}\`.`,
       );
     }
     const args = Array.isArray(parsed) ? { steps: parsed } : { ...(parsed as object) };

@@ -12,11 +12,12 @@ function splitTarget(arg: string): { path: string; line_range?: string } {
 export const read = defineCommand({
   name: "read",
   summary: "show files with line numbers and a version tag; --symbol NAME, --line N",
-  usage: "PATH[:RANGE]... [--symbol NAME | --line N]",
+  usage: "PATH[:RANGE]... [--symbol NAME | --line N | --pages RANGE]",
   description: `Shows each file as "¶path#TAG" then "N| text" lines. The TAG names this version;
 pass it to edit. A range after a colon shows only those lines. An image shows
 as one summary line (drawn inline in iTerm2 and WezTerm; --json has its
-base64), a PDF as its text page by page, a notebook as its cells.
+base64), a PDF as its text page by page (--pages 31..60 reads on), a notebook
+as its cells.
 
 --symbol NAME shows the definition(s) of NAME (a function, method, class, type,
 constant, ...); "Class.method" or "Type::method" narrows to a member, and a
@@ -42,6 +43,11 @@ their largest nested blocks into one notice each.`,
       valueName: "N",
       description: "show the innermost function, method or class around line N",
     },
+    pages: {
+      type: "string",
+      valueName: "RANGE",
+      description: "the pages of a PDF to show, e.g. 31..60 (at most 30 at a time)",
+    },
   },
   examples: [
     "splice read src/main.ts",
@@ -58,10 +64,11 @@ their largest nested blocks into one notice each.`,
         invalid(`--line needs a line number, not "${flags.line}".`);
       }
     }
+    const pages = flags.pages === undefined ? {} : { pages: flags.pages };
     const targets = positionals.map((p) => {
       if (symbol !== undefined) return { path: p, symbol };
-      const t = splitTarget(p);
-      return line !== undefined && t.line_range === undefined ? { path: t.path, line } : t;
+      const t = { ...splitTarget(p), ...pages };
+      return line !== undefined && t.line_range === undefined ? { ...t, line } : t;
     });
     const json = await withProgress(splice, () => splice.read({ targets }));
     // Call-wide warnings (no history can be kept, say) follow the files.

@@ -1,3 +1,5 @@
+import { contentIn } from "../../errors.js";
+import { CLI_VOICE } from "../advice.js";
 import { defineCommand } from "../define.js";
 import { globList, positiveInt } from "../inputs.js";
 import { searchView } from "../views.js";
@@ -60,6 +62,8 @@ empty stdout, as grep and ripgrep do (stderr says what to try).`,
       ...(limit !== undefined ? { limit } : {}),
     });
     // No match is exit 1 and an empty stdout, as grep's; what to try goes to stderr.
-    return { json, ...searchView(json, paint, say, errPaint), refused: json.matches === 0 };
+    // The tool says its notices in a person's voice too (--glob, --limit); say() rephrases the rest.
+    const view = { ...json, content: contentIn(json, CLI_VOICE) ?? json.content };
+    return { json, ...searchView(view, paint, say, errPaint), refused: json.matches === 0 };
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand, VERDICT_FLAGS } from "../define.js";
 import { changeView, formatWarnings, writtenFooter } from "../format.js";
-import { WRITE_MODE_FLAGS, writeModeOf } from "../inputs.js";
+import { TIDY_MODE_FLAGS, tidyModeOf } from "../modes.js";
 
 export const tidy = defineCommand({
   name: "tidy",
@@ -11,11 +11,11 @@ missing or doubled final newline, mixed line endings, indentation. Folders
 cover every file .gitignore keeps. Strings whose whitespace is their value are
 left alone. --check writes nothing and exits 1 when a file is not tidy.`,
   args: [{ name: "PATHS", description: "files or folders", variadic: true, path: true }],
-  flags: { ...WRITE_MODE_FLAGS, ...VERDICT_FLAGS },
+  flags: { ...TIDY_MODE_FLAGS, ...VERDICT_FLAGS },
   onInterrupt: "finish",
   examples: ["splice tidy src", "splice tidy . --check"],
   async run({ splice, positionals, flags, paint }) {
-    const json = await splice.tidy({ paths: positionals, mode: writeModeOf(flags) });
+    const json = await splice.tidy({ paths: positionals, mode: tidyModeOf(flags) });
     const lines = json.results.map((r) => changeView(r, paint));
     lines.push(...formatWarnings(json.warnings, paint));
     lines.push(paint(json.changed ? "green" : "dim", json.content.split("\n", 1)[0]!));

@@ -36,13 +36,13 @@ type Args = z.output<typeof input>;
 
 function checkNames(args: Args): void {
   for (const [field, value] of [
-    ["name", args.name],
-    ["new_name", args.new_name],
+    ["The name", args.name],
+    ["The new name", args.new_name],
   ] as const) {
     if (!isIdentifier(value)) {
       throw new ToolError(
         "invalid_input",
-        `${field} ${JSON.stringify(clip(value))} is not an identifier: ast_rename renames one name (letters, digits, _ and $, not starting with a digit).`,
+        `${field} ${JSON.stringify(clip(value))} is not an identifier: a rename renames one name (letters, digits, _ and $, not starting with a digit).`,
         {},
         { tool: "ast_edit", say: (v) => `To rewrite code, use ${v.tool("ast_edit")}.` },
       );
@@ -51,7 +51,7 @@ function checkNames(args: Args): void {
   if (args.name === args.new_name) {
     throw new ToolError(
       "invalid_input",
-      `name and new_name are both "${args.name}": nothing to rename.`,
+      `The name and the new name are both "${args.name}": nothing to rename.`,
     );
   }
 }

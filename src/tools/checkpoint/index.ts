@@ -2,7 +2,7 @@ import { z } from "zod";
 import { fileView, restoreSession, type UndoFile } from "../../change/restore-session.js";
 import { type CheckpointChange, createCheckpoint, diffCheckpoint } from "../../checkpoint/named.js";
 import { capped, type NotRestorable } from "../../checkpoint/record.js";
-import { ToolError } from "../../errors.js";
+import { ToolError, type Voice, voiced } from "../../errors.js";
 import { isCheckpointName } from "../../history/checkpoints.js";
 import type { BackupChange } from "../../history/types.js";
 import type { NetChange } from "../../history/undo-state.js";
@@ -135,26 +135,27 @@ async function restore(context: ToolContext, name: string, apply: boolean) {
     files = done.files;
     if (apply && files.some((f) => f.action !== "unchanged")) backup = done.backup;
   }
-  const header = !apply
-    ? entries.length === 0
-      ? `Restoring checkpoint ${name} would change nothing.`
-      : `Restoring checkpoint ${name} would write what follows (nothing was written); call again with "apply": true to write it.`
-    : backup
-      ? `Restored checkpoint ${name}; undo {"backup_session": "${backup}"} puts back what was there.`
-      : `Checkpoint ${name}: every file already held its content, so nothing was written.`;
+  const header = (v: Voice) =>
+    !apply
+      ? entries.length === 0
+        ? `Restoring checkpoint ${name} would change nothing.`
+        : `Restoring checkpoint ${name} would write what follows (nothing was written). ${v.call("checkpoint", { action: "restore", name, apply: true })} to write it.`
+      : backup
+        ? `Restored checkpoint ${name}. ${v.call("undo", { backup_session: backup })} to put back what was there.`
+        : `Checkpoint ${name}: every file already held its content, so nothing was written.`;
   const body = files.map((f) => fileView(f, context.resultDiff === "full"));
   const notice =
     not_restorable.length > 0
       ? [`[${plural(not_restorable.length, "file")} cannot be restored: see not_restorable]`]
       : [];
-  return {
+  const restored = {
     name,
     applied: apply,
     ...(backup ? { backup_session: backup } : {}),
     files,
     ...fields("not_restorable", not_restorable as NotRestorable[]),
-    content: [header, ...body, ...notice].join("\n"),
   };
+  return voiced(restored, (v) => [header(v), ...body, ...notice].join("\n"));
 }
 
 async function call(context: ToolContext, args: Args) {
@@ -175,22 +176,22 @@ async function call(context: ToolContext, args: Args) {
   if (args.action === "diff") return diff(context, name);
   if (args.action === "restore") return restore(context, name, args.apply === true);
   const made = await createCheckpoint(context, name);
-  const lines = [
-    `Checkpoint ${name} taken: ${plural(made.files, "file")} noted; diff it with {"action": "diff", "name": "${name}"}.`,
+  const lines = (v: Voice) => [
+    `Checkpoint ${name} taken: ${plural(made.files, "file")} noted. ${v.call("checkpoint", { action: "diff", name })} to see what changed since.`,
+    ...(made.uncaptured.length > 0
+      ? [
+          `[${plural(made.uncaptured.length, "file")} noted without a copy (over the size limits or unreadable): a change to them can be listed, not restored]`,
+        ]
+      : []),
   ];
-  if (made.uncaptured.length > 0) {
-    lines.push(
-      `[${plural(made.uncaptured.length, "file")} noted without a copy (over the size limits or unreadable): a change to them can be listed, not restored]`,
-    );
-  }
-  return {
+  const taken = {
     name,
     at: made.at,
     noted: made.files,
     ...fields("uncaptured", made.uncaptured),
     ...fields("unwatched", made.unwatched),
-    content: lines.join("\n"),
   };
+  return voiced(taken, (v) => lines(v).join("\n"));
 }
 
 export const checkpointTool = defineTool({

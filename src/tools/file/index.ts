@@ -246,8 +246,13 @@ async function rename(context: ToolContext, args: Args, mode: Mode): Promise<Fil
     if (replaced && !args.overwrite) {
       throw new ToolError(
         "exists",
-        `${dest.display} already exists, so ${src.display} was not moved. Pass "overwrite": true to replace it (it is backed up), or pick another name.`,
+        `${dest.display} already exists, so ${src.display} was not moved.`,
         { path: src.display, dest_path: dest.display },
+        {
+          tool: "file",
+          say: (v) =>
+            `Pass ${v.option("overwrite", true)} to replace it (it is backed up), or pick another name.`,
+        },
       );
     }
     const changes: Change[] = [

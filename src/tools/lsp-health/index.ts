@@ -62,7 +62,7 @@ async function lspHealth(
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new ToolError("invalid_input", `lsp_health: ${message}.`);
+    throw new ToolError("invalid_input", `The language servers could not be checked: ${message}.`);
   }
 }
 

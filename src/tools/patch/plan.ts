@@ -25,6 +25,8 @@ export interface Entry {
   readBy?: FileOp;
   /** The section that takes it away (a delete, a rename's source). */
   takenBy?: FileOp;
+  /** Where a rename takes it: the path as the guard shows it. */
+  movedTo?: Entry;
   /** The section that writes it (an add, an update, a rename's destination) and what it writes. */
   writtenBy?: FileOp;
   doc?: Document;
@@ -175,7 +177,10 @@ export class PatchPlanner {
     );
     // A replaced line keeps its own terminator, so a mixed-ending file stays mixed where it was.
     const doc = documentFrom(current, applied.lines, applied.eolFrom, applied.finalNewline);
-    if (!inPlace) entry.takenBy = op;
+    if (!inPlace) {
+      entry.takenBy = op;
+      entry.movedTo = dest;
+    }
     this.write(dest, op, doc, op.fileMode ?? beforeMode, inPlace);
     this.planned.push({
       op,
@@ -265,7 +270,7 @@ export function sectionDiff(p: Planned): { diff: string; changed: boolean; warni
   if (replaced) {
     const moved =
       target.takenBy?.kind === "update"
-        ? ` (the patch moves that file to ${target.takenBy.moveTo})`
+        ? ` (the patch moves that file to ${target.movedTo?.file.display ?? target.takenBy.moveTo})`
         : "";
     warnings.push(
       `${renamed ? `${renamed}, replacing` : "Replaced"} the ${display} that was there${moved}; the diff shows its old content as removed lines.`,

@@ -75,8 +75,13 @@ function refuseOwnMode(n: number, tool: string, mode: unknown): void {
   if (mode === undefined || mode === "apply") return;
   throw new ToolError(
     "invalid_input",
-    `Step ${n} (${tool}) has its own "mode": ${JSON.stringify(mode)}, but the plan sets the mode of every step. Remove "mode" from the step's args; to run the whole plan without writing, give the plan itself "mode": "preview" (or "check").`,
+    `Step ${n} (${tool}) has its own \`"mode": ${JSON.stringify(mode)}\`, but the plan sets the mode of every step. Remove "mode" from the step's args.`,
     { step: n },
+    {
+      tool: "plan",
+      args: { mode: "preview" },
+      say: (v) => `${v.call("plan", { mode: "preview" })} to run the whole plan without writing.`,
+    },
   );
 }
 

@@ -57,23 +57,32 @@ async function readTarget(
 ): Promise<ReadResult[]> {
   const warnings: string[] = [];
   if (t.symbol !== undefined) {
-    const ignored = [t.line_range !== undefined && "line_range", t.line !== undefined && "line"];
-    const names = ignored.filter(Boolean).join(" and ");
-    if (names) warnings.push(`symbol wins over ${names}; ${names} ignored.`);
+    const ignored = [
+      t.line_range !== undefined && "a line range",
+      t.line !== undefined && "a line",
+    ];
+    const names = ignored.filter(Boolean);
+    if (names.length > 0) {
+      warnings.push(
+        `A symbol wins over ${names.join(" and ")}; ${names.length === 1 ? "it was" : "they were"} ignored.`,
+      );
+    }
     return readSymbol(context, t.path, t.symbol, warnings);
   }
   if (t.line !== undefined && t.line_range === undefined) {
     const file = context.guard.check(t.path, "read");
     return [await readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
-  if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
+  if (t.line !== undefined) warnings.push("A line range wins over a line; the line was ignored.");
   const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
     if (!isToolError(error) || error.code !== "is_directory") throw error;
-    throw new ToolError(
-      "is_directory",
-      `${error.message} To search a folder for a definition, add a symbol: {"path": ${JSON.stringify(t.path)}, "symbol": "Name"}.`,
-      error.details,
-    );
+    const symbol = { targets: [{ path: t.path, symbol: "Name" }] };
+    throw new ToolError("is_directory", error.facts, error.details, {
+      tool: "read",
+      args: symbol,
+      say: (v) =>
+        `${error.next ? `${error.next.say(v)} ` : ""}${v.call("read", symbol)} to search the folder for a definition.`,
+    });
   });
   result.warnings.unshift(...warnings);
   return [result];
@@ -107,19 +116,17 @@ async function readOne(
     if (!range || range[0] < 1 || range[1] < range[0]) {
       throw new ToolError(
         "invalid_input",
-        `line_range ${clip(JSON.stringify(t.line_range))} is not a valid range; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
+        `The line range ${clip(JSON.stringify(t.line_range))} is not valid; use "start..end" with 1 <= start <= end, e.g. "1..50".`,
       );
     }
     if (range[0] > Math.max(total, 1)) {
       throw new ToolError(
         "invalid_input",
-        `line_range ${formatRange(range)} starts past the end: ${file.display} has ${total} lines. Read "1..${Math.max(total, 1)}" or less.`,
+        `Lines ${formatRange(range)} start past the end: ${file.display} has ${total} lines. Read "1..${Math.max(total, 1)}" or less.`,
       );
     }
     if (range[1] > total) {
-      warnings.push(
-        `line_range ${formatRange(range)} ends past line ${total}; showing up to ${total}.`,
-      );
+      warnings.push(`Lines ${formatRange(range)} end past line ${total}; showing up to ${total}.`);
     }
     [start, end] = range;
   }
@@ -194,7 +201,7 @@ Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
       path: notShown[0]!,
       content: "",
       warnings: [
-        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files at a time or with line_range`,
+        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files or fewer lines at a time`,
       ],
     });
     return { results, not_shown: notShown };

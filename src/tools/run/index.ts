@@ -1,14 +1,14 @@
 import path from "node:path";
 import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
-import { type CheckpointReport, recordCommand } from "../../checkpoint/record.js";
-import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
+import type { CheckpointReport } from "../../checkpoint/record.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
 import { type LimitedOutput, OutputLimiter } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
 import { count, formatBytes } from "../../util/format.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
+import { afterCommand, beforeCommand, oneLine } from "./checkpoint.js";
 import { KEPT_LOGS, MAX_LOG_BYTES, RunLog } from "./log.js";
 
 export const RUN_LIMITS = {
@@ -75,15 +75,18 @@ export interface RunResult {
   content: string;
 }
 
-/** How a run ended, as the last line a model reads. */
+/**
+ * How a run ended, as the last line a model reads. A timeout has none: its
+ * notice (outcomeNotices) already says so, with what to do, and is said once.
+ */
 function statusLine(
   o: { exitCode: number | null; signal: string | null; timedOut: boolean },
   ms: number,
 ): string {
   const took = `${(ms / 1000).toFixed(1)} s`;
-  if (o.timedOut) return `[timed out after ${took}; the command and its children were killed]`;
-  if (o.signal) return `[killed by ${o.signal} after ${took}]`;
-  return `[exit ${o.exitCode} after ${took}]`;
+  if (o.timedOut) return "";
+  if (o.signal) return `\n[killed by ${o.signal} after ${took}]`;
+  return `\n[exit ${o.exitCode} after ${took}]`;
 }
 
 /** Colours and cursor moves cost tokens and mean nothing to a model. */
@@ -205,7 +208,7 @@ Example: {"command": "npm test"}`,
       duration_ms: durationMs,
       output,
       truncated: out.truncated,
-      content: `$ ${oneLine(args.command)}\n${output}\n${statusLine(outcome, durationMs)}`,
+      content: `$ ${oneLine(args.command)}\n${output}${statusLine(outcome, durationMs)}`,
     };
     if (spill.log) result.output_file = spill.log.rel;
     if (report) Object.assign(result, report);
@@ -314,76 +317,6 @@ function outcomeNotices(outcome: RunOutcome, timeoutMs: number): string[] {
     );
   }
   return notices;
-}
-
-/**
- * The root's state before a command, so what it changes can be undone:
- * local roots with a working history only (a remote root's files are not walked).
- */
-async function beforeCommand(
-  context: ToolContext,
-): Promise<{ snapshot?: Snapshot; notice?: string }> {
-  if (!context.workspace.capabilities?.statWalk) return {};
-  if (context.history.unavailable) {
-    return {
-      notice:
-        "[no checkpoint: history is unavailable, so what the command changes cannot be undone]",
-    };
-  }
-  try {
-    // With the root watch running, its table stands in for the walk.
-    return { snapshot: await takeSnapshot(context, true, await context.rootWatch?.before()) };
-  } catch (error) {
-    return {
-      notice: `[no checkpoint: ${(error as Error).message}; what the command changes cannot be undone]`,
-    };
-  }
-}
-
-/** Records what the command changed as one backup session and says so in `notices`. */
-async function afterCommand(
-  context: ToolContext,
-  before: Snapshot,
-  command: string,
-  notices: string[],
-): Promise<CheckpointReport | undefined> {
-  let report: CheckpointReport | undefined;
-  try {
-    const after = await takeSnapshot(context, false, await context.rootWatch?.after());
-    report = await recordCommand(
-      context,
-      before,
-      after,
-      () => context.backup,
-      `run: ${oneLine(command)}`,
-    );
-  } catch (error) {
-    notices.push(
-      `[the command's changes could not be recorded for undo: ${(error as Error).message}]`,
-    );
-    return undefined;
-  }
-  if (!report) return undefined;
-  const n = report.changed_files.length + (report.changed_files_more ?? 0);
-  const c = report.changed_counts;
-  const undo = report.backup_session
-    ? `; to put them back, undo backup session ${report.backup_session}`
-    : "";
-  notices.push(
-    `[the command changed ${count(n)} file${n === 1 ? "" : "s"} (${c.created} created, ${c.changed} changed, ${c.deleted} deleted)${undo}]`,
-  );
-  const refused = (report.not_restorable?.length ?? 0) + (report.not_restorable_more ?? 0);
-  if (refused > 0) {
-    notices.push(`[${count(refused)} of them cannot be restored by undo: see not_restorable]`);
-  }
-  return report;
-}
-
-/** A summary is one line: a multi-line script shows its first line. */
-function oneLine(command: string): string {
-  const lines = command.trim().split("\n");
-  const first = lines[0]!.length > 120 ? `${lines[0]!.slice(0, 120)}…` : lines[0]!;
-  return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
 }
 
 function formatSeconds(ms: number): string {

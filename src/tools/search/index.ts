@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { reportCallProgress } from "../../change/progress.js";
-import { isToolError, ToolError } from "../../errors.js";
+import { isToolError, ToolError, type Voice, voiced } from "../../errors.js";
 import type { GuardedPath, PathGuard } from "../../guard/path-guard.js";
 import { count } from "../../util/format.js";
 import { TEMP_GLOBS } from "../../workspace/temp.js";
@@ -281,16 +281,15 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     const order = new Map(files.map((f, i) => [f.path, i]));
     hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
 
-    let content = render(files, contextLines);
-    if (hits.length === 0) {
-      const { binary, ignored } = await whyEmpty(
-        found.binary,
-        (extra) => run({ extra, most: IGNORED_PROBE }),
-        read,
-      );
-      content = emptyNotice(args, where.display, binary, ignored);
-    }
-    if (truncated) content += moreNote(hits.length, files.length, limit);
+    const shown = render(files, contextLines);
+    const empty =
+      hits.length === 0
+        ? await whyEmpty(found.binary, (extra) => run({ extra, most: IGNORED_PROBE }), read)
+        : undefined;
+    // The notices name arguments: said in the model's voice, and kept for the CLI's.
+    const content = (v: Voice) =>
+      (empty ? emptyNotice(args, where.display, empty.binary, empty.ignored, v) : shown) +
+      (truncated ? moreNote(hits.length, files.length, limit, v) : "");
 
     context.events.emit({
       type: "search_hits",
@@ -299,14 +298,14 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
       matches: hits.length,
       files: files.map((f) => f.path),
     });
-    return {
+    const result = {
       pattern: args.pattern,
-      content,
       matches: hits.length,
       files: files.length,
       truncated,
       hits,
       warnings,
     };
+    return voiced(result, content);
   },
 });

@@ -2,7 +2,7 @@
  * What the model reads of a search: the hits as `path:line: text`, and the
  * sentences for an empty, cut or failed search, each saying how to go on.
  */
-import { clip, ToolError } from "../../errors.js";
+import { clip, MODEL_VOICE, ToolError, type Voice } from "../../errors.js";
 import { escapeControls } from "../../text/names.js";
 import type { FileHits } from "./collect.js";
 import { SEARCH_LIMITS } from "./limits.js";
@@ -27,13 +27,17 @@ export function rgError(stderr: string, args: SearchArgs): ToolError {
     );
   }
   if (/regex|pattern|literal|escape/i.test(message)) {
-    const fix = args.regex
-      ? "Fix the regular expression, or pass regex: false to search the text literally."
-      : "Rephrase the pattern.";
+    const facts = `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}.`;
+    if (!args.regex) return new ToolError("invalid_input", `${facts} Rephrase the pattern.`);
     return new ToolError(
       "invalid_input",
-      `The pattern ${JSON.stringify(clip(args.pattern))} is not valid: ${message}. ${fix}`,
+      facts,
       { pattern: args.pattern },
+      {
+        tool: "search",
+        say: (v) =>
+          `Fix the regular expression, or search the text literally (${v.option("regex", false)}).`,
+      },
     );
   }
   return new ToolError(
@@ -74,28 +78,34 @@ export function emptyNotice(
   where: string,
   binary: readonly string[],
   ignored: readonly string[],
+  v: Voice = MODEL_VOICE,
 ): string {
   let hint = "";
   if (ignored.length > 0) {
-    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as path to search it, or read it`;
+    hint = `; it matches in files .gitignore excludes, which search skips, such as ${ignored.join(", ")}. Name one as the path to search it, or read it`;
   } else if (binary.length > 0) {
     hint =
       binary.length === 1 && binary[0] === where
         ? `; ${where} is a binary file (it has a NUL byte), and search never shows binary files`
         : `; it matches only in binary files, which search never shows: ${some(binary)}`;
   } else if (!args.regex && /[\\^$.*+?()[\]{}|]/.test(args.pattern)) {
-    hint = "; the pattern was searched as literal text, pass regex: true for a regular expression";
+    hint = `; the pattern was searched as literal text, pass ${v.option("regex", true)} for a regular expression`;
   } else if (!args.ignore_case && /[A-Za-z]/.test(args.pattern)) {
-    hint = "; try ignore_case: true or a shorter pattern";
+    hint = `; try ${v.option("ignore_case", true)} or a shorter pattern`;
   }
   return `[no matches for ${JSON.stringify(clip(args.pattern))} in ${where}${hint}]`;
 }
 
 /** Why not all matches are shown; not "the first": taking the first by path would mean a second, single-threaded rg run. */
-export function moreNote(matches: number, files: number, limit: number): string {
+export function moreNote(
+  matches: number,
+  files: number,
+  limit: number,
+  v: Voice = MODEL_VOICE,
+): string {
   const raise =
     limit < SEARCH_LIMITS.maxLimit
-      ? `, or raise limit (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
+      ? `, or raise ${v.arg("limit")} (now ${limit}, at most ${SEARCH_LIMITS.maxLimit})`
       : "";
-  return `\n\n[showing ${matches} matches in ${files} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search with path (a folder or file), glob (e.g. "*.ts") or a more specific pattern${raise}]`;
+  return `\n\n[showing ${matches} matches in ${files} files; there are more, and which are shown can change between calls (ripgrep searches files in parallel). Narrow the search to a folder or file, with ${v.arg("glob")} (e.g. "*.ts") or with a more specific pattern${raise}]`;
 }

@@ -70,7 +70,7 @@ export function projectRemotes(root: string): Remotes {
 function badConfig(file: string, why: string): ToolError {
   return new ToolError(
     "invalid_input",
-    `${file} could not be used: ${why}. Write it as {"remotes": {"box": "ssh -o BatchMode=yes dev@box"}}.`,
+    `${file} could not be used: ${why}. Write it as \`{"remotes": {"box": "ssh -o BatchMode=yes dev@box"}}\`.`,
     { path: file, reason: "bad_config" },
   );
 }

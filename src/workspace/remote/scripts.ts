@@ -7,6 +7,7 @@
  * or `E kind detail` (a refusal the caller turns into an error). Paths come
  * in as quoted words, never spliced into the code.
  */
+import { STATE_FOLDER } from "../../util/state-folder.js";
 import { shQuote } from "./transport.js";
 
 /**
@@ -248,4 +249,36 @@ exec 3<&-
 wait $P; S=$?
 kill $W 2>/dev/null
 exit $S`;
+}
+
+/**
+ * The project the paths there belong to, found as git finds a repository:
+ * from the folder that holds them all (`~` is the home folder there), the
+ * nearest folder up holding `.splice/` (not the home folder or `/`) or
+ * `.git`, else that folder. Answers `OK MARKER ROOT` (MARKER `.splice`,
+ * `.git` or `none`), then each path, absolute with its folder's links
+ * resolved, one a line.
+ */
+export function projectRootScript(paths: readonly string[]): string {
+  return `${prelude("", paths)}home() { case "$1" in "~") printf '%s' "$HOME" ;; "~/"*) printf '%s' "$HOME/\${1#??}" ;; /*) printf '%s' "$1" ;; *) printf '%s' "$(pwd)/$1" ;; esac; }
+base= out=
+for p in "$@"; do
+  p=$(home "$p")
+  if [ -d "$p" ]; then d=$(real "$p"); n=; else d=$(real "$(dirname -- "$p")"); n=/$(basename -- "$p"); fi
+  [ -n "$d" ] || fail no_tool 'realpath -m (or readlink -f)'
+  x=$d$n; case "$x" in //*) x=\${x#/} ;; esac
+  out="$out$x
+"
+  if [ -z "$base" ]; then base=$d; else
+    while [ "$base" != / ]; do case "$d/" in "$base/"*) break ;; esac; base=$(dirname -- "$base"); done
+  fi
+done
+d=$base m=none r=$base
+while :; do
+  if [ -d "$d/${STATE_FOLDER}" ] && [ "$d" != "$HOME" ] && [ "$d" != / ]; then m=${STATE_FOLDER} r=$d; break; fi
+  if [ -e "$d/.git" ]; then m=.git r=$d; break; fi
+  [ "$d" = / ] && break
+  d=$(dirname -- "$d")
+done
+printf 'OK %s %s\\n%s' "$m" "$r" "$out"`;
 }
