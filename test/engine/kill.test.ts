@@ -4,29 +4,18 @@
  * next command — in a new engine — finishes the write the killed one began
  * (change/finish-batch.ts), so it is all done, not half.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN, ENGINE_BUILT, ownEngine } from "../helpers/engine.js";
 import { alive, sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
-const BIN = join(import.meta.dirname, "../../bin/splice");
-const built = existsSync(join(import.meta.dirname, "../../dist/cli-bundle/engine-process.js"));
-const runtime = mkdtempSync(join(tmpdir(), "splice-runtime-"));
-chmodSync(runtime, 0o700);
-const env = { ...process.env, XDG_RUNTIME_DIR: runtime, SPLICE_ENGINE: "" };
-
-function splice(args: string[]) {
-  const r = spawnSync(BIN, args, { env, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const { env, splice } = ownEngine();
 
 const OLD = "console.log(1);\n";
 const NEW = "logger.info(1);\n";
 
-describe.skipIf(!built)("the engine killed mid-write", () => {
+describe.skipIf(!ENGINE_BUILT)("the engine killed mid-write", () => {
   afterAll(() => splice(["engine", "stop"]));
 
   it("leaves every file whole, and the next command finishes the write", async () => {

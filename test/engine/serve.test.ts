@@ -3,30 +3,18 @@
  * the command line on one repository share one engine, and so one language
  * server for it, instead of one each.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN, ENGINE_BUILT, ownEngine } from "../helpers/engine.js";
 import { sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
-const BIN = join(import.meta.dirname, "../../bin/splice");
-const built = existsSync(join(import.meta.dirname, "../../dist/cli-bundle/engine-process.js"));
-const runtime = mkdtempSync(join(tmpdir(), "splice-runtime-"));
-chmodSync(runtime, 0o700);
-const env: Record<string, string> = {};
-for (const [k, v] of Object.entries({ ...process.env, XDG_RUNTIME_DIR: runtime })) {
-  if (v !== undefined && k !== "SPLICE_ENGINE") env[k] = v;
-}
-
-function splice(args: string[]) {
-  const r = spawnSync(BIN, args, { env, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const { env, splice } = ownEngine();
 
 async function connect(root: string): Promise<Client> {
   const client = new Client({ name: "test", version: "1" });
@@ -65,7 +53,7 @@ function descendants(pid: number): string[] {
   return found;
 }
 
-describe.skipIf(!built)("splice serve through the engine", () => {
+describe.skipIf(!ENGINE_BUILT)("splice serve through the engine", () => {
   afterAll(() => splice(["engine", "stop"]));
 
   it("shares one engine and one language server between two MCP clients and the CLI", async () => {

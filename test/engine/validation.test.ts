@@ -3,24 +3,12 @@
  * says the change was not type-checked, the engine starts the server for
  * the next command, and --validate waits for the verdict.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ENGINE_BUILT, ownEngine } from "../helpers/engine.js";
 import { sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
-const BIN = join(import.meta.dirname, "../../bin/splice");
-const built = existsSync(join(import.meta.dirname, "../../dist/cli-bundle/engine-process.js"));
-const runtime = mkdtempSync(join(tmpdir(), "splice-runtime-"));
-chmodSync(runtime, 0o700);
-const env = { ...process.env, XDG_RUNTIME_DIR: runtime, SPLICE_ENGINE: "" };
-
-function splice(args: string[]) {
-  const r = spawnSync(BIN, args, { env, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const { splice } = ownEngine();
 
 function pythonProject(): Project {
   const p = new Project();
@@ -31,7 +19,7 @@ function pythonProject(): Project {
 
 const NOT_CHECKED = "This change was not type-checked";
 
-describe.skipIf(!built)("type verdicts on the command line", () => {
+describe.skipIf(!ENGINE_BUILT)("type verdicts on the command line", () => {
   afterAll(() => splice(["engine", "stop"]));
 
   it("in its own process: says the change was not type-checked, and --validate waits for the verdict", () => {
