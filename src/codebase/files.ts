@@ -25,15 +25,9 @@ import { count } from "../util/format.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 import { walkCacheFor } from "./symbol-index-walk.js";
 
-/** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
-export function maxFilesSchema(what: string, byDefault: number) {
-  return z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe(`Most files ${what}; default ${byDefault}.`);
+/** The `max_files` field of the tools that walk folders for code. */
+export function maxFilesSchema(byDefault: number) {
+  return z.number().int().min(1).max(100_000).optional().describe(`Default ${byDefault}.`);
 }
 
 /** The `lang` field of the tools that walk folders for code. */

@@ -11,7 +11,7 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 import { planLineEdit } from "./line-edit.js";
 import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
@@ -19,7 +19,7 @@ import { planTextEdit } from "./text-edit.js";
 export type { EditResult } from "./plan.js";
 
 const textEdit = z.strictObject({
-  old_text: z.string().describe("Exact text to replace; whole lines."),
+  old_text: z.string().describe("Whole lines, exactly."),
   new_text: z.string(),
   replace_all: z.boolean().optional(),
 });
@@ -27,7 +27,7 @@ const textEdit = z.strictObject({
 /** One object for both forms, so every host (even strict OpenAI) can take it; the shape is checked in `formOf`. */
 const target = z.strictObject({
   path: z.string(),
-  file_hash: z.string().optional().describe("For ops: the tag of the read."),
+  file_hash: z.string().optional().describe("For ops: the read's TAG."),
   ops: z.string().optional().describe("Line ops, one per line."),
   edits: z.array(textEdit).min(1).optional().describe("Applied in order."),
 });
@@ -164,9 +164,9 @@ function edit(
 
 export const editTool = defineTool({
   name: "edit",
-  description: `Change part of a file. Quote old_text (whole lines, unique) and new_text; slips in whitespace or quotes are tolerated and reported, several matches refused. Or line ops on the numbers of a read, with its tag as file_hash: "replace 5..7:\\n+text", "delete 9", "insert after 3:\\n+text".
+  description: `Change part of a file: quote old_text (whole lines, found once; slips in whitespace are tolerated) and new_text. Or line ops on a read's numbers, its TAG as file_hash: "replace 5..7:\\n+text", "delete 9", "insert after 3:\\n+text".
 Example: {"targets": [{"path": "src/a.ts", "edits": [{"old_text": "const x = 1;", "new_text": "const x = 2;"}]}]}`,
-  manual: manual("edit/edit.md"),
+  manual: withSharedFields(manual("edit/edit.md"), "mode", "force", "validate"),
   example: {
     targets: [
       {

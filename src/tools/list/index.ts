@@ -20,15 +20,15 @@ export const LIST_LIMITS = {
 } as const;
 
 const input = z.strictObject({
-  path: z.string().optional().describe('Default "." (the root).'),
+  path: z.string().optional(),
   depth: z
     .number()
     .int()
     .min(1)
     .max(LIST_LIMITS.maxDepth)
     .optional()
-    .describe("1 (default): names only; more: a tree with sizes."),
-  include_hidden: z.boolean().optional().describe('Also names starting with ".".'),
+    .describe("1 (default): names; more: a tree with sizes."),
+  include_hidden: z.boolean().optional(),
   limit: z
     .number()
     .int()
@@ -150,7 +150,7 @@ function emptyNotice(walk: WalkResult): string {
 
 export const listTool = defineTool({
   name: "list",
-  description: `List a folder; folders end with /. depth > 1 is a tree with file sizes. Gitignored files and dependency folders are left out.
+  description: `List a folder (folders end with /), without gitignored files and dependency folders.
 Example: {"path": "src", "depth": 2}`,
   manual: manual("list/list.md"),
   example: { path: "src", depth: 2 },

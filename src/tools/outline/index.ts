@@ -28,8 +28,8 @@ export const OUTLINE_DEFAULT_MAX_FILES = 1000;
 const READ_AHEAD = 16;
 
 const input = z.strictObject({
-  path: z.string().describe("A file or folder."),
-  max_files: maxFilesSchema("of a folder to outline", OUTLINE_DEFAULT_MAX_FILES),
+  path: z.string(),
+  max_files: maxFilesSchema(OUTLINE_DEFAULT_MAX_FILES),
   lang: z.string().optional().describe('Only this language, e.g. "go".'),
 });
 
@@ -209,7 +209,7 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
 
 export const outlineTool = defineTool({
   name: "outline",
-  description: `List what a file or folder defines (functions, classes, types, …) with line ranges: the cheapest way to find what to read.
+  description: `List what a file or folder defines (functions, classes, types, …) with line ranges: the cheap way to find what to read.
 Example: {"path": "src/parser.ts"}`,
   manual: manual("outline/outline.md"),
   example: { path: "src/parser.ts" },

@@ -17,13 +17,13 @@ export type { DefinitionInfo, ReadResult } from "./result.js";
 const lineRange = z
   // An array of two, not a tuple: prefixItems is outside Gemini's and OpenAI strict's schemas.
   .union([z.string(), z.array(z.number().int()).length(2)])
-  .describe('1-based, inclusive: "40..80" or [40, 80].');
+  .describe('"40..80" or [40, 80], inclusive.');
 
 const target = z.strictObject({
   path: z.string().describe("A file (a folder with symbol)."),
   line_range: lineRange.optional(),
   symbol: z.string().optional().describe('A definition: "parse" or "Parser.parse".'),
-  line: z.number().int().min(1).optional().describe("Show the function or class around this line."),
+  line: z.number().int().min(1).optional().describe("The function or class around this line."),
   pages: z.string().optional().describe('PDF pages: "3..5".'),
 });
 
@@ -149,7 +149,7 @@ async function readOne(
 
 export const readTool = defineTool({
   name: "read",
-  description: `Read files with line numbers: a header ¶path#TAG, then one "N| text" line per line (N| is not in the file). A line-op edit passes the 4-hex TAG as file_hash. Narrow with line_range, a definition by symbol, or the block around a line.
+  description: `Read files with line numbers: "N| text" lines (N| is not in the file) under a header ¶path#TAG; line-op edits pass TAG as file_hash. Narrow with line_range, symbol or line.
 Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
   manual: manual("read/read.md"),
   example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },

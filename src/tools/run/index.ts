@@ -28,11 +28,8 @@ export const RUN_LIMITS = {
 } as const;
 
 const input = z.strictObject({
-  command: z
-    .string()
-    .refine((c) => c.trim() !== "", "must not be empty")
-    .describe("Run with sh -c."),
-  cwd: z.string().optional().describe("Default: the root."),
+  command: z.string().refine((c) => c.trim() !== "", "must not be empty"),
+  cwd: z.string().optional(),
   timeout_ms: z
     .number()
     .int()
@@ -126,7 +123,7 @@ function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: st
 
 export const runTool = defineTool({
   name: "run",
-  description: `Run a shell command (sh -c, no stdin) in the project: tests, builds, git. Gives the exit code and output; long output keeps its start and end.
+  description: `Run a shell command (sh -c, no stdin) in the project: tests, builds, git. Gives the exit code and output.
 Example: {"command": "npm test"}`,
   manual: manual("run/run.md"),
   example: { command: "npm test", cwd: ".", timeout_ms: 300000 },

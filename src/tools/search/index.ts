@@ -30,8 +30,8 @@ const input = z.strictObject({
     .max(MAX_PATTERN_CHARS, {
       error: `a pattern may have at most ${count(MAX_PATTERN_CHARS)} characters; search for a distinctive part of it`,
     })
-    .describe("Literal text unless regex is true."),
-  path: z.string().optional().describe("A folder or file (default: the root)."),
+    .describe("Literal text unless regex."),
+  path: z.string().optional().describe("A folder or file."),
   glob: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
     .optional()
@@ -220,7 +220,7 @@ async function warningsOf(
 
 export const searchTool = defineTool({
   name: "search",
-  description: `Search file contents with ripgrep (literal text unless regex is true); prints path:line: text. Narrow with path and glob.
+  description: `Search file contents with ripgrep; prints path:line: text.
 Example: {"pattern": "createServer(", "glob": "*.ts"}`,
   manual: manual("search/search.md"),
   example: { pattern: "createServer", path: "src", glob: "*.ts" },

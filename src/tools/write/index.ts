@@ -11,12 +11,12 @@ import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 
 const target = z.strictObject({
   path: z.string(),
   text: z.string().describe("The whole new content."),
-  force: z.boolean().optional().describe("Write as given, even a lockfile or generated file."),
+  force: z.boolean().optional().describe("Even a lockfile or generated file."),
 });
 
 const input = z.strictObject({
@@ -117,7 +117,7 @@ export const writeTool = defineTool({
   name: "write",
   description: `Create or replace whole files (folders are created). To change part of a file, use edit.
 Example: {"targets": [{"path": "src/new.ts", "text": "export const x = 1;\\n"}]}`,
-  manual: manual("write/write.md"),
+  manual: withSharedFields(manual("write/write.md"), "mode", "force", "validate"),
   example: { targets: [{ path: "src/hello.ts", text: 'export const hello = "world";\n' }] },
   input,
   annotations: {
