@@ -30,6 +30,15 @@ export function maxFilesSchema(byDefault: number) {
   return z.number().int().min(1).max(100_000).optional().describe(`Default ${byDefault}.`);
 }
 
+/**
+ * The `paths` field of the tools that walk folders for code: a list, or one
+ * path as a string (what a model sends for one folder); a list either way.
+ */
+export const pathsSchema = z
+  .union([z.string(), z.array(z.string()).min(1)])
+  .transform((paths) => (typeof paths === "string" ? [paths] : paths))
+  .describe("Files, folders or globs.");
+
 /** The `lang` field of the tools that walk folders for code. */
 export const langSchema = z.string().optional().describe('Only this language, e.g. "python".');
 

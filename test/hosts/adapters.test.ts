@@ -805,7 +805,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     }
     expectError(
       await host.call("read", {}),
-      `invalid_input: Invalid arguments for read: targets: Invalid input: expected array, received undefined. A valid call looks like: ${example}`,
+      `invalid_input: Invalid arguments for read: no file named; send "path" and the fields that go with it, or "targets": [...] with one object like that per file. A valid call looks like: ${example}`,
     );
     expectError(
       await host.call("read", { targets: "src/a.txt" }),

@@ -19,6 +19,7 @@ import {
   maxFilesSchema,
   noFiles,
   onlyLooks,
+  pathsSchema,
 } from "../../codebase/files.js";
 import { runCodeEdit } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
@@ -40,7 +41,7 @@ const lookingMode = (args: { ops: { out?: string }[]; mode?: string }) =>
 
 const input = z.strictObject({
   ops: z.array(op).min(1),
-  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
+  paths: pathsSchema,
   max_files: maxFilesSchema(CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,

@@ -13,6 +13,7 @@ import {
   maxFilesSchema,
   noFiles,
   onlyLooks,
+  pathsSchema,
 } from "../../codebase/files.js";
 import { runCodeEdit } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
@@ -24,7 +25,7 @@ import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../sc
 const input = z.strictObject({
   name: z.string(),
   new_name: z.string(),
-  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
+  paths: pathsSchema,
   max_files: maxFilesSchema(CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,

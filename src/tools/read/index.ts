@@ -7,6 +7,7 @@ import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
+import { targetsInput } from "../targets.js";
 import { readLine } from "./line.js";
 import { readBinary, readMediaNamed, readNotebook } from "./media.js";
 import type { ReadResult } from "./result.js";
@@ -16,16 +17,24 @@ export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
   // An array of two, not a tuple: prefixItems is outside Gemini's and OpenAI strict's schemas.
-  .union([z.string(), z.array(z.number().int()).length(2)])
-  .describe('"40..80" or [40, 80], inclusive.');
+  .union([z.string(), z.array(z.number().int()).length(2)]);
 
-const target = z.strictObject({
-  path: z.string().describe("A file (a folder with symbol)."),
-  line_range: lineRange.optional(),
-  symbol: z.string().optional().describe('A definition: "parse" or "Parser.parse".'),
-  line: z.number().int().min(1).optional().describe("The function or class around this line."),
-  pages: z.string().optional().describe('PDF pages: "3..5".'),
-});
+const target = {
+  fields: {
+    path: z.string(),
+    line_range: lineRange.optional(),
+    symbol: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    pages: z.string().optional(),
+  },
+  about: {
+    path: "A file (a folder with symbol).",
+    line_range: '"40..80" or [40, 80], inclusive.',
+    symbol: 'A definition: "parse" or "Parser.parse".',
+    line: "The function or class around this line.",
+    pages: 'PDF pages: "3..5".',
+  },
+};
 
 /**
  * One call shows at most this many per-file line caps in all (10,000 lines by
@@ -34,9 +43,9 @@ const target = z.strictObject({
  */
 export const READ_TOTAL_FILES = 5;
 
-const input = z.strictObject({
-  targets: z.array(target).min(1),
-});
+const input = targetsInput(target, {});
+
+type Target = z.output<typeof input>["targets"][number];
 
 function lineCount(text: string): number {
   if (text === "") return 0;
@@ -52,7 +61,7 @@ function toRange(value: z.output<typeof lineRange>): [number, number] | undefine
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
 async function readTarget(
   context: ToolContext,
-  t: z.output<typeof target>,
+  t: Target,
   linesLeft: number,
 ): Promise<ReadResult[]> {
   const warnings: string[] = [];
@@ -79,11 +88,7 @@ async function readTarget(
   return [result];
 }
 
-async function readOne(
-  context: ToolContext,
-  t: z.output<typeof target>,
-  linesLeft: number,
-): Promise<ReadResult> {
+async function readOne(context: ToolContext, t: Target, linesLeft: number): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
   const media = await readMediaNamed(context, file, t.pages);
   if (media) return media;
@@ -150,9 +155,9 @@ async function readOne(
 export const readTool = defineTool({
   name: "read",
   description: `Read files with line numbers: "N| text" lines (N| is not in the file) under a header ¶path#TAG; line-op edits pass TAG as file_hash. Narrow with line_range, symbol or line.
-Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
+Example: {"path": "src/a.ts", "line_range": "40..80"}`,
   manual: manual("read/read.md"),
-  example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
+  example: { path: "src/main.ts", line_range: "1..80" },
   input,
   annotations: READS,
   kind: "read",
