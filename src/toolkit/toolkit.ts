@@ -29,7 +29,7 @@ import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
-import { withResultDiff } from "./render-result.js";
+import { withOutputBudget, withResultDiff } from "./render-result.js";
 import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 
 export interface CallInfo extends CallSummary {
@@ -144,18 +144,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
   };
   const parsedOf = (call: ParsedCall | string, args?: unknown) =>
     typeof call === "string" ? parse(call, args) : call;
-  // A batch a killed process left half-written is finished before the first call runs; what
-  // that did is told on the next result (change/finish-batch.ts).
-  const notes: string[] = [];
-  let finishing: Promise<void> | undefined;
-  const finishBatches = () =>
-    (finishing ??= finishInterrupted(contextFor("batch")).then(
-      (told) => void notes.push(...told),
-      (error: unknown) =>
-        void notes.push(
-          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
-        ),
-    ));
+  const { notes, finishBatches } = interruptedBatches(() => contextFor("batch"));
   const run = async (call: ParsedCall, callOptions?: CallOptions) => {
     // Writes of splice's own calls are no outside changes: the watch waits until the call ends.
     const release = base.rootWatch?.hold();
@@ -164,7 +153,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const result = await call.tool.call(contextFor(call.name, callOptions), call.args);
       const told = [unavailableWarning(base.history), ...notes.splice(0)];
       const warned = withWarnings(result, told);
-      return withResultDiff(warned, resultDiff);
+      return withOutputBudget(withResultDiff(warned, resultDiff), base.limits.outputBytes);
     } catch (error) {
       const failure = historyFailure(error, base.history.dir);
       throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;
@@ -209,6 +198,25 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       return flushBackground();
     },
   };
+}
+
+/**
+ * A batch a killed process left half-written is finished before the first
+ * call runs; what that did is told on the next result (change/finish-batch.ts),
+ * through `notes`.
+ */
+function interruptedBatches(context: () => ToolContext) {
+  const notes: string[] = [];
+  let finishing: Promise<void> | undefined;
+  const finishBatches = () =>
+    (finishing ??= finishInterrupted(context()).then(
+      (told) => void notes.push(...told),
+      (error: unknown) =>
+        void notes.push(
+          `Batches interrupted by a stopped process could not be checked (${error instanceof Error ? error.message : String(error)}); they are checked again when history next opens.`,
+        ),
+    ));
+  return { notes, finishBatches };
 }
 
 /**

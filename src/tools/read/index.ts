@@ -5,6 +5,7 @@ import { isNotebookPath } from "../../media/kind.js";
 import { header, renderHashline } from "../../text/hashline.js";
 import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
+import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
 import { targetsInput } from "../targets.js";
@@ -47,6 +48,21 @@ const input = targetsInput(target, {});
 
 type Target = z.output<typeof input>["targets"][number];
 
+/** What a read may still show: lines, and bytes of the result's text (the output budget). */
+interface Room {
+  lines: number;
+  bytes: number;
+}
+
+/** Kept from the output budget for the result's own closing notice (targets not shown). */
+const RESULT_NOTICE_BYTES = 800;
+/** A target is read only with at least this much room left; the rest are named, not shown. */
+const MIN_TARGET_BYTES = 1_500;
+
+/** Bytes of a target's text as the model reads it: its content and its warnings. */
+const shownBytes = (r: ReadResult) =>
+  Buffer.byteLength(r.content) + r.warnings.reduce((n, w) => n + Buffer.byteLength(w) + 3, 2);
+
 function lineCount(text: string): number {
   if (text === "") return 0;
   let n = 1;
@@ -59,11 +75,7 @@ function toRange(value: z.output<typeof lineRange>): [number, number] | undefine
 }
 
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
-async function readTarget(
-  context: ToolContext,
-  t: Target,
-  linesLeft: number,
-): Promise<ReadResult[]> {
+async function readTarget(context: ToolContext, t: Target, room: Room): Promise<ReadResult[]> {
   const warnings: string[] = [];
   if (t.symbol !== undefined) {
     const ignored = [t.line_range !== undefined && "line_range", t.line !== undefined && "line"];
@@ -76,7 +88,7 @@ async function readTarget(
     return [await readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
   if (t.line !== undefined) warnings.push("line_range wins over line; line ignored.");
-  const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
+  const result = await readOne(context, t, room).catch((error: unknown) => {
     if (!isToolError(error) || error.code !== "is_directory") throw error;
     throw new ToolError(
       "is_directory",
@@ -88,7 +100,7 @@ async function readTarget(
   return [result];
 }
 
-async function readOne(context: ToolContext, t: Target, linesLeft: number): Promise<ReadResult> {
+async function readOne(context: ToolContext, t: Target, room: Room): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
   const media = await readMediaNamed(context, file, t.pages);
   if (media) return media;
@@ -131,7 +143,8 @@ async function readOne(context: ToolContext, t: Target, linesLeft: number): Prom
   const rendered = renderHashline(loaded.doc, file.display, loaded.tag, {
     start,
     end,
-    maxLines: Math.min(context.limits.maxLines, linesLeft),
+    maxLines: Math.min(context.limits.maxLines, room.lines),
+    maxBytes: room.bytes,
     maxLineLength: context.limits.maxLineLength,
   });
   const whole = rendered.shown[0] <= 1 && rendered.shown[1] >= total;
@@ -169,17 +182,21 @@ Example: {"path": "src/a.ts", "line_range": "40..80"}`,
   },
   async call(context, args): Promise<{ results: ReadResult[]; not_shown?: string[] }> {
     const results: ReadResult[] = [];
-    const budget = READ_TOTAL_FILES * context.limits.maxLines;
-    let linesLeft = budget;
+    const lines = READ_TOTAL_FILES * context.limits.maxLines;
+    const bytes = context.limits.outputBytes;
+    const room: Room = { lines, bytes: bytes - RESULT_NOTICE_BYTES };
     let notShown: string[] = [];
     for (const [i, t] of args.targets.entries()) {
-      if (linesLeft <= 0) {
+      if (room.lines <= 0 || room.bytes < MIN_TARGET_BYTES) {
         notShown = args.targets.slice(i).map((u) => u.path);
         break;
       }
       try {
-        const shown = await readTarget(context, t, linesLeft);
-        for (const r of shown) linesLeft -= lineCount(r.content);
+        const shown = await readTarget(context, t, room);
+        for (const r of shown) {
+          room.lines -= lineCount(r.content);
+          room.bytes -= shownBytes(r);
+        }
         results.push(...shown);
       } catch (error) {
         if (!isToolError(error)) throw error;
@@ -199,7 +216,7 @@ Example: {"path": "src/a.ts", "line_range": "40..80"}`,
       path: notShown[0]!,
       content: "",
       warnings: [
-        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files at a time or with line_range`,
+        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached what one result shows (${count(lines)} lines, ${count(bytes)} bytes). Read them in another call, fewer files at a time or with line_range`,
       ],
     });
     return { results, not_shown: notShown };

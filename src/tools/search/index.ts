@@ -8,12 +8,41 @@ import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
-import { type Collected, collectHits, type SearchHit } from "./collect.js";
+import { type Collected, collectHits, type FileHits, type SearchHit } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type Runner, type RunSpec, searchEncoded } from "./encoded.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
 import { SEARCH_LIMITS } from "./limits.js";
-import { emptyNotice, moreNote, render, rgError } from "./messages.js";
+import { budgetNotes, emptyNotice, moreNote, renderWithin, rgError } from "./messages.js";
+
+/** Bytes of the output budget kept for a search's notices and warnings. */
+const NOTICE_BYTES = 1_500;
+
+/**
+ * The hits as the model reads them, within the output budget; what did not
+ * fit is said first and last, with where to search on.
+ */
+function hitsText(
+  context: ToolContext,
+  found: { files: FileHits[]; hits: unknown[]; truncated: boolean },
+  contextLines: number,
+  limit: number,
+): string {
+  const { files, hits, truncated } = found;
+  const shown = renderWithin(files, contextLines, context.limits.outputBytes - NOTICE_BYTES);
+  if (shown.next !== undefined) {
+    const all = {
+      matches: hits.length,
+      files: files.length,
+      more: truncated,
+      context: contextLines,
+    };
+    const notes = budgetNotes(shown, all);
+    return `${notes.first}\n${shown.text}\n\n${notes.last}`;
+  }
+  return truncated ? shown.text + moreNote(hits.length, files.length, limit) : shown.text;
+}
+
 import { remoteSearch } from "./remote.js";
 import { withoutVanished } from "./vanished.js";
 
@@ -281,7 +310,7 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     const order = new Map(files.map((f, i) => [f.path, i]));
     hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
 
-    let content = render(files, contextLines);
+    let content = hitsText(context, found, contextLines, limit);
     if (hits.length === 0) {
       const { binary, ignored } = await whyEmpty(
         found.binary,
@@ -289,8 +318,8 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
         read,
       );
       content = emptyNotice(args, where.display, binary, ignored);
+      if (truncated) content += moreNote(hits.length, files.length, limit);
     }
-    if (truncated) content += moreNote(hits.length, files.length, limit);
 
     context.events.emit({
       type: "search_hits",
