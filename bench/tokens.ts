@@ -4,12 +4,10 @@
  *
  * Both lists come from a real tools/list through the MCP SDK client: splice's
  * server in this process over a linked transport (so the working tree is
- * measured, no build needed), the reference server
- * (@modelcontextprotocol/server-filesystem) as a child process over stdio.
- * What is counted is what a host sends the model: per tool, JSON of
- * `{name, description, input_schema}` (the Anthropic Messages shape; OpenAI's
- * `{type, name, description, parameters}` differs by a few tokens per tool).
- * MCP's `title` and `annotations` are for the client, not the model.
+ * measured, no build needed; `tool-list.ts`, the same measurement the budget
+ * test makes), the reference server (@modelcontextprotocol/server-filesystem)
+ * as a child process over stdio. What is counted is what a host sends the
+ * model: per tool, JSON of `{name, description, input_schema}`.
  *
  * Two tokenizers: o200k (gpt-tokenizer; GPT-4o and later) and
  * @anthropic-ai/tokenizer, the only public Anthropic one. That one is the
@@ -25,11 +23,11 @@ import {
   getDefaultEnvironment,
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { createMcpServer, type McpServerOptions } from "../src/hosts/mcp/server.js";
+import type { McpServerOptions } from "../src/hosts/mcp/server.js";
 import { defineBenchmark, formatTable, withScratchDir } from "./lib.js";
+import { listText, modelShape, servedTools, TOOL_LIST_BUDGETS } from "./tool-list.js";
 
 const REFERENCE_BIN = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url),
@@ -38,7 +36,7 @@ const REFERENCE_BIN = fileURLToPath(
 interface SpliceList {
   label: string;
   options: McpServerOptions;
-  /** The ceiling issue #15 set for it (o200k). */
+  /** Its budget (o200k), which test/toolkit/tool-list-budget.test.ts keeps. */
   target?: number;
   /** The label of the list it is measured against besides the reference server. */
   baseline?: string;
@@ -59,22 +57,22 @@ const SPLICE_LISTS: SpliceList[] = [
   {
     label: "splice --tools full",
     options: { tools: "full" },
-    target: 4_500,
+    target: TOOL_LIST_BUDGETS.full,
     baseline: FULL_MANUALS,
   },
-  { label: "splice --tools coding", options: { tools: "coding" }, baseline: CODING_MANUALS },
+  {
+    label: "splice --tools coding",
+    options: { tools: "coding" },
+    target: TOOL_LIST_BUDGETS.coding,
+    baseline: CODING_MANUALS,
+  },
   {
     label: "splice --tools minimal",
     options: { tools: "minimal" },
-    target: 1_200,
+    target: TOOL_LIST_BUDGETS.minimal,
     baseline: MINIMAL_MANUALS,
   },
 ];
-
-/** What a host sends the model for one tool. */
-function modelShape(tool: McpTool): Record<string, unknown> {
-  return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
-}
 
 interface Count {
   o200k: number;
@@ -86,20 +84,7 @@ function count(text: string): Count {
 }
 
 /** The whole list as one JSON array, the way it travels in a request. */
-const listCost = (tools: McpTool[]) => count(JSON.stringify(tools.map(modelShape)));
-
-async function spliceList(root: string, options: McpServerOptions): Promise<McpTool[]> {
-  const server = createMcpServer({ ...options, root, clientRoots: false });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.server.connect(serverSide);
-  const client = new Client({ name: "bench-tokens", version: "1.0.0" });
-  await client.connect(clientSide);
-  try {
-    return (await client.listTools()).tools;
-  } finally {
-    await client.close();
-  }
-}
+const listCost = (tools: McpTool[]) => count(listText(tools));
 
 async function referenceList(root: string): Promise<McpTool[]> {
   const client = new Client({ name: "bench-tokens", version: "1.0.0" });
@@ -143,7 +128,7 @@ export const tokens = defineBenchmark({
       const details: { label: string; tools: McpTool[] }[] = [];
       const costs = new Map<string, Count>();
       for (const list of SPLICE_LISTS) {
-        const tools = await spliceList(dir, list.options);
+        const tools = await servedTools(dir, list.options);
         const cost = listCost(tools);
         costs.set(list.label, cost);
         const before = list.baseline === undefined ? undefined : costs.get(list.baseline);

@@ -186,6 +186,7 @@ describe("the layout", () => {
       "arguments.ts",
       "define.ts",
       "schemas.ts",
+      "targets.ts",
     ]);
     for (const folder of top.filter((e) => e.isDirectory())) {
       const files = readdirSync(join(SRC, "tools", folder.name));

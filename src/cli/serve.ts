@@ -11,6 +11,7 @@ import { type McpServerOptions, type StdioStreams, serveStdio } from "../hosts/m
 import { type DescriptionStyle, TOOL_PROFILES, type ToolProfile } from "../index.js";
 import { newReviewToken } from "../review/guard.js";
 import { reviewRoutes, reviewToolkit, reviewUrl } from "../review/server.js";
+import { MIN_OUTPUT_BUDGET } from "../toolkit/index.js";
 import { flushBackground, syncStats } from "../util/durable.js";
 import type { Remotes } from "../workspace/remote/hosts.js";
 import { io, type Out } from "./io.js";
@@ -18,6 +19,7 @@ import { io, type Out } from "./io.js";
 interface Flags {
   tools?: string;
   descriptions?: string;
+  "output-budget"?: string;
   http?: string;
   host?: string;
   token?: string;
@@ -167,6 +169,17 @@ export async function serveCommand(
   if (descriptions !== "short" && descriptions !== "full") {
     return usage(log, `--descriptions must be "short" or "full", not "${descriptions}".`);
   }
+  const budget = flags["output-budget"];
+  const outputBudget = budget === undefined ? undefined : Number(budget);
+  if (
+    outputBudget !== undefined &&
+    !(Number.isSafeInteger(outputBudget) && outputBudget >= MIN_OUTPUT_BUDGET)
+  ) {
+    return usage(
+      log,
+      `--output-budget must be a whole number of bytes, at least ${MIN_OUTPUT_BUDGET}, not "${budget}".`,
+    );
+  }
   const token = flags.token ?? io().env.SPLICE_TOKEN;
   if (token !== undefined && token.trim() === "") return usage(log, "the token is empty.");
   const { host } = flags;
@@ -176,6 +189,7 @@ export async function serveCommand(
     remotes,
     tools,
     descriptions,
+    ...(outputBudget === undefined ? {} : { outputBudget }),
     log,
     structured: flags.structured === true,
     watch: flags["no-watch"] !== true,

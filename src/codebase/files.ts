@@ -25,16 +25,19 @@ import { count } from "../util/format.js";
 import { type TreeNode, Walker } from "../workspace/walk.js";
 import { walkCacheFor } from "./symbol-index-walk.js";
 
-/** The `max_files` field of the tools that walk folders for code: "Most files {what}, …". */
-export function maxFilesSchema(what: string, byDefault: number) {
-  return z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe(`Most files ${what}; default ${byDefault}.`);
+/** The `max_files` field of the tools that walk folders for code. */
+export function maxFilesSchema(byDefault: number) {
+  return z.number().int().min(1).max(100_000).optional().describe(`Default ${byDefault}.`);
 }
+
+/**
+ * The `paths` field of the tools that walk folders for code: a list, or one
+ * path as a string (what a model sends for one folder); a list either way.
+ */
+export const pathsSchema = z
+  .union([z.string(), z.array(z.string()).min(1)])
+  .transform((paths) => (typeof paths === "string" ? [paths] : paths))
+  .describe("Files, folders or globs.");
 
 /** The `lang` field of the tools that walk folders for code. */
 export const langSchema = z.string().optional().describe('Only this language, e.g. "python".');

@@ -31,7 +31,14 @@ function children(node: Schema): unknown[] {
 /**
  * One node made portable, in place. String lengths, `propertyNames` (JSON
  * keys are strings anyway) and zod's safe-integer bounds go: outside
- * Gemini's subset, and parseArgs still checks the lengths. `const` becomes a
+ * Gemini's subset, and parseArgs still checks the lengths. So does
+ * `minItems: 1`, which no model needs told (an empty list is never meant) and
+ * which costs tokens on every turn. `additionalProperties: false` goes too:
+ * parseArgs takes other agents' spellings of a field (`file_path`,
+ * `old_string`) and refuses a field it does not know with a sentence that
+ * lists the real ones, where a client that checks a call against a closed
+ * schema itself (Gemini CLI) would refuse both with its own message first.
+ * The OpenAI adapter closes every object again for strict mode. `const` becomes a
  * one-value `enum`; a type array becomes an `anyOf` of single types (Ajv's
  * strict mode and Gemini's OpenAPI schema take no type arrays).
  */
@@ -41,6 +48,8 @@ function portable(node: Schema): void {
   delete node.minLength;
   delete node.maxLength;
   delete node.propertyNames;
+  if (node.minItems === 1) delete node.minItems;
+  if (node.additionalProperties === false) delete node.additionalProperties;
   if ("const" in node) {
     node.enum = [node.const];
     delete node.const;
@@ -52,11 +61,7 @@ function portable(node: Schema): void {
   for (const child of children(node)) if (isSchema(child)) portable(child);
 }
 
-/**
- * The input schema of a tool. Strict objects keep `additionalProperties:
- * false`, so a host that validates before calling refuses unknown fields the
- * same way `parseArgs` does.
- */
+/** The input schema of a tool, as every host publishes it. */
 export function toolJsonSchema(tool: Pick<Tool, "name" | "input">): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input, {
     target: "draft-2020-12",

@@ -66,7 +66,16 @@ export interface RenderOptions {
   maxLines?: number;
   /** Longer lines are cut to this many characters, with a notice. */
   maxLineLength?: number;
+  /**
+   * The content (header, lines, notices) stays within this many UTF-8 bytes:
+   * the lines stop where the next would not fit, and the rest is named in a
+   * notice, as for maxLines. At least one line is always shown.
+   */
+  maxBytes?: number;
 }
+
+/** Bytes kept for the notices of a read cut short (the first line after the header, the last). */
+const NOTICE_BYTES = 600;
 
 export interface Rendered {
   /** Header, numbered lines, notices, joined by "\n". */
@@ -91,19 +100,24 @@ export function renderHashline(
   const maxLen = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const start = Math.max(1, options.start ?? 1);
   const wantedEnd = Math.min(total, options.end ?? total);
-  const end = Math.min(wantedEnd, start + maxLines - 1);
+  let end = Math.min(wantedEnd, start + maxLines - 1);
   const out: string[] = [header(path, tag, doc.encoding)];
   const truncatedLines: number[] = [];
   const notices: string[] = [];
+  const room = (options.maxBytes ?? Number.POSITIVE_INFINITY) - NOTICE_BYTES;
+  let bytes = Buffer.byteLength(out[0]!) + 1;
 
   for (let n = start; n <= end; n++) {
     const line = doc.lines[n - 1]!;
-    if (line.length > maxLen) {
-      truncatedLines.push(n);
-      out.push(`${n}| ${cut(line, maxLen)}`);
-    } else {
-      out.push(`${n}| ${line}`);
+    const long = line.length > maxLen;
+    const text = `${n}| ${long ? cut(line, maxLen) : line}`;
+    bytes += Buffer.byteLength(text) + 1;
+    if (bytes > room && n > start) {
+      end = n - 1;
+      break;
     }
+    if (long) truncatedLines.push(n);
+    out.push(text);
   }
   if (total === 0) notices.push("[empty file]");
   if (truncatedLines.length > 0) {
@@ -114,8 +128,14 @@ export function renderHashline(
     );
   }
   if (end < wantedEnd) {
+    // Said first too, for a client that keeps only the two ends of a long result.
+    out.splice(
+      1,
+      0,
+      `[lines ${start}..${end} of ${total} shown; the last line says how to read on]`,
+    );
     notices.push(
-      `[showing lines ${start}..${end} of ${total}; read the rest with line_range "${end + 1}..${Math.min(wantedEnd, end + maxLines)}"]`,
+      `[showing lines ${start}..${end} of ${total}; read the rest with line_range "${end + 1}..${Math.min(wantedEnd, end + (end - start + 1))}"]`,
     );
   } else if (total > 0 && (start > 1 || end < total)) {
     notices.push(`[showing lines ${start}..${end} of ${total}]`);

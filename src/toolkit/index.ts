@@ -19,7 +19,7 @@ export {
 /** A root written HOST:PATH, and where such a root's state is kept on this machine. */
 export { type Remotes, remotePath } from "../workspace/remote/hosts.js";
 export { HostSession, type HostSessionOptions } from "./host-session.js";
-export type { BaseContext, ToolkitOptions } from "./options.js";
+export { type BaseContext, MIN_OUTPUT_BUDGET, type ToolkitOptions } from "./options.js";
 export { keepProjectsWarm, openProjectRoots } from "./projects.js";
 export {
   codingTools,

@@ -45,6 +45,13 @@ export interface ToolkitOptions extends GuardScope {
   maxLines?: number;
   /** Longer lines are cut in read output (default 2,000 characters). */
   maxLineLength?: number;
+  /**
+   * The most a call's result shows the model, in UTF-8 bytes of text
+   * (default 24,000, what Claude Code, Codex and Gemini CLI all pass whole);
+   * tools stop at it and end with how to see the rest. Raise it for a host
+   * that passes more to its model.
+   */
+  outputBudget?: number;
   /** Where bytes live; default the local disk. */
   workspace?: Workspace;
   /**
@@ -142,6 +149,7 @@ export function createContext(options: ToolkitOptions): {
       maxFileBytes: o.maxFileBytes ?? o.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
       maxLines: o.maxLines ?? o.max_lines ?? DEFAULT_LIMITS.maxLines,
       maxLineLength: o.maxLineLength ?? o.max_line_length ?? DEFAULT_LIMITS.maxLineLength,
+      outputBytes: outputBudget(o.outputBudget),
     },
   };
   // The root's watch, once it runs, is every toolkit's on the root.
@@ -155,6 +163,19 @@ export function createContext(options: ToolkitOptions): {
     context.validator = new Validator(guard.root, o.validate ?? true, o.lsp);
   }
   return { context, session, project };
+}
+
+/** The smallest output budget: a result must have room for a page of lines and its notices. */
+export const MIN_OUTPUT_BUDGET = 4_000;
+
+function outputBudget(bytes: number | undefined): number {
+  if (bytes === undefined) return DEFAULT_LIMITS.outputBytes;
+  if (!Number.isSafeInteger(bytes) || bytes < MIN_OUTPUT_BUDGET) {
+    throw new TypeError(
+      `outputBudget must be a whole number of bytes, at least ${MIN_OUTPUT_BUDGET}; got ${bytes}.`,
+    );
+  }
+  return bytes;
 }
 
 /** A toolkit's own bus, with its host's listeners on it from the start. */

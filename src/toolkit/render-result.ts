@@ -8,10 +8,16 @@
  * notice lines, the form read output already uses for lines that are not
  * file lines. Images (a read of a PNG, a notebook's plots) travel beside the
  * text: `resultImages` collects them for each host's own image content.
+ *
+ * A toolkit marks each result with its output budget (`limits.outputBytes`);
+ * the text never exceeds it. Tools stop at the budget themselves and end with
+ * how to go on; whatever is still longer is cut here (`fitToBudget`), keeping
+ * its start and its closing notices.
  */
 import { clip, isToolError } from "../errors.js";
 import type { ImageContent } from "../media/image.js";
 import { changedLines } from "../text/changed-lines.js";
+import { count, formatBytes } from "../util/format.js";
 
 /** How a result's diff is shown to the model. */
 export type ResultDiff = "changes" | "full";
@@ -29,6 +35,73 @@ export function withResultDiff<T>(result: T, view: ResultDiff): T {
     Object.defineProperty(result, RESULT_DIFF, { value: view, enumerable: false });
   }
   return result;
+}
+
+/** A toolkit marks its results with its output budget under this key, like RESULT_DIFF. */
+export const RESULT_BUDGET = Symbol("splice.outputBudget");
+
+/** The result marked with the most bytes of text its rendering may have. */
+export function withOutputBudget<T>(result: T, bytes: number): T {
+  if (typeof result === "object" && result !== null) {
+    Object.defineProperty(result, RESULT_BUDGET, { value: bytes, enumerable: false });
+  }
+  return result;
+}
+
+/** Room for the two lines a cut adds: the first line, and the marker where the text was cut. */
+const CUT_NOTE_BYTES = 400;
+/** The most of a result's closing notices (`[…]` lines: how to go on) kept when it is cut. */
+const KEPT_END_BYTES = 2_000;
+
+const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
+
+/** The first `bytes` of a line, at a character boundary. */
+function headOf(line: string, bytes: number): string {
+  const buffer = Buffer.from(line, "utf8").subarray(0, Math.max(0, bytes));
+  return new TextDecoder().decode(buffer).replace(/\uFFFD$/, "");
+}
+
+/**
+ * The text within `budget` bytes: unchanged when it fits; else its first
+ * lines, a marker saying how much was cut, and its closing notices (the
+ * tool's own "read the rest with …" lines), with one line at the very start
+ * saying it was cut, for a client that keeps only a result's two ends.
+ */
+export function fitToBudget(text: string, budget: number): string {
+  const total = byteLength(text);
+  if (total <= budget) return text;
+  const lines = text.split("\n");
+  let end = lines.length;
+  let endBytes = 0;
+  while (end > 1 && lines[end - 1]!.startsWith("[")) {
+    const size = byteLength(lines[end - 1]!) + 1;
+    if (endBytes + size > KEPT_END_BYTES) break;
+    endBytes += size;
+    end--;
+  }
+  const room = budget - CUT_NOTE_BYTES - endBytes;
+  const head: string[] = [];
+  let headBytes = 0;
+  for (let i = 0; i < end; i++) {
+    const size = byteLength(lines[i]!) + 1;
+    if (headBytes + size > room) {
+      // One line longer than the room (minified code, a long JSON line) is shown in part.
+      if (i === 0) head.push(headOf(lines[0]!, room - 1));
+      break;
+    }
+    head.push(lines[i]!);
+    headBytes += size;
+  }
+  const cutBytes = total - byteLength(head.join("\n")) - endBytes;
+  // A first line shown in part counts as cut.
+  const whole = head.length === 1 && head[0] !== lines[0] ? 0 : head.length;
+  const cutLines = end - whole;
+  return [
+    `[cut to ${count(budget)} bytes of ${formatBytes(total)}; the end says how to see the rest]`,
+    ...head,
+    `[… ${formatBytes(cutBytes)} (${count(cutLines)} lines) not shown here; narrow the call to see them: a line_range, a path, a glob, a smaller limit]`,
+    ...lines.slice(end),
+  ].join("\n");
 }
 
 import { undoView } from "./render-undo.js";
@@ -100,10 +173,14 @@ export function resultImages(result: unknown): ImageContent[] {
   return [...imagesOf(result), ...items.flatMap(imagesOf)];
 }
 
-/** What the model reads for a call that succeeded. */
+/** What the model reads for a call that succeeded, within the result's output budget. */
 export function renderResult(toolName: string, result: unknown): string {
   // An empty tool result reads to a model like a dropped call.
-  return resultText(result) || `[${toolName} returned nothing]`;
+  const text = resultText(result) || `[${toolName} returned nothing]`;
+  const budget = isObject(result)
+    ? (result as { [RESULT_BUDGET]?: number })[RESULT_BUDGET]
+    : undefined;
+  return budget === undefined ? text : fitToBudget(text, budget);
 }
 
 /**

@@ -29,7 +29,7 @@ import { newBackupId } from "../util/ids.js";
 import { engineToolError } from "./engine-errors.js";
 import { type BaseContext, createContext, type ToolkitOptions } from "./options.js";
 import { profileTools, registryOf } from "./registry.js";
-import { withResultDiff } from "./render-result.js";
+import { withOutputBudget, withResultDiff } from "./render-result.js";
 import { type ResolvedFootprint, scheduleWaves } from "./schedule.js";
 
 export interface CallInfo extends CallSummary {
@@ -155,7 +155,7 @@ export function createToolkit(options: ToolkitOptions): Toolkit {
       const result = await call.tool.call(contextFor(call.name, callOptions), call.args);
       const told = [unavailableWarning(base.history), ...notes.splice(0)];
       const warned = withWarnings(result, told);
-      return withResultDiff(warned, resultDiff);
+      return withOutputBudget(withResultDiff(warned, resultDiff), base.limits.outputBytes);
     } catch (error) {
       const failure = historyFailure(error, base.history.dir);
       throw (failure && base.history.unavailable) ?? failure ?? engineToolError(error) ?? error;

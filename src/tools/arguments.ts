@@ -20,7 +20,8 @@ export const INJECTED_FIELDS: ReadonlySet<string> = new Set(["wait_for_previous"
 /**
  * Other agents' names for splice's fields (Claude Code's and Gemini CLI's
  * `file_path`, `old_string`, `new_string`; `content` for a file's text;
- * Gemini CLI's grep `include`). Used only where the target field exists.
+ * Gemini CLI's grep `include`; `path` for the `paths` of a tool without a
+ * `path`). Used only where the target field exists.
  */
 const SYNONYMS: Readonly<Record<string, string>> = {
   file_path: "path",
@@ -33,6 +34,7 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   content: "text",
   include: "glob",
   new_path: "to",
+  path: "paths",
   destination: "to",
 };
 

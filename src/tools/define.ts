@@ -129,6 +129,8 @@ export function manual(file: string): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue, known: KnownFields): string {
+  // A tool's own sentence about the whole call (targets.ts) needs no "where".
+  if (issue.code === "custom" && issue.path.length === 0) return issue.message;
   const where = issue.path.length > 0 ? pathText(issue.path) : "the arguments";
   if (issue.code === "unrecognized_keys") {
     const fields = known.get(pathText(issue.path));

@@ -381,7 +381,7 @@ describe("splice agent", { timeout: 60_000 }, () => {
     const results = toolResults(server.requests[1]!);
     expect(results.map((r) => r.is_error)).toEqual([true, true, true]);
     expect(resultText(results[0]!)).toMatch(
-      /^invalid_input: This read call could not be read: its input was not valid JSON \(.*\)\. Send it again with one JSON object as its input\. A valid call looks like: \{"targets"/,
+      /^invalid_input: This read call could not be read: its input was not valid JSON \(.*\)\. Send it again with one JSON object as its input\. A valid call looks like: \{"path"/,
     );
     expect(resultText(results[1]!)).toBe(
       'unknown_tool: There is no tool named "frobnicate". The tools are: read, list, search, edit, run, help.',

@@ -89,11 +89,15 @@ describe("strict schemas", () => {
       required: string[];
       anyOf: Node[];
     };
-    const target = (read.parameters as Node).properties.targets!.items;
+    const pair = { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2 };
+    // One target's fields at the top, and targets (itself optional, so nullable) for several.
+    const top = read.parameters as Node;
+    expect(top.properties.line_range!.anyOf).toEqual([{ type: "string" }, pair, { type: "null" }]);
+    const target = top.properties.targets!.anyOf[0]!.items;
     expect(target.required).toEqual(expect.arrayContaining(["path", "line_range"]));
     expect(target.properties.line_range!.anyOf).toEqual([
       { type: "string" },
-      { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2 },
+      pair,
       { type: "null" },
     ]);
   });
@@ -256,7 +260,7 @@ describe("OpenAI dispatch", () => {
       arguments: '{"targets": [{"path": ',
     });
     expect(out.output).toMatch(
-      /^invalid_input: The arguments for read are not valid JSON \(.+\)\. Send one JSON object, e\.g\. \{"targets":\[\{"path":"src\/main\.ts","line_range":"1\.\.80"\}\]\}$/,
+      /^invalid_input: The arguments for read are not valid JSON \(.+\)\. Send one JSON object, e\.g\. \{"path":"src\/main\.ts","line_range":"1\.\.80"\}$/,
     );
     // The unknown tool is the first thing to fix.
     const unknown = await dispatchOpenAIResponses(kit, {
@@ -267,7 +271,7 @@ describe("OpenAI dispatch", () => {
     expect(unknown.output).toMatch(/^unknown_tool: There is no tool named "nope"\./);
     // Empty arguments are an empty object.
     const empty = await dispatchOpenAIResponses(kit, { call_id: "c", name: "read", arguments: "" });
-    expect(empty.output).toMatch(/^invalid_input: Invalid arguments for read: targets: /);
+    expect(empty.output).toMatch(/^invalid_input: Invalid arguments for read: no file named; /);
   });
 
   it("takes arguments already parsed, and answers null with a sentence", async () => {
@@ -283,7 +287,7 @@ describe("OpenAI dispatch", () => {
       `invalid_input: The arguments for read must be a JSON object, not null. Send one JSON object, e.g. ${JSON.stringify(readTool.example)}`,
     );
     expect((await given(undefined)).content).toMatch(
-      /^invalid_input: Invalid arguments for read: targets: /,
+      /^invalid_input: Invalid arguments for read: no file named; send "path" /,
     );
   });
 

@@ -129,8 +129,11 @@ describe("renderHashline", () => {
     const doc = numbered(2500);
     const first = renderHashline(doc, "big.txt", "ABCD");
     expect(first.shown).toEqual([1, 2000]);
-    expect(first.content.split("\n")).toHaveLength(1 + 2000 + 1);
-    expect(first.content.split("\n")[2000]).toBe("2000| line 2000");
+    expect(first.content.split("\n")).toHaveLength(1 + 1 + 2000 + 1);
+    expect(first.content.split("\n")[1]).toBe(
+      "[lines 1..2000 of 2500 shown; the last line says how to read on]",
+    );
+    expect(first.content.split("\n")[2001]).toBe("2000| line 2000");
     expect(first.notices).toEqual([
       '[showing lines 1..2000 of 2500; read the rest with line_range "2001..2500"]',
     ]);
@@ -190,7 +193,9 @@ describe("renderHashline", () => {
         const [head, ...rest] = rendered.content.split("\n");
         expect(head).toBe("¶p#0000");
         const body = rest.filter((l) => !/^\[.*\]$/.test(l));
-        expect(rest.length - body.length).toBe(rendered.notices.length);
+        // A read cut short says so first too, beside its notices.
+        const cut = rendered.shown[1] < doc.lines.length ? 1 : 0;
+        expect(rest.length - body.length).toBe(rendered.notices.length + cut);
         const [from, to] = rendered.shown;
         if (body.length > 0)
           expect(stripNumberedPrefixes(body)).toEqual(doc.lines.slice(from - 1, to));

@@ -68,8 +68,11 @@ describe("outline", () => {
       .splice({ max_lines: 20 })
       .call("outline", { path: "src" })) as OutlineResult;
     expect(result.truncated).toBe(true);
+    expect(result.content.split("\n")[0]).toBe(
+      "[outline cut short; the last line says how to see the rest]",
+    );
     expect(result.content.split("\n").at(-1)).toBe(
-      "[outline stopped at 20 lines after 6 of 30 files; outline a subfolder or a file for the rest]",
+      "[outline stopped at 20 lines after 6 of 30 files; outline a subfolder or a file for the rest, the next being src/m06.ts]",
     );
   });
 

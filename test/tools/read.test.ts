@@ -47,9 +47,13 @@ describe("read", () => {
   it("caps long files and says exactly how to read on", async () => {
     const p = new Project();
     p.write("big.txt", numbered(2500));
-    const { results } = await p.splice().read({ targets: [{ path: "big.txt" }] });
+    // A budget that holds 2,000 lines: the line cap is what stops this read.
+    const splice = p.splice({ outputBudget: 100_000 });
+    const { results } = await splice.read({ targets: [{ path: "big.txt" }] });
     const lines = results[0]!.content.split("\n");
-    expect(lines).toHaveLength(2002);
+    expect(lines).toHaveLength(2003);
+    // Said at the start too, for a client that keeps only the two ends of a long result.
+    expect(lines[1]).toBe("[lines 1..2000 of 2500 shown; the last line says how to read on]");
     expect(lines.at(-1)).toBe(
       '[showing lines 1..2000 of 2500; read the rest with line_range "2001..2500"]',
     );
@@ -62,20 +66,21 @@ describe("read", () => {
       p.write(`f${i}.txt`, numbered(30));
       targets.push({ path: `f${i}.txt` });
     }
-    // max_lines 20: a budget of 100 lines; each whole file takes 22 (header, 20 lines, notice).
+    // max_lines 20: a budget of 100 lines; each file takes 23 (header, the cut said first,
+    // 20 lines, the notice).
     const result = await p.splice({ max_lines: 20 }).read({ targets });
     expect(result.results.slice(0, 4).map((r) => r.content.split("\n").length)).toEqual([
-      22, 22, 22, 22,
+      23, 23, 23, 23,
     ]);
     expect(result.results[4]!.content.split("\n").at(-1)).toBe(
-      '[showing lines 1..12 of 30; read the rest with line_range "13..24"]',
+      '[showing lines 1..8 of 30; read the rest with line_range "9..16"]',
     );
     expect(result.not_shown).toEqual(["f5.txt", "f6.txt", "f7.txt"]);
     expect(result.results.at(-1)).toEqual({
       path: "f5.txt",
       content: "",
       warnings: [
-        "not shown: 3 more target(s) (f5.txt, f6.txt, f7.txt); this read reached its budget of 100 lines in all. Read them in another call, fewer files or fewer lines at a time",
+        "not shown: 3 more target(s) (f5.txt, f6.txt, f7.txt); this read reached what one result shows (100 lines, 24,000 bytes). Read them in another call, fewer files or fewer lines at a time",
       ],
     });
   });

@@ -372,11 +372,14 @@ describe("edit with old_text / new_text", () => {
       { path: "g.ts", ops: "delete 1" },
       { path: "g.ts", file_hash: "1A2B", edits: [{ old_text: "a", new_text: "b" }] },
       { path: "g.ts" },
+      { path: "g.ts", old_text: "a" },
+      { path: "g.ts", old_text: "a", new_text: "b", edits: [{ old_text: "a", new_text: "b" }] },
     ];
     for (const t of cases) {
       const error = await rejection(s.edit({ targets: [t] }));
       expect(error.code).toBe("invalid_input");
-      expect(error.message).toContain('{"path", "edits": [{"old_text", "new_text"}]}');
+      expect(error.message).toContain('{"path", "old_text", "new_text"} (one text edit)');
+      expect(error.message).toContain('{"path", "edits": [{"old_text", "new_text"}, ...]}');
     }
   });
 

@@ -7,7 +7,7 @@ export const serve = defineCommand({
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http PORT)",
   usage:
-    "[--tools full|coding|minimal] [--descriptions short|full] [--roots-within DIR] [--structured] [--no-watch] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
+    "[--tools full|coding|minimal] [--descriptions short|full] [--output-budget BYTES] [--roots-within DIR] [--structured] [--no-watch] [--http PORT [--host HOST] [--token T] [--session-idle S]]",
   description: `Runs splice's tools as an MCP server. Over stdio by default (for a client that
 starts it); with --http, over Streamable HTTP at http://HOST:PORT/mcp. Each
 connection gets its own history session. When the client offers roots, its
@@ -18,7 +18,9 @@ SIGINT/SIGTERM, or on stdio when the client closes stdin.
 A result's text is what the model reads; its JSON travels under
 _meta["splice/result"]. --structured sends the JSON as structuredContent
 instead, for clients that are programs: Claude Code and Codex show a model
-structuredContent in place of the text.
+structuredContent in place of the text. A result's text is at most 24,000
+bytes (--output-budget), what Claude Code, Codex and Gemini CLI all pass to
+their models whole; a longer one stops there and ends with how to see the rest.
 
 A file is replaced only once the version it replaces is fsynced into the
 history kept for undo; the new bytes are fsynced in the background and before
@@ -37,6 +39,12 @@ writes and their backups).`,
       valueName: "STYLE",
       description:
         '"short" (default: what each tool does and one example; the help tool gives a manual) or "full" (every manual, sent with each request)',
+    },
+    "output-budget": {
+      type: "string",
+      valueName: "BYTES",
+      description:
+        "the most text one result shows the model (default 24000, what every client measured passes whole); raise it for a client that passes more",
     },
     "roots-within": {
       type: "string",

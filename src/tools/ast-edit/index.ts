@@ -19,6 +19,7 @@ import {
   maxFilesSchema,
   noFiles,
   onlyLooks,
+  pathsSchema,
 } from "../../codebase/files.js";
 import { runCodeEdit } from "../../codebase/rewrite.js";
 import { ToolError } from "../../errors.js";
@@ -26,15 +27,12 @@ import { pathList } from "../../text/names.js";
 import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 import { type AstFindResult, findMatches, renderFind } from "./find.js";
 
 const op = z.strictObject({
-  pat: z.string().describe("ast-grep pattern."),
-  out: z
-    .string()
-    .optional()
-    .describe("Replacement; may use the captures. Omit in every op to find."),
+  pat: z.string(),
+  out: z.string().optional().describe("Uses the captures; omit in every op to find."),
 });
 
 /** A find (no op has `out`) only looks, whatever its mode says. */
@@ -42,9 +40,9 @@ const lookingMode = (args: { ops: { out?: string }[]; mode?: string }) =>
   args.ops.every((o) => o.out === undefined) ? "preview" : args.mode;
 
 const input = z.strictObject({
-  ops: z.array(op).min(1).describe("Applied in order."),
-  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
-  max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
+  ops: z.array(op).min(1),
+  paths: pathsSchema,
+  max_files: maxFilesSchema(CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,
   force: forceSchema,
@@ -235,9 +233,9 @@ async function astEdit(
 
 export const astEditTool = defineTool({
   name: "ast_edit",
-  description: `Rewrite (or, without out, find) code by syntax across files with ast-grep patterns: $A matches one node, $$$A any number; strings and comments never match by accident.
+  description: `Find or rewrite code by syntax with ast-grep patterns ($A: one node, $$$A: any number); strings and comments never match by accident.
 Example: {"ops": [{"pat": "console.log($$$A)", "out": "logger.debug($$$A)"}], "paths": ["src"], "mode": "preview"}`,
-  manual: manual("ast-edit/ast-edit.md"),
+  manual: withSharedFields(manual("ast-edit/ast-edit.md"), "mode", "force", "validate"),
   example: {
     ops: [{ pat: "console.log($$$ARGS)", out: "logger.debug($$$ARGS)" }],
     paths: ["src"],

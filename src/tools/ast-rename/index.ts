@@ -13,19 +13,20 @@ import {
   maxFilesSchema,
   noFiles,
   onlyLooks,
+  pathsSchema,
 } from "../../codebase/files.js";
 import { runCodeEdit } from "../../codebase/rewrite.js";
 import { clip, ToolError } from "../../errors.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 
 const input = z.strictObject({
   name: z.string(),
   new_name: z.string(),
-  paths: z.array(z.string()).min(1).describe("Files, folders or globs."),
-  max_files: maxFilesSchema("to cover", CODE_EDIT_DEFAULT_MAX_FILES),
+  paths: pathsSchema,
+  max_files: maxFilesSchema(CODE_EDIT_DEFAULT_MAX_FILES),
   lang: langSchema,
   mode: modeSchema,
   force: forceSchema,
@@ -114,7 +115,7 @@ export const astRenameTool = defineTool({
   name: "ast_rename",
   description: `Rename an identifier across files, token by token: never inside strings or comments, and blind to scopes.
 Example: {"name": "parseConfig", "new_name": "loadConfig", "paths": ["src"]}`,
-  manual: manual("ast-rename/ast-rename.md"),
+  manual: withSharedFields(manual("ast-rename/ast-rename.md"), "mode", "force", "validate"),
   example: { name: "parseConfig", new_name: "loadConfig", paths: ["src"], mode: "preview" },
   input,
   annotations: CHANGES,

@@ -17,7 +17,7 @@ import { hasFinalNewline, normalizedText, parseDocument, restyle } from "../../t
 import { header } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, withSharedFields } from "../schemas.js";
 
 const ACTIONS = ["get", "set", "delete", "delete_where", "append", "merge", "ensure"] as const;
 
@@ -27,10 +27,7 @@ const input = z.strictObject({
   selector: z.string().describe('e.g. jobs.build.steps[2]; "" is the whole file.'),
   value: z.unknown().optional().describe("set, append, merge, ensure: a JSON value."),
   where: z.unknown().optional().describe("delete_where: what an item contains."),
-  format: z
-    .enum(DOC_FORMATS as [DocFormat, ...DocFormat[]])
-    .optional()
-    .describe("Default: by the file name."),
+  format: z.enum(DOC_FORMATS as [DocFormat, ...DocFormat[]]).optional(),
   mode: modeSchema,
   force: forceSchema,
 });
@@ -151,9 +148,9 @@ async function doc(context: ToolContext, args: Args): Promise<DocResult> {
 
 export const docTool = defineTool({
   name: "doc",
-  description: `Read or change one value of a JSON, JSONC, YAML or TOML file by selector (get, set, delete, append, merge); comments and formatting elsewhere stay.
+  description: `Get or change one value of a JSON, YAML or TOML file by selector; comments and formatting elsewhere stay.
 Example: {"action": "set", "path": "package.json", "selector": "scripts.test", "value": "vitest run"}`,
-  manual: manual("doc/doc.md"),
+  manual: withSharedFields(manual("doc/doc.md"), "mode", "force"),
   example: { action: "set", path: "package.json", selector: "scripts.test", value: "vitest run" },
   input,
   annotations: CHANGES,

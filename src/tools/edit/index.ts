@@ -11,7 +11,8 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
+import { targetsInput } from "../targets.js";
 import { planLineEdit } from "./line-edit.js";
 import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
@@ -19,38 +20,69 @@ import { planTextEdit } from "./text-edit.js";
 export type { EditResult } from "./plan.js";
 
 const textEdit = z.strictObject({
-  old_text: z.string().describe("Exact text to replace; whole lines."),
+  old_text: z.string(),
   new_text: z.string(),
   replace_all: z.boolean().optional(),
 });
 
-/** One object for both forms, so every host (even strict OpenAI) can take it; the shape is checked in `formOf`. */
-const target = z.strictObject({
-  path: z.string(),
-  file_hash: z.string().optional().describe("For ops: the tag of the read."),
-  ops: z.string().optional().describe("Line ops, one per line."),
-  edits: z.array(textEdit).min(1).optional().describe("Applied in order."),
-});
+/**
+ * One object for every form, so every host (even strict OpenAI) can take it;
+ * the shape is checked in `formOf`. One quote (`old_text`, `new_text`) is the
+ * call models send most, in the shape other agents' edit tools take.
+ */
+const target = {
+  fields: {
+    path: z.string(),
+    old_text: z.string().optional(),
+    new_text: z.string().optional(),
+    replace_all: z.boolean().optional(),
+    edits: z.array(textEdit).min(1).optional(),
+    file_hash: z.string().optional(),
+    ops: z.string().optional(),
+  },
+  about: {
+    old_text: "Whole lines, exactly.",
+    edits: "Several old_text/new_text pairs, in order.",
+    file_hash: "For ops: the read's TAG.",
+    ops: "Line ops, one per line.",
+  },
+};
 
-const input = z.strictObject({
-  targets: z.array(target).min(1),
+const input = targetsInput(target, {
   atomic: z.boolean().optional().describe("All targets or none."),
   mode: modeSchema,
   force: forceSchema,
   validate: validateSchema,
 });
 
-type Target = z.output<typeof target>;
+type Target = z.output<typeof input>["targets"][number];
 
 const SHAPES =
-  'A target is either {"path", "file_hash", "ops"} (line ops against the version you read) or {"path", "edits": [{"old_text", "new_text"}]} (text edits).';
+  'A target is {"path", "old_text", "new_text"} (one text edit), {"path", "edits": [{"old_text", "new_text"}, ...]} (several) or {"path", "file_hash", "ops"} (line ops against the version you read).';
 
-/** Which form a target is, or a ToolError that shows the two right shapes. */
+/** The target's text edits: its `edits`, or its one quote. */
+function textEdits(t: Target): z.output<typeof textEdit>[] {
+  if (t.edits) return t.edits;
+  if (t.old_text === undefined || t.new_text === undefined) {
+    const missing = t.old_text === undefined ? "old_text" : "new_text";
+    throw new ToolError("invalid_input", `Target ${t.path} has no "${missing}". ${SHAPES}`);
+  }
+  const { old_text, new_text, replace_all } = t;
+  return [{ old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) }];
+}
+
+/** Which form a target is, or a ToolError that shows the right shapes. */
 function formOf(t: Target): "lines" | "text" {
   const hasOps = t.ops !== undefined;
-  const hasEdits = t.edits !== undefined;
-  if (hasOps && hasEdits) {
-    throw new ToolError("invalid_input", `Target ${t.path} mixes "ops" and "edits". ${SHAPES}`);
+  const quoted = [t.old_text, t.new_text, t.replace_all].some((v) => v !== undefined);
+  const hasEdits = t.edits !== undefined || quoted;
+  const mixed = [hasOps && "ops", t.edits !== undefined && "edits", quoted && "old_text"];
+  if (mixed.filter(Boolean).length > 1) {
+    const names = mixed.filter(Boolean).map((n) => `"${n}"`);
+    throw new ToolError(
+      "invalid_input",
+      `Target ${t.path} mixes ${names.join(" and ")}. ${SHAPES}`,
+    );
   }
   if (hasOps) {
     if (t.file_hash === undefined) {
@@ -65,12 +97,15 @@ function formOf(t: Target): "lines" | "text" {
     if (t.file_hash !== undefined) {
       throw new ToolError(
         "invalid_input",
-        `Target ${t.path} has "edits" and a "file_hash": text edits find their place by content, so drop file_hash (or use "ops" for line edits). ${SHAPES}`,
+        `Target ${t.path} has text edits and a "file_hash": text edits find their place by content, so drop file_hash (or use "ops" for line edits). ${SHAPES}`,
       );
     }
     return "text";
   }
-  throw new ToolError("invalid_input", `Target ${t.path} has neither "ops" nor "edits". ${SHAPES}`);
+  throw new ToolError(
+    "invalid_input",
+    `Target ${t.path} has no edit: neither "old_text", "edits" nor "ops". ${SHAPES}`,
+  );
 }
 
 function plan(
@@ -86,7 +121,7 @@ function plan(
         { path: t.path, file_hash: t.file_hash!, ops: t.ops!, ...checked },
         pending,
       )
-    : planTextEdit(context, { path: t.path, edits: t.edits!, ...checked }, pending);
+    : planTextEdit(context, { path: t.path, edits: textEdits(t), ...checked }, pending);
 }
 
 /** Plans every target first, so most failures happen before any write. */
@@ -164,17 +199,10 @@ function edit(
 
 export const editTool = defineTool({
   name: "edit",
-  description: `Change part of a file. Quote old_text (whole lines, unique) and new_text; slips in whitespace or quotes are tolerated and reported, several matches refused. Or line ops on the numbers of a read, with its tag as file_hash: "replace 5..7:\\n+text", "delete 9", "insert after 3:\\n+text".
-Example: {"targets": [{"path": "src/a.ts", "edits": [{"old_text": "const x = 1;", "new_text": "const x = 2;"}]}]}`,
-  manual: manual("edit/edit.md"),
-  example: {
-    targets: [
-      {
-        path: "src/main.ts",
-        edits: [{ old_text: "const answer = 41;", new_text: "const answer = 42;" }],
-      },
-    ],
-  },
+  description: `Change part of a file: quote old_text (whole lines, found once; slips in whitespace are tolerated) and new_text. Or line ops on a read's numbers, its TAG as file_hash: "replace 5..7:\\n+text", "delete 9", "insert after 3:\\n+text".
+Example: {"path": "src/a.ts", "old_text": "const x = 1;", "new_text": "const x = 2;"}`,
+  manual: withSharedFields(manual("edit/edit.md"), "mode", "force", "validate"),
+  example: { path: "src/main.ts", old_text: "const answer = 41;", new_text: "const answer = 42;" },
   input,
   annotations: CHANGES,
   kind: "edit",

@@ -6,13 +6,13 @@ import { z } from "zod";
 import { serialized } from "../../change/lock.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 import { commitEdit, type EditResult } from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
 const input = z.strictObject({
   path: z.string(),
-  old_text: z.string().describe("Exact text to replace; whole lines."),
+  old_text: z.string().describe("Whole lines, exactly."),
   new_text: z.string(),
   replace_all: z.boolean().optional(),
   mode: modeSchema,
@@ -24,7 +24,7 @@ export const simpleEditTool = defineTool({
   name: "edit",
   description: `Replace text in a file: old_text is the exact text (whole lines, unique), new_text its replacement; an empty old_text creates the file. Slips in whitespace or quotes are tolerated and reported; several matches are refused.
 Example: {"path": "src/a.ts", "old_text": "const x = 1;", "new_text": "const x = 2;"}`,
-  manual: manual("edit/simple.md"),
+  manual: withSharedFields(manual("edit/simple.md"), "mode", "force", "validate"),
   example: { path: "src/main.ts", old_text: "const answer = 41;", new_text: "const answer = 42;" },
   input,
   annotations: CHANGES,

@@ -19,7 +19,7 @@ import { hasFinalNewline, parseDocument } from "../../text/document.js";
 import { looksLikeHashline } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, withSharedFields } from "../schemas.js";
 
 const ACTIONS = ["create", "append", "prepend", "rename", "move", "delete"] as const;
 
@@ -27,7 +27,7 @@ const input = z.strictObject({
   action: z.enum(ACTIONS),
   path: z.string(),
   text: z.string().optional().describe("create, append, prepend: the text."),
-  to: z.string().optional().describe('rename: the new path (ending in "/": keep the name).'),
+  to: z.string().optional().describe('rename: the new path; ending in "/" keeps the name.'),
   overwrite: z.boolean().optional().describe("rename: replace a file at to."),
   mode: modeSchema,
   force: forceSchema,
@@ -303,7 +303,7 @@ export const fileTool = defineTool({
   name: "file",
   description: `Create a file, add lines to its end or start, rename (move) or delete it.
 Example: {"action": "rename", "path": "src/old.ts", "to": "src/new.ts"}`,
-  manual: manual("file/file.md"),
+  manual: withSharedFields(manual("file/file.md"), "mode", "force"),
   example: { action: "rename", path: "src/old-name.ts", to: "src/new-name.ts" },
   input,
   annotations: CHANGES,

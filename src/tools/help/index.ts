@@ -20,7 +20,7 @@ export interface HelpResult {
 
 export const helpTool = defineTool({
   name: "help",
-  description: `The full manual of a tool: every option, output notice and error, with examples.
+  description: `A tool's whole manual: every option, notice and error, with examples.
 Example: {"tool": "edit"}`,
   manual: manual("help/help.md"),
   example: { tool: "edit" },

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { escapeControls } from "../../text/names.js";
@@ -20,15 +21,15 @@ export const LIST_LIMITS = {
 } as const;
 
 const input = z.strictObject({
-  path: z.string().optional().describe('Default "." (the root).'),
+  path: z.string().optional(),
   depth: z
     .number()
     .int()
     .min(1)
     .max(LIST_LIMITS.maxDepth)
     .optional()
-    .describe("1 (default): names only; more: a tree with sizes."),
-  include_hidden: z.boolean().optional().describe('Also names starting with ".".'),
+    .describe("1 (default): names; more: a tree with sizes."),
+  include_hidden: z.boolean().optional(),
   limit: z
     .number()
     .int()
@@ -88,18 +89,46 @@ function entryOf(node: TreeNode, media?: MediaLabel): ListEntry {
 function render(
   nodes: TreeNode[],
   tree: boolean,
-  out: { lines: string[]; entries: ListEntry[]; media: Map<string, MediaLabel> },
+  out: { lines: string[]; rels: string[]; entries: ListEntry[]; media: Map<string, MediaLabel> },
 ): void {
-  const { lines, entries, media } = out;
+  const { lines, rels, entries, media } = out;
   for (const node of nodes) {
     const indent = "  ".repeat(node.level - 1);
     lines.push(indent + label(node, tree, media.get(node.rel)));
+    rels.push(node.rel);
     entries.push(entryOf(node, media.get(node.rel)));
     render(node.children, tree, out);
     if (node.omitted > 0) {
       lines.push(`${indent}  [${count(node.omitted)} more entries in ${node.name}/ not shown]`);
+      rels.push("");
     }
   }
+}
+
+/** Bytes of the output budget kept for a listing's notices. */
+const NOTICE_BYTES = 1_500;
+
+/**
+ * The listing's lines within `room` bytes: when they do not all fit, the
+ * first ones, a line first and a notice last saying how to see the rest.
+ */
+function fitLines(lines: string[], rels: string[], room: number): string[] {
+  let bytes = 0;
+  let fit = 0;
+  for (; fit < lines.length; fit++) {
+    bytes += Buffer.byteLength(lines[fit]!) + 1;
+    if (bytes > room) break;
+  }
+  if (fit === lines.length) return lines;
+  const shown = rels.slice(0, fit).filter(Boolean).length;
+  const total = rels.filter(Boolean).length;
+  const next = rels.slice(fit).find(Boolean)!;
+  const deeper = next.includes("/") ? `list a deeper path such as "${posix.dirname(next)}", ` : "";
+  return [
+    "[listing cut short; the last line says how to see the rest]",
+    ...lines.slice(0, fit),
+    `[showing ${count(shown)} of ${count(total)} entries: the rest does not fit in one result (the next is ${next}); to see more, ${deeper}use a smaller depth or a lower limit]`,
+  ];
 }
 
 /** The shown folder with the most hidden children: the best place to look next. */
@@ -150,7 +179,7 @@ function emptyNotice(walk: WalkResult): string {
 
 export const listTool = defineTool({
   name: "list",
-  description: `List a folder; folders end with /. depth > 1 is a tree with file sizes. Gitignored files and dependency folders are left out.
+  description: `List a folder (folders end with /), without gitignored files and dependency folders.
 Example: {"path": "src", "depth": 2}`,
   manual: manual("list/list.md"),
   example: { path: "src", depth: 2 },
@@ -199,12 +228,15 @@ Example: {"path": "src", "depth": 2}`,
       maxScanned: LIST_LIMITS.maxScanned,
     });
 
-    const lines: string[] = [];
+    const all: string[] = [];
+    const rels: string[] = [];
     const entries: ListEntry[] = [];
     const media = await mediaLabels(context, walk.top);
-    render(walk.top, depth > 1, { lines, entries, media });
-    const truncated = walk.shown < walk.total || !walk.complete;
-    if (truncated) lines.push(capNotice(walk, limit, depth));
+    render(walk.top, depth > 1, { lines: all, rels, entries, media });
+    const lines = fitLines(all, rels, context.limits.outputBytes - NOTICE_BYTES);
+    const capped = walk.shown < walk.total || !walk.complete;
+    const truncated = capped || lines !== all;
+    if (capped) lines.push(capNotice(walk, limit, depth));
     if (walk.skipped.length > 0) lines.push(skippedNotice(walk.skipped));
     if (walk.total === 0) lines.unshift(emptyNotice(walk));
 

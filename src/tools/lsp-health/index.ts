@@ -10,7 +10,7 @@ import { defineTool, manual, READS } from "../define.js";
 
 const input = z.strictObject({
   language: z.string().optional().describe('e.g. "typescript"; default all.'),
-  action: z.enum(["status", "start", "restart"]).optional().describe('Default "status".'),
+  action: z.enum(["status", "start", "restart"]).optional(),
 });
 
 export interface LspHealthResult {

@@ -16,7 +16,7 @@ import type { GuardedPath } from "../../guard/path-guard.js";
 import { type Document, hasFinalNewline, restyle } from "../../text/document.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, withSharedFields } from "../schemas.js";
 
 const ACTIONS = [
   "replace_section",
@@ -31,10 +31,10 @@ const input = z.strictObject({
   action: z.enum(ACTIONS),
   path: z.string(),
   heading: z.string().describe('A heading, or a path: "Install > From source".'),
-  text: z.string().optional().describe("Markdown to put in."),
-  line: z.number().int().min(1).optional().describe("The heading's line, when several match."),
+  text: z.string().optional(),
+  line: z.number().int().min(1).optional().describe("If several headings match."),
   to: z.string().optional().describe("move_section: the new parent heading."),
-  to_line: z.number().int().min(1).optional().describe("to's line, when several match."),
+  to_line: z.number().int().min(1).optional().describe("If several match."),
   to_path: z.string().optional().describe("move_section: another file."),
   bullet: z.string().optional(),
   row: z
@@ -212,9 +212,9 @@ async function md(context: ToolContext, args: Args): Promise<MdResult> {
 
 export const mdTool = defineTool({
   name: "md",
-  description: `Edit Markdown by heading: replace, insert into, append to or move a section; add a bullet or a table row.
+  description: `Edit a Markdown file by heading: sections, bullets, table rows.
 Example: {"action": "append_to_section", "path": "README.md", "heading": "Install", "text": "Needs Node 20."}`,
-  manual: manual("md/md.md"),
+  manual: withSharedFields(manual("md/md.md"), "mode", "force"),
   example: {
     action: "append_to_section",
     path: "README.md",

@@ -225,7 +225,7 @@ async function change(context: ToolContext, args: Args): Promise<NotebookResult>
 
 export const notebookTool = defineTool({
   name: "notebook",
-  description: `Edit a notebook's cells (id or number as read shows): replace_source, edit_source (old_text to new_text), insert_after/before, delete, set_type, clear_outputs.
+  description: `Edit a notebook's cells by id or number as read shows them; edit_source takes old_text and new_text.
 Example: {"action": "replace_source", "path": "a.ipynb", "cell": "2", "source": "x = 1"}`,
   manual: manual("notebook/notebook.md"),
   example: { action: "replace_source", path: "analysis.ipynb", cell: "2", source: "df.head()" },

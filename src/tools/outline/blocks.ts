@@ -1,7 +1,8 @@
 /**
  * The outline's text as it fills: one block per file until the line budget
- * is spent, then the notes on what was left out. A named file's block may be
- * cut to fit; a folder's files are shown whole or not at all.
+ * or the output budget (bytes) is spent, then the notes on what was left
+ * out. A named file's block may be cut to fit; a folder's files are shown
+ * whole or not at all.
  */
 import type { LoadedFile } from "../../change/load.js";
 import type { OutlineEntry } from "../../code/outline.js";
@@ -33,10 +34,17 @@ export class OutlineBlocks {
   readonly notText: string[] = [];
   truncated = false;
   #empty = 0;
+  #bytes = 0;
+  /** The first file that did not fit. */
+  #next: string | undefined;
+  /** What stopped the outline: its line cap, or the output budget. */
+  #cap = "";
 
   constructor(
     readonly folder: boolean,
     readonly maxLines: number,
+    /** The output budget, less room for the notes. */
+    readonly maxBytes: number,
     readonly warnings: string[],
     /** A file's outline names its version, so a block op may use its line numbers. */
     readonly recordRead: (file: GuardedPath, loaded: LoadedFile, tag: string) => void,
@@ -57,13 +65,17 @@ export class OutlineBlocks {
     const { tag } = o;
     const display = file.display;
     const block = [header(display, tag), ...(o.lines.length > 0 ? o.lines : ["[no definitions]"])];
-    if (this.out.length + block.length > this.maxLines) {
-      const room = this.maxLines - this.out.length;
-      if (room > 2 && !this.folder) this.out.push(...block.slice(0, room - 1));
+    const size = block.reduce((n, line) => n + Buffer.byteLength(line) + 1, 0);
+    const overLines = this.out.length + block.length > this.maxLines;
+    if (overLines || this.#bytes + size > this.maxBytes) {
+      this.#cap = overLines ? `${count(this.maxLines)} lines` : `${count(this.maxBytes)} bytes`;
+      if (!this.folder) this.#addPart(block);
       this.truncated = true;
+      this.#next = display;
       return false;
     }
     this.out.push(...block);
+    this.#bytes += size;
     this.files.push({
       path: display,
       file_hash: tag,
@@ -74,9 +86,22 @@ export class OutlineBlocks {
     return true;
   }
 
+  /** As much of a named file's block as fits, when it has room for more than its header. */
+  #addPart(block: string[]): void {
+    const part: string[] = [];
+    for (const line of block) {
+      const size = Buffer.byteLength(line) + 1;
+      if (this.out.length + part.length + 2 > this.maxLines || this.#bytes + size > this.maxBytes)
+        break;
+      part.push(line);
+      this.#bytes += size;
+    }
+    if (part.length > 1) this.out.push(...part);
+  }
+
   /** The outline's text, with notes on the files not shown; `found` files were to be outlined. */
   finish(found: number): string {
-    const { out, notText, maxLines } = this;
+    const { out, notText } = this;
     if (this.#empty > 0) out.push(`[${count(this.#empty)} file(s) with no definitions not shown]`);
     if (notText.length > 0) {
       const named = notText.slice(0, 5).join(", ") + (notText.length > 5 ? ", …" : "");
@@ -85,10 +110,12 @@ export class OutlineBlocks {
       this.warnings.push(`${notice}.`);
     }
     if (this.truncated) {
+      // Said first too, for a client that keeps only the two ends of a long result.
+      out.unshift("[outline cut short; the last line says how to see the rest]");
       out.push(
         this.folder
-          ? `[outline stopped at ${count(maxLines)} lines after ${count(this.files.length)} of ${count(found)} files; outline a subfolder or a file for the rest]`
-          : `[outline stopped at ${count(maxLines)} lines; read the file by symbol or line_range for the rest]`,
+          ? `[outline stopped at ${this.#cap} after ${count(this.files.length)} of ${count(found)} files; outline a subfolder or a file for the rest, the next being ${this.#next}]`
+          : `[outline stopped at ${this.#cap}; read the file by symbol or line_range for the rest]`,
       );
     }
     return out.join("\n");

@@ -25,11 +25,14 @@ import { OutlineBlocks, type Outlined, type OutlineFile } from "./blocks.js";
 import { outlineUnparsed } from "./plain.js";
 
 export const OUTLINE_DEFAULT_MAX_FILES = 1000;
+
+/** Bytes of the output budget kept for an outline's closing notes and warnings. */
+const OUTLINE_NOTICE_BYTES = 1_500;
 const READ_AHEAD = 16;
 
 const input = z.strictObject({
-  path: z.string().describe("A file or folder."),
-  max_files: maxFilesSchema("of a folder to outline", OUTLINE_DEFAULT_MAX_FILES),
+  path: z.string(),
+  max_files: maxFilesSchema(OUTLINE_DEFAULT_MAX_FILES),
   lang: z.string().optional().describe('Only this language, e.g. "go".'),
 });
 
@@ -162,8 +165,9 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
     return outlineUnsupported(context, target, folder, language, collected.warnings);
   }
   const warnings = [...collected.warnings];
-  const shown = new OutlineBlocks(folder, context.limits.maxLines, warnings, (file, loaded, tag) =>
-    context.history.recordRead(file.rel, loaded.bytes, tag, undefined, loaded.sha),
+  const room = context.limits.outputBytes - OUTLINE_NOTICE_BYTES;
+  const shown = new OutlineBlocks(folder, context.limits.maxLines, room, warnings, (file, l, tag) =>
+    context.history.recordRead(file.rel, l.bytes, tag, undefined, l.sha),
   );
   const total = collected.files.length;
   // Folders come from the symbol index; a named file is parsed, as its read is recorded.
@@ -209,7 +213,7 @@ async function outline(context: ToolContext, args: Args): Promise<OutlineResult>
 
 export const outlineTool = defineTool({
   name: "outline",
-  description: `List what a file or folder defines (functions, classes, types, …) with line ranges: the cheapest way to find what to read.
+  description: `List what a file or folder defines (functions, classes, types, …) with line ranges: the cheap way to find what to read.
 Example: {"path": "src/parser.ts"}`,
   manual: manual("outline/outline.md"),
   example: { path: "src/parser.ts" },

@@ -15,12 +15,12 @@ import { type HunkPlacement, type ParsedPatch, parsePatch } from "../../patch/pa
 import { pathList } from "../../text/names.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 import { PatchPlanner, type Planned, sectionDiff } from "./plan.js";
 
 const input = z.strictObject({
-  patch: z.string().describe("A unified diff or a Codex patch."),
-  format: z.enum(["auto", "unified", "codex"]).optional().describe('Default "auto".'),
+  patch: z.string(),
+  format: z.enum(["auto", "unified", "codex"]).optional(),
   allow_overwrite: z.boolean().optional().describe("An added or renamed file may replace one."),
   mode: modeSchema,
   force: forceSchema,
@@ -152,9 +152,9 @@ function paths(args: Args): string[] {
 
 export const patchTool = defineTool({
   name: "patch",
-  description: `Apply a unified diff (as git diff prints it) or a Codex patch (*** Begin Patch) to any number of files: all change or none.
+  description: `Apply a unified diff (as git diff prints) or a Codex patch (*** Begin Patch) to files: all change or none.
 Example: {"patch": "--- a/src/a.ts\\n+++ b/src/a.ts\\n@@ -1 +1 @@\\n-let x = 1;\\n+let x = 2;\\n"}`,
-  manual: manual("patch/patch.md"),
+  manual: withSharedFields(manual("patch/patch.md"), "mode", "force", "validate"),
   example: {
     patch:
       "*** Begin Patch\n*** Update File: src/main.ts\n@@ function main() {\n-  const answer = 41;\n+  const answer = 42;\n*** End Patch\n",

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import type { BackupSession } from "../../history/history.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { modeSchema, withSharedFields } from "../schemas.js";
 import { type DryRun, dryRunContext } from "./preview.js";
 import {
   combinedDiff,
@@ -29,7 +29,7 @@ import {
 export type { StepReport } from "./steps.js";
 
 const toolStep = z.strictObject({
-  tool: z.string().describe('e.g. "edit"'),
+  tool: z.string(),
   args: z.record(z.string(), z.unknown()).optional().describe("As in a direct call, without mode."),
 });
 
@@ -49,14 +49,11 @@ const validateStep = z.strictObject({
 });
 
 const input = z.strictObject({
-  steps: z
-    .array(z.union([toolStep, validateStep]))
-    .min(1)
-    .describe("Run in order."),
+  steps: z.array(z.union([toolStep, validateStep])).min(1),
   policy: z
     .enum(["strict", "best_effort"])
     .optional()
-    .describe('"strict" (default) puts every file back on a failure.'),
+    .describe('"best_effort" keeps the steps that worked.'),
   mode: modeSchema,
 });
 
@@ -361,7 +358,7 @@ export const planTool = defineTool({
   name: "plan",
   description: `Run several tool calls and checks as one transaction: when a step fails, every file is put back.
 Example: {"steps": [{"tool": "file", "args": {"action": "delete", "path": "old.ts"}}, {"validate": {"run": "npm test"}}]}`,
-  manual: manual("plan/plan.md"),
+  manual: withSharedFields(manual("plan/plan.md"), "mode"),
   example: {
     steps: [
       {

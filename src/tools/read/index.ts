@@ -5,8 +5,10 @@ import { isNotebookPath } from "../../media/kind.js";
 import { header, renderHashline } from "../../text/hashline.js";
 import { pathList } from "../../text/names.js";
 import { formatRange, parseRange } from "../../text/range.js";
+import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
+import { targetsInput } from "../targets.js";
 import { readLine } from "./line.js";
 import { readBinary, readMediaNamed, readNotebook } from "./media.js";
 import type { ReadResult } from "./result.js";
@@ -16,16 +18,24 @@ export type { DefinitionInfo, ReadResult } from "./result.js";
 
 const lineRange = z
   // An array of two, not a tuple: prefixItems is outside Gemini's and OpenAI strict's schemas.
-  .union([z.string(), z.array(z.number().int()).length(2)])
-  .describe('1-based, inclusive: "40..80" or [40, 80].');
+  .union([z.string(), z.array(z.number().int()).length(2)]);
 
-const target = z.strictObject({
-  path: z.string().describe("A file (a folder with symbol)."),
-  line_range: lineRange.optional(),
-  symbol: z.string().optional().describe('A definition: "parse" or "Parser.parse".'),
-  line: z.number().int().min(1).optional().describe("Show the function or class around this line."),
-  pages: z.string().optional().describe('PDF pages: "3..5".'),
-});
+const target = {
+  fields: {
+    path: z.string(),
+    line_range: lineRange.optional(),
+    symbol: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    pages: z.string().optional(),
+  },
+  about: {
+    path: "A file (a folder with symbol).",
+    line_range: '"40..80" or [40, 80], inclusive.',
+    symbol: 'A definition: "parse" or "Parser.parse".',
+    line: "The function or class around this line.",
+    pages: 'PDF pages: "3..5".',
+  },
+};
 
 /**
  * One call shows at most this many per-file line caps in all (10,000 lines by
@@ -34,9 +44,24 @@ const target = z.strictObject({
  */
 export const READ_TOTAL_FILES = 5;
 
-const input = z.strictObject({
-  targets: z.array(target).min(1),
-});
+const input = targetsInput(target, {});
+
+type Target = z.output<typeof input>["targets"][number];
+
+/** What a read may still show: lines, and bytes of the result's text (the output budget). */
+interface Room {
+  lines: number;
+  bytes: number;
+}
+
+/** Kept from the output budget for the result's own closing notice (targets not shown). */
+const RESULT_NOTICE_BYTES = 800;
+/** A target is read only with at least this much room left; the rest are named, not shown. */
+const MIN_TARGET_BYTES = 1_500;
+
+/** Bytes of a target's text as the model reads it: its content and its warnings. */
+const shownBytes = (r: ReadResult) =>
+  Buffer.byteLength(r.content) + r.warnings.reduce((n, w) => n + Buffer.byteLength(w) + 3, 2);
 
 function lineCount(text: string): number {
   if (text === "") return 0;
@@ -50,11 +75,7 @@ function toRange(value: z.output<typeof lineRange>): [number, number] | undefine
 }
 
 /** Precedence: symbol, then line_range, then line; the losers are named in a warning. */
-async function readTarget(
-  context: ToolContext,
-  t: z.output<typeof target>,
-  linesLeft: number,
-): Promise<ReadResult[]> {
+async function readTarget(context: ToolContext, t: Target, room: Room): Promise<ReadResult[]> {
   const warnings: string[] = [];
   if (t.symbol !== undefined) {
     const ignored = [
@@ -74,7 +95,7 @@ async function readTarget(
     return [await readLine(context, file, await loadTextFile(context, file), t.line, warnings)];
   }
   if (t.line !== undefined) warnings.push("A line range wins over a line; the line was ignored.");
-  const result = await readOne(context, t, linesLeft).catch((error: unknown) => {
+  const result = await readOne(context, t, room).catch((error: unknown) => {
     if (!isToolError(error) || error.code !== "is_directory") throw error;
     const symbol = { targets: [{ path: t.path, symbol: "Name" }] };
     throw new ToolError("is_directory", error.facts, error.details, {
@@ -88,11 +109,7 @@ async function readTarget(
   return [result];
 }
 
-async function readOne(
-  context: ToolContext,
-  t: z.output<typeof target>,
-  linesLeft: number,
-): Promise<ReadResult> {
+async function readOne(context: ToolContext, t: Target, room: Room): Promise<ReadResult> {
   const file = context.guard.check(t.path, "read");
   const media = await readMediaNamed(context, file, t.pages);
   if (media) return media;
@@ -133,7 +150,8 @@ async function readOne(
   const rendered = renderHashline(loaded.doc, file.display, loaded.tag, {
     start,
     end,
-    maxLines: Math.min(context.limits.maxLines, linesLeft),
+    maxLines: Math.min(context.limits.maxLines, room.lines),
+    maxBytes: room.bytes,
     maxLineLength: context.limits.maxLineLength,
   });
   const whole = rendered.shown[0] <= 1 && rendered.shown[1] >= total;
@@ -156,10 +174,10 @@ async function readOne(
 
 export const readTool = defineTool({
   name: "read",
-  description: `Read files with line numbers: a header ¶path#TAG, then one "N| text" line per line (N| is not in the file). A line-op edit passes the 4-hex TAG as file_hash. Narrow with line_range, a definition by symbol, or the block around a line.
-Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
+  description: `Read files with line numbers: "N| text" lines (N| is not in the file) under a header ¶path#TAG; line-op edits pass TAG as file_hash. Narrow with line_range, symbol or line.
+Example: {"path": "src/a.ts", "line_range": "40..80"}`,
   manual: manual("read/read.md"),
-  example: { targets: [{ path: "src/main.ts", line_range: "1..80" }] },
+  example: { path: "src/main.ts", line_range: "1..80" },
   input,
   annotations: READS,
   kind: "read",
@@ -171,17 +189,21 @@ Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
   },
   async call(context, args): Promise<{ results: ReadResult[]; not_shown?: string[] }> {
     const results: ReadResult[] = [];
-    const budget = READ_TOTAL_FILES * context.limits.maxLines;
-    let linesLeft = budget;
+    const lines = READ_TOTAL_FILES * context.limits.maxLines;
+    const bytes = context.limits.outputBytes;
+    const room: Room = { lines, bytes: bytes - RESULT_NOTICE_BYTES };
     let notShown: string[] = [];
     for (const [i, t] of args.targets.entries()) {
-      if (linesLeft <= 0) {
+      if (room.lines <= 0 || room.bytes < MIN_TARGET_BYTES) {
         notShown = args.targets.slice(i).map((u) => u.path);
         break;
       }
       try {
-        const shown = await readTarget(context, t, linesLeft);
-        for (const r of shown) linesLeft -= lineCount(r.content);
+        const shown = await readTarget(context, t, room);
+        for (const r of shown) {
+          room.lines -= lineCount(r.content);
+          room.bytes -= shownBytes(r);
+        }
         results.push(...shown);
       } catch (error) {
         if (!isToolError(error)) throw error;
@@ -201,7 +223,7 @@ Example: {"targets": [{"path": "src/a.ts", "line_range": "40..80"}]}`,
       path: notShown[0]!,
       content: "",
       warnings: [
-        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached its budget of ${budget.toLocaleString("en-US")} lines in all. Read them in another call, fewer files or fewer lines at a time`,
+        `not shown: ${notShown.length} more target(s) (${notShown.join(", ")}); this read reached what one result shows (${count(lines)} lines, ${count(bytes)} bytes). Read them in another call, fewer files or fewer lines at a time`,
       ],
     });
     return { results, not_shown: notShown };

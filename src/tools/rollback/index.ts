@@ -10,7 +10,7 @@ import { netChanges } from "../../history/undo-state.js";
 import { parseTag } from "../../text/hashline.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema, validateSchema } from "../schemas.js";
+import { modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 
 const input = z.strictObject({
   path: z.string(),
@@ -132,9 +132,9 @@ async function rollback(
 
 export const rollbackTool = defineTool({
   name: "rollback",
-  description: `Restore a file's earlier version by its tag (see history); "" is the version before the current one.
+  description: `Restore a file's earlier version by its tag from history.
 Example: {"path": "src/a.ts", "hash": ""}`,
-  manual: manual("rollback/rollback.md"),
+  manual: withSharedFields(manual("rollback/rollback.md"), "mode", "validate"),
   example: { path: "src/main.ts", hash: "" },
   input,
   annotations: CHANGES,

@@ -7,6 +7,7 @@ import { type CheckpointReport, recordCommand } from "../../checkpoint/record.js
 import { type Snapshot, takeSnapshot } from "../../checkpoint/snapshot.js";
 import { count } from "../../util/format.js";
 import type { ToolContext } from "../define.js";
+import { oneLine } from "./render.js";
 
 /**
  * The root's state before a command, so what it changes can be undone:
@@ -74,11 +75,4 @@ export async function afterCommand(
     notices.push(`[${count(refused)} of them cannot be restored by undo: see not_restorable]`);
   }
   return report;
-}
-
-/** A summary is one line: a multi-line script shows its first line. */
-export function oneLine(command: string): string {
-  const lines = command.trim().split("\n");
-  const first = lines[0]!.length > 120 ? `${lines[0]!.slice(0, 120)}…` : lines[0]!;
-  return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
 }

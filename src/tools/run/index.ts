@@ -1,15 +1,22 @@
 import path from "node:path";
 import { z } from "zod";
-import { reportCallProgress } from "../../change/progress.js";
 import type { CheckpointReport } from "../../checkpoint/record.js";
 import { ToolError } from "../../errors.js";
 import type { GuardedPath } from "../../guard/path-guard.js";
-import { type LimitedOutput, OutputLimiter } from "../../proc/output-limit.js";
+import { OutputLimiter } from "../../proc/output-limit.js";
 import { runInGroup } from "../../proc/process-group.js";
-import { count, formatBytes } from "../../util/format.js";
 import { defineTool, EVERYTHING, manual, RUNS, type ToolContext } from "../define.js";
-import { afterCommand, beforeCommand, oneLine } from "./checkpoint.js";
+import { afterCommand, beforeCommand } from "./checkpoint.js";
 import { KEPT_LOGS, MAX_LOG_BYTES, RunLog } from "./log.js";
+import {
+  elisionNotice,
+  liveOutput,
+  oneLine,
+  plain,
+  runContent,
+  type Spill,
+  statusLine,
+} from "./render.js";
 
 export const RUN_LIMITS = {
   defaultTimeoutMs: 120_000,
@@ -18,7 +25,12 @@ export const RUN_LIMITS = {
   graceMs: 2_000,
   /** After the shell exits, how long background processes may keep the output open. */
   drainMs: 1_000,
-  defaultOutputBytes: 30_000,
+  /**
+   * Output kept by default: the output budget less this much, for the
+   * command line, the notices and what the command changed (20,000 bytes of
+   * the default 24,000). A larger max_output_bytes is cut to it too.
+   */
+  noticeBytes: 4_000,
   minOutputBytes: 1_000,
   maxOutputBytes: 1_000_000,
   /** Share of the output budget kept from the start; the rest is kept from the end. */
@@ -28,11 +40,8 @@ export const RUN_LIMITS = {
 } as const;
 
 const input = z.strictObject({
-  command: z
-    .string()
-    .refine((c) => c.trim() !== "", "must not be empty")
-    .describe("Run with sh -c."),
-  cwd: z.string().optional().describe("Default: the root."),
+  command: z.string().refine((c) => c.trim() !== "", "must not be empty"),
+  cwd: z.string().optional(),
   timeout_ms: z
     .number()
     .int()
@@ -46,7 +55,7 @@ const input = z.strictObject({
     .min(RUN_LIMITS.minOutputBytes)
     .max(RUN_LIMITS.maxOutputBytes)
     .optional()
-    .describe(`Default ${RUN_LIMITS.defaultOutputBytes}.`),
+    .describe("Default: what fits one result (20000)."),
 });
 
 export interface RunResult {
@@ -75,61 +84,9 @@ export interface RunResult {
   content: string;
 }
 
-/**
- * How a run ended, as the last line a model reads. A timeout has none: its
- * notice (outcomeNotices) already says so, with what to do, and is said once.
- */
-function statusLine(
-  o: { exitCode: number | null; signal: string | null; timedOut: boolean },
-  ms: number,
-): string {
-  const took = `${(ms / 1000).toFixed(1)} s`;
-  if (o.timedOut) return "";
-  if (o.signal) return `\n[killed by ${o.signal} after ${took}]`;
-  return `\n[exit ${o.exitCode} after ${took}]`;
-}
-
-/** Colours and cursor moves cost tokens and mean nothing to a model. */
-const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
-const plain = (s: string) => s.replace(ANSI, "");
-
-/** The output as it comes, for a host that shows progress; the result still holds the whole of it. */
-function liveOutput(context: ToolContext): (chunk: Buffer) => void {
-  // Streaming: a character split between two chunks is decoded once both arrived.
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  return (chunk) => {
-    bytes += chunk.length;
-    const output = plain(decoder.decode(chunk, { stream: true }));
-    reportCallProgress(context, { phase: "running", done: bytes, output });
-  };
-}
-
-function elisionNotice(out: LimitedOutput, log: RunLog | undefined, logError: string | undefined) {
-  const size = `${formatBytes(out.elidedBytes)}${out.elidedLines > 0 ? ` (${count(out.elidedLines)} lines)` : ""}`;
-  const errors = out.errorLines.length > 0 ? "; error-looking lines from that part:" : "";
-  const lines = [`[… ${size} elided from the middle${errors}]`];
-  for (const e of out.errorLines) lines.push(`${e.line}| ${plain(e.text)}`);
-  if (log) {
-    const capped = log.failed
-      ? ` (incomplete: writing it failed with ${log.failed})`
-      : log.capped
-        ? ` (it stops at ${formatBytes(RUN_LIMITS.maxLogBytes)})`
-        : "";
-    const from = Math.max(1, (out.errorLines[0]?.line ?? out.elidedFrom) - 10);
-    const view = out.elidedLines > 0 ? `"sed -n '${from},${from + 40}p' ${log.rel}" or ` : "";
-    lines.push(
-      `[full output in ${log.rel}${capped}; view parts of it with run, e.g. ${view}"grep -n -i error ${log.rel}"]`,
-    );
-  } else if (logError) {
-    lines.push(`[the full output could not be saved: ${logError}]`);
-  }
-  return lines.join("\n");
-}
-
 export const runTool = defineTool({
   name: "run",
-  description: `Run a shell command (sh -c, no stdin) in the project: tests, builds, git. Gives the exit code and output; long output keeps its start and end.
+  description: `Run a shell command (sh -c, no stdin) in the project: tests, builds, git. Gives the exit code and output.
 Example: {"command": "npm test"}`,
   manual: manual("run/run.md"),
   example: { command: "npm test", cwd: ".", timeout_ms: 300000 },
@@ -149,7 +106,12 @@ Example: {"command": "npm test"}`,
     const cwd = await runFolder(context, args.cwd);
 
     const spill: Spill = {};
-    const limiter = spillingLimiter(context, args.max_output_bytes, spill);
+    const fits = Math.max(
+      RUN_LIMITS.minOutputBytes,
+      context.limits.outputBytes - RUN_LIMITS.noticeBytes,
+    );
+    const kept = Math.min(args.max_output_bytes ?? fits, fits);
+    const limiter = spillingLimiter(context, kept, spill);
 
     const timeoutMs = args.timeout_ms ?? RUN_LIMITS.defaultTimeoutMs;
     const checkpoint = await beforeCommand(context);
@@ -208,7 +170,7 @@ Example: {"command": "npm test"}`,
       duration_ms: durationMs,
       output,
       truncated: out.truncated,
-      content: `$ ${oneLine(args.command)}\n${output}${statusLine(outcome, durationMs)}`,
+      content: runContent(args.command, output, statusLine(outcome, durationMs), out, spill),
     };
     if (spill.log) result.output_file = spill.log.rel;
     if (report) Object.assign(result, report);
@@ -216,14 +178,8 @@ Example: {"command": "npm test"}`,
   },
 });
 
-/** The run log an output too long to show went to, or why it could not be opened. */
-interface Spill {
-  log?: RunLog;
-  error?: string;
-}
-
 /** Keeps the output's head and tail; the middle goes to a run log opened on the first byte past them. */
-function spillingLimiter(context: ToolContext, maxBytes: number | undefined, spill: Spill) {
+function spillingLimiter(context: ToolContext, maxBytes: number, spill: Spill) {
   const open = () => {
     try {
       spill.log = RunLog.open(context);
@@ -233,7 +189,7 @@ function spillingLimiter(context: ToolContext, maxBytes: number | undefined, spi
       return undefined;
     }
   };
-  return new OutputLimiter(maxBytes ?? RUN_LIMITS.defaultOutputBytes, open, RUN_LIMITS.headShare);
+  return new OutputLimiter(maxBytes, open, RUN_LIMITS.headShare);
 }
 
 /** The folder a command runs in: it must exist and be a folder. */

@@ -8,14 +8,45 @@ import { TEMP_GLOBS } from "../../workspace/temp.js";
 import { SKIPPED_FOLDERS } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual, READS } from "../define.js";
-import { type Collected, collectHits, type SearchHit } from "./collect.js";
+import { type Collected, collectHits, type FileHits, type SearchHit } from "./collect.js";
 import { type ConfinedRead, confirmHits, confirmStderr } from "./confirm.js";
 import { type Runner, type RunSpec, searchEncoded } from "./encoded.js";
 import { type SearchGlobs, searchGlobs } from "./globs.js";
 import { SEARCH_LIMITS } from "./limits.js";
-import { emptyNotice, moreNote, render, rgError } from "./messages.js";
+import { budgetNotes, emptyNotice, moreNote, renderWithin, rgError } from "./messages.js";
 import { remoteSearch } from "./remote.js";
 import { withoutVanished } from "./vanished.js";
+
+/** Bytes of the output budget kept for a search's notices and warnings. */
+const NOTICE_BYTES = 1_500;
+
+/**
+ * The hits as the model reads them, within the output budget; what did not
+ * fit is said first and last, with where to search on.
+ */
+function hitsText(
+  context: ToolContext,
+  found: { files: FileHits[]; hits: unknown[]; truncated: boolean },
+  contextLines: number,
+  limit: number,
+): (v: Voice) => string {
+  const { files, hits, truncated } = found;
+  const shown = renderWithin(files, contextLines, context.limits.outputBytes - NOTICE_BYTES);
+  if (shown.next !== undefined) {
+    const all = {
+      matches: hits.length,
+      files: files.length,
+      more: truncated,
+      context: contextLines,
+    };
+    return (v) => {
+      const notes = budgetNotes(shown, all, v);
+      return `${notes.first}\n${shown.text}\n\n${notes.last}`;
+    };
+  }
+  return (v) =>
+    truncated ? shown.text + moreNote(hits.length, files.length, limit, v) : shown.text;
+}
 
 export type { SearchHit };
 
@@ -30,8 +61,8 @@ const input = z.strictObject({
     .max(MAX_PATTERN_CHARS, {
       error: `a pattern may have at most ${count(MAX_PATTERN_CHARS)} characters; search for a distinctive part of it`,
     })
-    .describe("Literal text unless regex is true."),
-  path: z.string().optional().describe("A folder or file (default: the root)."),
+    .describe("Literal text unless regex."),
+  path: z.string().optional().describe("A folder or file."),
   glob: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
     .optional()
@@ -220,7 +251,7 @@ async function warningsOf(
 
 export const searchTool = defineTool({
   name: "search",
-  description: `Search file contents with ripgrep (literal text unless regex is true); prints path:line: text. Narrow with path and glob.
+  description: `Search file contents with ripgrep; prints path:line: text.
 Example: {"pattern": "createServer(", "glob": "*.ts"}`,
   manual: manual("search/search.md"),
   example: { pattern: "createServer", path: "src", glob: "*.ts" },
@@ -281,15 +312,17 @@ Example: {"pattern": "createServer(", "glob": "*.ts"}`,
     const order = new Map(files.map((f, i) => [f.path, i]));
     hits.sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.line - b.line);
 
-    const shown = render(files, contextLines);
+    const shown = hitsText(context, found, contextLines, limit);
     const empty =
       hits.length === 0
         ? await whyEmpty(found.binary, (extra) => run({ extra, most: IGNORED_PROBE }), read)
         : undefined;
     // The notices name arguments: said in the model's voice, and kept for the CLI's.
     const content = (v: Voice) =>
-      (empty ? emptyNotice(args, where.display, empty.binary, empty.ignored, v) : shown) +
-      (truncated ? moreNote(hits.length, files.length, limit, v) : "");
+      empty
+        ? emptyNotice(args, where.display, empty.binary, empty.ignored, v) +
+          (truncated ? moreNote(hits.length, files.length, limit, v) : "")
+        : shown(v);
 
     context.events.emit({
       type: "search_hits",

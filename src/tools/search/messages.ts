@@ -46,21 +46,79 @@ export function rgError(stderr: string, args: SearchArgs): ToolError {
   );
 }
 
-export function render(files: FileHits[], context: number): string {
-  return files
-    .map((file) => {
-      const out: string[] = [];
-      let previous = 0;
-      for (const l of file.lines) {
-        if (!l.match && l.line > file.lastMatch + context) break;
-        if (previous > 0 && context > 0 && l.line > previous + 1) out.push("--");
-        const sep = l.match ? ":" : "-";
-        out.push(`${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`);
-        previous = l.line;
+interface Shown {
+  text: string;
+  match: boolean;
+}
+
+/** A file's lines as shown: `path:line: text` for a match, `path-line- text` around one. */
+function fileLines(file: FileHits, context: number): Shown[] {
+  const out: Shown[] = [];
+  let previous = 0;
+  for (const l of file.lines) {
+    if (!l.match && l.line > file.lastMatch + context) break;
+    if (previous > 0 && context > 0 && l.line > previous + 1)
+      out.push({ text: "--", match: false });
+    const sep = l.match ? ":" : "-";
+    out.push({
+      text: `${escapeControls(file.path)}${sep}${l.line}${sep} ${l.text}`,
+      match: l.match,
+    });
+    previous = l.line;
+  }
+  return out;
+}
+
+/** What `renderWithin` showed of the hits. */
+export interface Rendered {
+  text: string;
+  matches: number;
+  files: number;
+  /** The first file not shown whole, when the text stopped at its byte budget. */
+  next?: string;
+}
+
+/** The hits as the model reads them, stopping before the line that would pass `maxBytes`. */
+export function renderWithin(files: FileHits[], context: number, maxBytes: number): Rendered {
+  const blocks: string[] = [];
+  let bytes = 0;
+  let matches = 0;
+  for (const [i, file] of files.entries()) {
+    const lines: string[] = [];
+    for (const line of fileLines(file, context)) {
+      bytes += Buffer.byteLength(line.text) + (lines.length === 0 ? 2 : 1);
+      if (bytes > maxBytes) {
+        if (lines.length > 0) blocks.push(lines.join("\n"));
+        return {
+          text: blocks.join("\n\n"),
+          matches,
+          files: i + (lines.length > 0 ? 1 : 0),
+          next: file.path,
+        };
       }
-      return out.join("\n");
-    })
-    .join("\n\n");
+      lines.push(line.text);
+      if (line.match) matches++;
+    }
+    blocks.push(lines.join("\n"));
+  }
+  return { text: blocks.join("\n\n"), matches, files: files.length };
+}
+
+/**
+ * How to see the hits a result had no room for, said last; `first` is the
+ * line the result starts with, for a client that keeps only its two ends.
+ */
+export function budgetNotes(
+  shown: Rendered,
+  found: { matches: number; files: number; more: boolean; context: number },
+  v: Voice = MODEL_VOICE,
+): { first: string; last: string } {
+  const of = `${shown.matches} of ${found.matches}${found.more ? "+" : ""} matches`;
+  const less = found.context > 0 ? ", less context" : "";
+  return {
+    first: `[${of} shown; the last line says how to see the rest]`,
+    last: `[showing ${of} (in ${shown.files} of ${found.files} files): the rest does not fit in one result. The next file with matches is ${escapeControls(shown.next ?? "")}: search it with ${v.arg("path")}, or narrow the search with ${v.arg("path")}, ${v.arg("glob")} (e.g. "*.ts")${less} or a more specific pattern]`,
+  };
 }
 
 /** Names a few paths: `a, b and 3 more`. */

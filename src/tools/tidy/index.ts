@@ -20,7 +20,7 @@ import { identify } from "../../util/hash.js";
 import { Walker } from "../../workspace/walk.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema } from "../schemas.js";
+import { forceSchema, modeSchema, withSharedFields } from "../schemas.js";
 import type { EditorConfigs } from "./editorconfig.js";
 
 /** A folder is tidied file by file, up to this many. */
@@ -29,7 +29,7 @@ export const TIDY_MAX_FILES = 5000;
 const MAX_SHOWN_DIFF = 20_000;
 
 const input = z.strictObject({
-  paths: z.union([z.string(), z.array(z.string()).min(1)]).describe("Files or folders."),
+  paths: z.union([z.string(), z.array(z.string()).min(1)]),
   mode: modeSchema,
   force: forceSchema,
 });
@@ -254,7 +254,7 @@ export const tidyTool = defineTool({
   name: "tidy",
   description: `Fix whitespace in files or folders: trailing spaces, the final newline, mixed line endings, indentation as .editorconfig says.
 Example: {"paths": ["src"], "mode": "check"}`,
-  manual: manual("tidy/tidy.md"),
+  manual: withSharedFields(manual("tidy/tidy.md"), "mode", "force"),
   example: { paths: ["src", "README.md"], mode: "check" },
   input,
   annotations: {

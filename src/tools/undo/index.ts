@@ -21,7 +21,7 @@ import { type Document, documentFromBytes } from "../../text/document.js";
 import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
-import { modeSchema } from "../schemas.js";
+import { modeSchema, withSharedFields } from "../schemas.js";
 import { conflictError, explain, OUTSIDE_SESSION } from "./conflict.js";
 import { revertsNow, type Seen } from "./reverts.js";
 import type { SessionList, SessionSummary } from "./summary.js";
@@ -32,9 +32,9 @@ const input = z.strictObject({
   path: z.string().optional().describe("Only this file."),
   list: z.boolean().optional().describe("List sessions instead."),
   limit: z.number().int().min(1).max(200).optional().describe("Default 10."),
-  before: z.string().optional().describe("List sessions older than this (a list's next)."),
+  before: z.string().optional().describe("A list's next: older sessions."),
   all_sessions: z.boolean().optional().describe("Also other agents' changes."),
-  force: z.boolean().optional().describe("Restore wholesale over overlapping later changes."),
+  force: z.boolean().optional().describe("Overwrite overlapping later changes."),
   mode: modeSchema,
 });
 
@@ -363,9 +363,9 @@ async function undo(
 
 export const undoTool = defineTool({
   name: "undo",
-  description: `Undo a whole earlier call by its backup_session (default: your newest change), or list what can be undone.
+  description: `Undo a whole earlier call by its backup_session, or list what can be undone.
 Example: {"list": true}`,
-  manual: manual("undo/undo.md"),
+  manual: withSharedFields(manual("undo/undo.md"), "mode"),
   example: { backup_session: "20261130-091650-a1b2c3" },
   input,
   annotations: CHANGES,

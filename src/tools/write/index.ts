@@ -11,20 +11,26 @@ import { pathList } from "../../text/names.js";
 import { generatedReason, looksLikeHashline, stripReadPrefixes } from "../../text/write-text.js";
 import type { ToolContext } from "../define.js";
 import { defineTool, manual } from "../define.js";
-import { forceSchema, modeSchema, validateSchema } from "../schemas.js";
+import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
+import { targetsInput } from "../targets.js";
 
-const target = z.strictObject({
-  path: z.string(),
-  text: z.string().describe("The whole new content."),
-  force: z.boolean().optional().describe("Write as given, even a lockfile or generated file."),
-});
+/**
+ * A target's `force` writes a lockfile, a generated file or text that looks
+ * like read output as given; in a one-file call the top-level `force` is that
+ * too (and, as in every writing tool, also writes a read-only file).
+ */
+const target = {
+  fields: { path: z.string(), text: z.string(), force: z.boolean().optional() },
+  about: {},
+};
 
-const input = z.strictObject({
-  targets: z.array(target).min(1),
+const input = targetsInput(target, {
   mode: modeSchema,
   force: forceSchema,
   validate: validateSchema,
 });
+
+type Target = z.output<typeof input>["targets"][number];
 
 export interface WriteResult extends ChangeResult {
   file_hash: string;
@@ -54,7 +60,7 @@ function adoptStyle(text: string, existing: LoadedFile | undefined, warnings: st
 
 async function writeOne(
   context: ToolContext,
-  t: z.output<typeof target>,
+  t: Target,
   { mode, validate, force }: CommitOptions,
 ): Promise<WriteResult> {
   const file = context.guard.check(t.path, "write");
@@ -116,9 +122,9 @@ function write(context: ToolContext, args: z.output<typeof input>) {
 export const writeTool = defineTool({
   name: "write",
   description: `Create or replace whole files (folders are created). To change part of a file, use edit.
-Example: {"targets": [{"path": "src/new.ts", "text": "export const x = 1;\\n"}]}`,
-  manual: manual("write/write.md"),
-  example: { targets: [{ path: "src/hello.ts", text: 'export const hello = "world";\n' }] },
+Example: {"path": "src/new.ts", "text": "export const x = 1;\\n"}`,
+  manual: withSharedFields(manual("write/write.md"), "mode", "force", "validate"),
+  example: { path: "src/hello.ts", text: 'export const hello = "world";\n' },
   input,
   annotations: {
     readOnlyHint: false,

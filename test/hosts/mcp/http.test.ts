@@ -378,6 +378,11 @@ describe("splice serve", () => {
   it.each([
     [["--tools", "huge"], '--tools must be one of "full", "coding", "minimal", not "huge".'],
     [["--descriptions", "long"], '--descriptions must be "short" or "full", not "long".'],
+    [
+      ["--output-budget", "1000"],
+      '--output-budget must be a whole number of bytes, at least 4000, not "1000".',
+    ],
+    [["--output-budget", "lots"], "--output-budget must be a whole number of bytes"],
     [["--http", "port"], "--http needs a port number"],
     [["--token", "t"], "--host, --token and --session-idle apply to --http only."],
     [["--session-idle", "60"], "--host, --token and --session-idle apply to --http only."],
