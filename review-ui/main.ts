@@ -124,8 +124,10 @@ function showSessions(list: Session[]): void {
   options(sessionFilter, "every session", [...new Set(list.map((s) => s.session))].sort());
   options(toolFilter, "every tool", [...new Set(list.map(toolOf))].sort());
   filter();
-  // A live update leaves what you are reading alone unless the session itself changed.
+  // The page opens on the newest session rather than an empty pane.
   const drawn = view;
+  if (!drawn && picked === undefined && shown[0]) return pick(shown[0].backup_session);
+  // A live update leaves what you are reading alone unless the session itself changed.
   if (!drawn || !("session" in drawn)) return;
   const still = sessions.find((s) => s.backup_session === drawn.session);
   if (!still) detail.replaceChildren(h("p", { class: "muted" }, "Pick a session."));
@@ -342,10 +344,9 @@ async function showHistory(path: string): Promise<void> {
       "tr",
       { "data-hash": v.file_hash },
       h("td", { class: "tag" }, v.file_hash),
-      h("td", {}, new Date(v.at).toLocaleString()),
-      h("td", {}, v.kind),
-      h("td", {}, v.note ?? ""),
-      h("td", { class: "who" }, v.session),
+      h("td", {}, v.made_by ? new Date(v.made_by.at).toLocaleString() : ""),
+      h("td", { class: "made" }, madeBy(v)),
+      h("td", { class: "who" }, v.made_by ? sessionName(v.made_by) : ""),
       h("td", {}, `${v.size} B`),
       h(
         "td",
@@ -378,15 +379,26 @@ async function showHistory(path: string): Promise<void> {
       h(
         "thead",
         {},
-        h(
-          "tr",
-          {},
-          ...["tag", "time", "kind", "note", "session", "size", ""].map((t) => h("th", {}, t)),
-        ),
+        h("tr", {}, ...["tag", "made", "by", "session", "size", ""].map((t) => h("th", {}, t))),
       ),
       h("tbody", {}, ...rows),
     ),
   );
+}
+
+/**
+ * What wrote a version: the tool of the call that did; a version splice did
+ * not write came from outside (git, an editor), seen when it was replaced.
+ */
+function madeBy(v: FileHistory["versions"][number]): string {
+  if (v.made_by) return v.made_by.tool ?? v.kind;
+  return v.replaced
+    ? `outside splice (replaced ${new Date(v.at).toLocaleString()})`
+    : "outside splice";
+}
+
+function sessionName(m: NonNullable<FileHistory["versions"][number]["made_by"]>): string {
+  return m.client && m.client !== m.session ? `${m.session} (${m.client})` : m.session;
 }
 
 /** What undo says of every session: the rule behind its buttons. */
@@ -451,6 +463,14 @@ async function act(title: string, tool: Action["tool"], args: Action["args"]): P
   dialog.showModal();
   async function apply() {
     confirm.disabled = true;
+    confirm.textContent = "Applying…";
+    // A write waits for its checks (syntax, a language server's verdict): say so when it shows.
+    const status = h("p", { class: "muted waiting" });
+    dialog.append(status);
+    const waiting = setTimeout(() => {
+      status.textContent =
+        "Writing, then checking the result (a language server that is still starting can take a few seconds)…";
+    }, 700);
     try {
       const done = await run(action, false);
       dialog.close();
@@ -460,6 +480,8 @@ async function act(title: string, tool: Action["tool"], args: Action["args"]): P
       dialog.close();
       const code = error instanceof ApiError ? ` (${error.code})` : "";
       say(`${(error as Error).message}${code}`, "error");
+    } finally {
+      clearTimeout(waiting);
     }
     await reload();
     // A rollback from a file's history: show its new versions.

@@ -152,11 +152,18 @@ export class DryRunHistory implements HistoryStore {
     return this.own.lastRead(this.session, path) ?? this.base.lastRead(path);
   }
 
-  /** Each version described by its newest occurrence: the dry run's, when it has one. */
+  /**
+   * Each version described by its newest occurrence: the dry run's, when it
+   * has one; what wrote it is the dry run's write, else the real store's.
+   */
   versions(path: string): VersionInfo[] {
-    const own = this.own.versions(path);
+    const base = new Map(this.base.versions(path).map((v) => [v.sha, v]));
+    const own = this.own.versions(path).map((v) => {
+      const made = v.made ?? base.get(v.sha)?.made;
+      return made ? { ...v, made } : v;
+    });
     const shas = new Set(own.map((v) => v.sha));
-    return [...own, ...this.base.versions(path).filter((v) => !shas.has(v.sha))];
+    return [...own, ...[...base.values()].filter((v) => !shas.has(v.sha))];
   }
 
   findByTag(path: string, tag: string): VersionInfo[] {

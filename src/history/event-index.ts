@@ -5,7 +5,14 @@
  * journal's new lines before each query.
  */
 import type { StoredEvent } from "./journal.js";
-import type { BackupMark, BackupSession, LastRead, VersionInfo, VersionRef } from "./types.js";
+import type {
+  BackupMark,
+  BackupSession,
+  LastRead,
+  VersionInfo,
+  VersionMaker,
+  VersionRef,
+} from "./types.js";
 
 /** sha -> tag, in the order the session saw them (re-seeing moves a sha to the end). */
 type SeenVersions = Map<string, string>;
@@ -178,10 +185,18 @@ export class EventIndex {
       if (e.note !== undefined) info.note = e.note;
       out.push(info);
     };
+    const makers = new Map<string, VersionMaker>();
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
+      if (e.sha && (e.kind === "write" || e.kind === "rollback") && this.landed(e)) {
+        if (!makers.has(e.sha)) makers.set(e.sha, makerOf(e));
+      }
       if (e.sha) push({ sha: e.sha, tag: e.tag ?? "", size: e.size ?? 0 }, e, false);
       if (e.before) push(e.before, e, true);
+    }
+    for (const v of out) {
+      const made = makers.get(v.sha);
+      if (made) v.made = made;
     }
     return out;
   }
@@ -258,4 +273,14 @@ export class EventIndex {
     }
     return out.reverse();
   }
+}
+
+function makerOf(e: StoredEvent): VersionMaker {
+  return {
+    at: e.at,
+    session: e.session,
+    ...(e.tool !== undefined ? { tool: e.tool } : {}),
+    ...(e.client !== undefined ? { client: e.client } : {}),
+    ...(e.backup !== undefined ? { backup: e.backup } : {}),
+  };
 }

@@ -360,6 +360,7 @@ export type {
   JournalEvent,
   LastRead,
   VersionInfo,
+  VersionMaker,
   VersionRef,
   WriteRecord,
 } from "./types.js";

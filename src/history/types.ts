@@ -91,6 +91,15 @@ export interface JournalEvent {
   tool?: string;
 }
 
+/** The change that wrote a version: when, by which tool, session and program, undone by which backup session. */
+export interface VersionMaker {
+  at: string;
+  session: string;
+  tool?: string;
+  client?: string;
+  backup?: string;
+}
+
 export interface VersionInfo {
   sha: string;
   tag: string;
@@ -98,6 +107,8 @@ export interface VersionInfo {
   at: string;
   kind: EventKind;
   session: string;
+  /** The newest landed write or rollback that left the file at this version; absent for one splice only saw. */
+  made?: VersionMaker;
   /** True when this version's newest event is the one that replaced it. */
   replaced: boolean;
   note?: string;

@@ -96,9 +96,17 @@ export function reviewRoutes(toolkit: Toolkit, token: string): ReviewRoutes {
   };
 }
 
-/** The toolkit the page acts through: every tool, on the page's own history session. */
+/**
+ * The toolkit the page acts through: every tool, on the page's own history
+ * session. A language server still starting does not hold a click: its
+ * verdict comes later (lsp-health), as on the command line.
+ */
 export function reviewToolkit(root: string): Toolkit {
-  return createToolkit({ root, history: { session: REVIEW_SESSION } });
+  return createToolkit({
+    root,
+    history: { session: REVIEW_SESSION },
+    lsp: { coldStart: "background" },
+  });
 }
 
 export interface ReviewServerOptions {

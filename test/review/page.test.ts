@@ -92,6 +92,20 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
   });
 
   it(
+    "opens on the newest session, not an empty pane",
+    async () => {
+      const listed = await agent.undo({ list: true });
+      const newest = "sessions" in listed ? listed.sessions[0] : undefined;
+      await page.waitForSelector("#detail .session-head h2");
+      expect(await page.$eval("#detail .session-head h2", (el) => el.textContent)).toBe(
+        newest!.backup_session,
+      );
+      expect(await page.$eval("#detail .file", (el) => el.textContent)).toContain("src/b.py");
+    },
+    BROWSER_MS,
+  );
+
+  it(
     "lists the agent's sessions with tool, session, files and counts, and shows a diff",
     async () => {
       const listed = await page.$$eval("#timeline .row", (els) =>
@@ -235,6 +249,24 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
       await page.waitForSelector("#detail table.versions");
       await screenshot(page, "review-history");
       const { versions } = await agent.history({ path: "src/a.ts" });
+      // Each version is named by what wrote it (the tool and the session), one splice did not write as outside.
+      const made = await page.$$eval("#detail table.versions tbody tr", (trs) =>
+        trs.map((tr) => [
+          tr.querySelector(".made")?.textContent,
+          tr.querySelector(".who")?.textContent,
+        ]),
+      );
+      expect(made).toEqual(
+        versions.map((v) =>
+          v.made_by
+            ? [
+                v.made_by.tool,
+                v.made_by.client ? `${v.made_by.session} (${v.made_by.client})` : v.made_by.session,
+              ]
+            : [expect.stringMatching(/^outside splice/), ""],
+        ),
+      );
+      expect(made.some(([tool]) => tool === "rollback")).toBe(false);
       // The oldest version splice knows: the file before the agent's edit.
       const original = versions.at(-1);
       expect(original?.current).toBe(false);

@@ -80,6 +80,27 @@ describe("rollback and history", () => {
     expect(h.current_hash).toBe(h.versions[0]!.file_hash);
   });
 
+  it("names what wrote each version: the tool, the session and its program, and the backup session that undoes it", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice({ history: { session: "mcp-one" } });
+    s.context.history.nameClient("demo-client");
+    await s.read({ targets: [{ path: "f.txt" }] });
+    const wrote = await s.edit({ path: "f.txt", edits: [{ old_text: "v1", new_text: "v2" }] });
+    await p.splice({ history: { session: "other" } }).rollback({ path: "f.txt", hash: "" });
+    const [now, edited, original] = (await s.history({ path: "f.txt" })).versions;
+    // The file is back at v1: the rollback made it most recently, after git or an editor first did.
+    expect(now).toMatchObject({ current: true, made_by: { tool: "rollback", session: "other" } });
+    expect(edited!.made_by).toEqual({
+      at: expect.any(String),
+      tool: "edit",
+      session: "mcp-one",
+      client: "demo-client",
+      backup_session: wrote.results[0]!.backup_session,
+    });
+    expect(original).toBeUndefined();
+  });
+
   it("lists versions of a file that is now binary or too large, none of them current", async () => {
     const p = new Project();
     p.write("f.txt", "v1\n");

@@ -1,4 +1,3 @@
-import type { BackupSession } from "../../history/types.js";
 import type { HistoryResult } from "../../index.js";
 import { formatBytes } from "../../util/format.js";
 import { defineCommand } from "../define.js";
@@ -6,45 +5,25 @@ import type { Paint } from "../format.js";
 import { outputWidth, table, when } from "../history-view.js";
 import { io } from "../io.js";
 
-interface Maker {
-  at: string;
-  who: string;
-  backup: string;
-}
-
-/** Which backup session wrote each version of `path` (by tag), the newest that did. */
-function makers(backups: readonly BackupSession[], path: string): Map<string, Maker> {
-  const made = new Map<string, Maker>();
-  for (const b of backups) {
-    for (const change of b.changes) {
-      if (change.path !== path || !change.after) continue;
-      const client = b.client && b.client !== b.session ? ` (${b.client})` : "";
-      const who = `${b.tool ?? change.kind}, ${b.session}${client}`;
-      const known = made.get(change.after.tag);
-      if (!known || known.at < b.at) made.set(change.after.tag, { at: b.at, who, backup: b.id });
-    }
-  }
-  return made;
-}
-
 /**
  * One aligned line per version, newest first: its tag (the current one
  * starred), when it was made and by what (tool, session and client), its
  * size, and the backup session that undoes it. A version splice did not
  * write came from outside (git, an editor): it says when splice saw it.
  */
-function historyLines(json: HistoryResult, made: Map<string, Maker>, paint: Paint): string[] {
+function historyLines(json: HistoryResult, paint: Paint): string[] {
   const rows = json.versions.map((v) => {
-    const maker = made.get(v.file_hash);
+    const maker = v.made_by;
     const mark = v.current ? "*" : " ";
     if (maker) {
+      const client = maker.client && maker.client !== maker.session ? ` (${maker.client})` : "";
       return [
         mark,
         v.file_hash,
         when(maker.at),
-        maker.who,
+        `${maker.tool ?? v.kind}, ${maker.session}${client}`,
         formatBytes(v.size, "column"),
-        maker.backup,
+        maker.backup_session ?? "",
       ];
     }
     const seen = v.replaced
@@ -86,11 +65,7 @@ history it is.`,
     const head = `${json.path}: ${n} version${n === 1 ? "" : "s"}; current ${json.current_hash ?? "missing"}`;
     return {
       json,
-      // Who made each version takes the whole journal: read only for the human view.
-      get human() {
-        const made = makers(splice.backups(), path);
-        return [paint("dim", rootLine), head, ...historyLines(json, made, paint)].join("\n");
-      },
+      human: [paint("dim", rootLine), head, ...historyLines(json, paint)].join("\n"),
     };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { loadReplaced } from "../../change/load.js";
+import type { VersionMaker } from "../../history/history.js";
 import { defineTool, manual, READS } from "../define.js";
-
-import type { HistoryResult } from "./result.js";
+import type { HistoryResult, VersionMaker as MadeBy } from "./result.js";
 
 export type { HistoryResult, VersionEntry } from "./result.js";
 
@@ -36,7 +36,13 @@ Example: {"path": "src/a.ts"}`,
       size: v.size,
       ...(v.note ? { note: v.note } : {}),
       current: v.sha === current?.sha,
+      ...(v.made ? { made_by: madeBy(v.made) } : {}),
     }));
     return { path: file.display, current_hash: current?.tag ?? null, versions };
   },
 });
+
+function madeBy(m: VersionMaker): MadeBy {
+  const { backup, ...rest } = m;
+  return { ...rest, ...(backup !== undefined ? { backup_session: backup } : {}) };
+}

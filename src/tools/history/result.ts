@@ -9,6 +9,20 @@ export interface VersionEntry {
   size: number;
   note?: string;
   current: boolean;
+  /** What wrote this version; absent for one splice did not write (git, an editor). */
+  made_by?: VersionMaker;
+}
+
+/** The change that wrote a version. */
+export interface VersionMaker {
+  at: string;
+  /** The tool whose call wrote it; absent in records older than tools were recorded. */
+  tool?: string;
+  session: string;
+  /** The program behind the session, when it said (an MCP client's name). */
+  client?: string;
+  /** The backup session that undoes it. */
+  backup_session?: string;
 }
 
 export interface HistoryResult {
