@@ -135,8 +135,8 @@ describe("ast_edit", () => {
       'Op 2 ("nothing_here($X)") matched nothing here.',
     ]);
     expect(result.warnings).toEqual([
-      'Op 1\'s pattern was not applied to the 1 Python file(s): it does not parse as Python (syntax error at column 1, near "$A!").',
-      'Op 2 ("nothing_here($X)") matched nothing in the 2 file(s) covered.',
+      'Op 1\'s pattern was not applied to 1 Python file: it does not parse as Python (syntax error at column 1, near "$A!").',
+      'Op 2 ("nothing_here($X)") matched nothing in 2 files covered.',
     ]);
   });
 
@@ -233,8 +233,8 @@ describe("ast_edit", () => {
   it("has a manual that quotes its real messages", () => {
     for (const text of [
       "is not a valid pattern: it does not parse as TypeScript",
-      "was not applied to the 3 Python file(s)",
-      "matched nothing in the 40 file(s) covered",
+      "was not applied to 3 Python files",
+      "matched nothing in 40 files covered",
       "matched nothing here",
       "kept the indentation of 1 line(s)",
       "Covered the first 1,000 of",

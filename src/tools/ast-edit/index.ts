@@ -94,9 +94,9 @@ function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, strin
     for (const o of ops) {
       const problem = problems.get(o.index)?.get(code.language.id);
       const kept = result?.kept[o.index] ?? [];
-      if (problem) warnings.push(`Op ${o.index + 1}'s pattern was not applied here: ${problem}.`);
+      if (problem) warnings.push(`${opName(ops, o)} pattern was not applied here: ${problem}.`);
       else if (code.explicit && (result?.counts[o.index] ?? 0) === 0) {
-        warnings.push(`Op ${o.index + 1} (${quote(o.pat)}) matched nothing here.`);
+        warnings.push(`${opName(ops, o, false)} (${quote(o.pat)}) matched nothing here.`);
       }
       if (kept.length > 0) warnings.push(keptWarning(o, kept));
     }
@@ -126,6 +126,14 @@ function transformFor(ops: PreparedOp[], problems: Map<number, Map<string, strin
   return { transform, totals };
 }
 
+/** "Op 2's" among several ops; a call of one op has only "The" pattern. */
+function opName(ops: readonly PreparedOp[], o: PreparedOp, possessive = true): string {
+  if (ops.length === 1) return possessive ? "The" : "The pattern";
+  return `Op ${o.index + 1}${possessive ? "'s" : ""}`;
+}
+
+const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
+
 function callWarnings(
   ops: PreparedOp[],
   problems: Map<number, Map<string, string>>,
@@ -134,23 +142,22 @@ function callWarnings(
 ): string[] {
   const warnings: string[] = [];
   for (const o of ops) {
-    const n = o.index + 1;
     for (const [id, problem] of problems.get(o.index) ?? []) {
       const skipped = files.filter((f) => f.language.id === id);
       const name = skipped[0]?.language.name ?? id;
       warnings.push(
-        `Op ${n}'s pattern was not applied to the ${count(skipped.length)} ${name} file(s): ${problem}.`,
+        `${opName(ops, o)} pattern was not applied to ${plural(skipped.length, `${name} file`)}: ${problem}.`,
       );
     }
     if (totals[o.index] === 0) {
       warnings.push(
-        `Op ${n} (${quote(o.pat)}) matched nothing in the ${count(files.length)} file(s) covered.`,
+        `${opName(ops, o, false)} (${quote(o.pat)}) matched nothing in ${plural(files.length, "file")} covered.`,
       );
     }
     if (o.unknown.length > 0) {
       const names = o.unknown.map((v) => `$${v}`).join(", ");
       warnings.push(
-        `Op ${n}'s out uses ${names}, which its pattern does not capture; written as is.`,
+        `${ops.length === 1 ? "The rewrite" : `Op ${o.index + 1}'s rewrite`} uses ${names}, which the pattern does not capture; written as is.`,
       );
     }
   }
