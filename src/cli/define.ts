@@ -21,6 +21,8 @@ export interface FlagSpec {
   path?: boolean;
   /** A string flag that may be given again (`-g a -g b`); `run` gets every value, in order. */
   multiple?: boolean;
+  /** A value no error repeats (a token): whoever started the command may keep its stderr in a log. */
+  secret?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;

@@ -75,8 +75,9 @@ function problem(specs: FlagSpecs, tokens: Token[], argv: readonly string[]): Pr
       return { what: `${name} needs a value: ${flagLabel(token.name, spec)}` };
     }
     if (spec.type === "string" && !token.inlineValue && /^-./.test(token.value ?? "")) {
+      const value = spec.secret ? (spec.valueName ?? "VALUE") : token.value;
       return {
-        what: `${name} needs a value, and "${token.value}" looks like a flag; write ${name}=${token.value} if it is the value`,
+        what: `${name} needs a value, and ${spec.secret ? "it" : `"${value}"`} looks like a flag; write ${name}=${value} if it is the value`,
       };
     }
   }

@@ -146,7 +146,14 @@ async function serveOverHttp(
     routes,
     ...sessionIdleMs,
   });
-  log(`review page at ${reviewUrl(host ?? "127.0.0.1", server.port, pageToken)}`);
+  const page = reviewUrl(host ?? "127.0.0.1", server.port, pageToken);
+  // The person's own token is never printed: clients and supervisors keep stderr in their logs.
+  // A token made for this start guards only the page, which an open /mcp already grants.
+  log(
+    token === undefined
+      ? `review page at ${page}`
+      : `review page at ${page.replace(/\?token=.*$/, "?token=<token>")} (<token>: the serve token, --token or SPLICE_TOKEN)`,
+  );
   await new Promise((resolve) => signal.addEventListener("abort", resolve));
   await server.close();
   // The review toolkit's writes are flushed with every other toolkit's (one process-wide flush).
@@ -192,6 +199,8 @@ export async function serveCommand(
     ...(outputBudget === undefined ? {} : { outputBudget }),
     log,
     structured: flags.structured === true,
+    // The serve token is the clients'; a command the model runs has no use for it.
+    hiddenEnv: ["SPLICE_TOKEN"] as string[],
     watch: flags["no-watch"] !== true,
     ...(within === undefined ? {} : { rootsWithin: within }),
   } as const;

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { buildId, engineKey, logPath, privateFolder, socketPath } from "./place.js";
+import { buildId, engineEnv, engineKey, logPath, privateFolder, socketPath } from "./place.js";
 import { type EngineStatus, type Frame, onFrames, send } from "./wire.js";
 
 /** How long a command waits for an engine it started (its first start loads everything once). */
@@ -58,7 +58,7 @@ function startEngine(reach: Reach, folder: string, key: string, path: string, bu
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ["ignore", log, log],
-    env: reach.env,
+    env: engineEnv(reach.env),
     cwd: folder,
   });
   child.unref();

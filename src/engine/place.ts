@@ -13,8 +13,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The environment an engine is started with and answers for. */
-const SHAPING = /^(SPLICE_(?!ENGINE)\w+|HOME|XDG_STATE_HOME|XDG_CONFIG_HOME|PATH)$/;
+/**
+ * The environment an engine is started with and answers for. The serve
+ * token is read from each command's own environment, and shapes nothing.
+ */
+const SHAPING = /^(SPLICE_(?!ENGINE|TOKEN$)\w+|HOME|XDG_STATE_HOME|XDG_CONFIG_HOME|PATH)$/;
+
+/** What the engine process may not keep: its children (language servers, commands) inherit it. */
+export function engineEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { SPLICE_TOKEN: _token, ...rest } = env;
+  return rest;
+}
 
 /** This build of splice: its bundle's file, as written by the last build. */
 export function buildId(): string {

@@ -99,8 +99,11 @@ describe("splice serve --http", () => {
     writeFileSync(join(project.root, "a.txt"), "one\n");
     const r = start(["serve", "--http", "0", "--token", "s3cret", "--root", project.root]);
     await until(() => /review page at \S+/.test(r.err()), "the page's address");
-    const url = /review page at (\S+)/.exec(r.err())![1]!;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/review\?token=s3cret$/);
+    // The person's token is never printed; they put it in the address themselves.
+    const shown = /review page at (\S+)/.exec(r.err())![1]!;
+    expect(shown).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/review\?token=<token>$/);
+    expect(r.err()).not.toContain("s3cret");
+    const url = shown.replace("<token>", "s3cret");
     expect((await fetch(url)).status).toBe(200);
     const api = url.replace(/\?.*$/, "/api/sessions");
     expect((await fetch(api)).status).toBe(401);
@@ -117,7 +120,7 @@ describe("splice serve --http", () => {
     const project = new Project();
     const r = start(["serve", "--http", "0", "--token", "s3cret", "--root", project.root]);
     await until(() => /review page at \S+/.test(r.err()), "the page's address");
-    const url = /review page at (\S+)/.exec(r.err())![1]!;
+    const url = /review page at (\S+)/.exec(r.err())![1]!.replace("<token>", "s3cret");
     const stream = await fetch(url.replace("/review?", "/review/events?"));
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     let heard = "";

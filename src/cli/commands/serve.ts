@@ -76,7 +76,9 @@ writes and their backups).`,
     token: {
       type: "string",
       valueName: "T",
-      description: 'require "Authorization: Bearer T" (or set SPLICE_TOKEN)',
+      description:
+        'require "Authorization: Bearer T" (or set SPLICE_TOKEN, which ps does not show); never printed',
+      secret: true,
     },
     "session-idle": {
       type: "string",

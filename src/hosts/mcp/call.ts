@@ -23,10 +23,7 @@ import { z } from "zod";
 import { isToolError } from "../../errors.js";
 import { progressSender } from "./progress.js";
 import { errorResult, successResult } from "./result.js";
-import type { ClientRoots } from "./roots.js";
-
-/** A client that never answers roots/list must not hold calls up for the SDK's default minute. */
-const ROOTS_TIMEOUT_MS = 10_000;
+import { type ClientRoots, ROOTS_TIMEOUT_MS } from "./roots.js";
 
 /** Where a call's `arguments` travel when they are not an object. */
 export const GIVEN = Symbol("arguments as given");

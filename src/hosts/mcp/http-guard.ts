@@ -2,20 +2,26 @@
  * What an HTTP request must pass before it reaches an MCP session, as the
  * spec's security warning asks: a page in a browser must not reach the
  * server through DNS rebinding (Host and Origin checks), and a token, when
- * set, must come with every request.
+ * set, must come with every request but the OAuth discovery a client without
+ * it makes (http-auth.ts), which is told to send it.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerDiscovery, challenge, unauthorized } from "./http-auth.js";
 
 export const MCP_PATH = "/mcp";
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A JSON-RPC error as the HTTP answer. */
-export function reply(res: ServerResponse, status: number, code: number, message: string): void {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (status === 401) headers["www-authenticate"] = 'Bearer realm="splice"';
+export function reply(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res
-    .writeHead(status, headers)
+    .writeHead(status, { "content-type": "application/json", ...headers })
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
@@ -34,9 +40,13 @@ function loopbackOrigin(origin: string): boolean {
   }
 }
 
+/** The bearer token a request presents, or undefined. */
+function presentedToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
+}
+
 /** Equal-time comparison of the presented token (hashed, so lengths match). */
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const presented = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ?? "";
+function tokenMatches(presented: string, token: string): boolean {
   const digest = (s: string) => createHash("sha256").update(s).digest();
   return timingSafeEqual(digest(presented), digest(token));
 }
@@ -58,11 +68,19 @@ export function refused(req: IncomingMessage, res: ServerResponse, rules: Reques
     reply(res, 403, -32000, `Forbidden: Origin "${origin}" may not use this server.`);
     return true;
   }
-  if (rules.token !== undefined && !tokenMatches(req.headers.authorization, rules.token)) {
-    reply(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.");
-    return true;
+  const path = new URL(req.url ?? "/", "http://x").pathname;
+  if (rules.token !== undefined) {
+    if (answerDiscovery(req, res, path, MCP_PATH)) return true;
+    const presented = presentedToken(req.headers.authorization);
+    if (presented === undefined || !tokenMatches(presented, rules.token)) {
+      const given = presented !== undefined;
+      reply(res, 401, -32001, unauthorized(given), {
+        "www-authenticate": challenge(req, MCP_PATH, given),
+      });
+      return true;
+    }
   }
-  if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) {
+  if (path !== MCP_PATH) {
     reply(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}.`);
     return true;
   }

@@ -9,10 +9,19 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type ListRootsResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../../errors.js";
 import type { RootSet } from "../../toolkit/index.js";
 import { isInside } from "../../util/paths.js";
+
+/**
+ * How long a call waits for the client's roots. A client may declare roots
+ * and never answer roots/list; the call that asked then runs on the
+ * configured root after this wait, and no later call asks again until the
+ * client says its roots changed. Clients on this machine answer in
+ * milliseconds.
+ */
+export const ROOTS_TIMEOUT_MS = 1_000;
 
 /** Asks the client for its roots (within the call that needs them). */
 export type AskRoots = () => Promise<ListRootsResult>;
@@ -63,6 +72,8 @@ function isDirectory(path: string): boolean {
 
 export class ClientRoots {
   #current: RootSet;
+  /** True once the client's own roots replaced the configured one. */
+  #followed = false;
   #stale = false;
   #refreshing: Promise<void> | undefined;
 
@@ -137,12 +148,18 @@ export class ClientRoots {
         }
       }
       this.#current = this.make(usable.length > 0 ? usable : [this.fallback]);
+      this.#followed = usable.length > 0;
       this.log("info", `roots: ${this.#current.roots.join(", ")}`);
     } catch (error) {
       // Keep serving: the last known roots are still the best answer.
+      const roots = this.#current.roots.join(", ");
+      const keeping = this.#followed ? roots : `the configured root ${roots} (--root)`;
+      const silent = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
       this.log(
         "warning",
-        `could not get the client's roots (${String(error)}); keeping ${this.#current.roots.join(", ")}`,
+        silent
+          ? `the client did not answer roots/list within ${ROOTS_TIMEOUT_MS / 1000} s; using ${keeping} until it says its roots changed`
+          : `could not get the client's roots (${String(error)}); keeping ${keeping}`,
       );
     }
   }
