@@ -28,6 +28,7 @@ import "./results.js";
 import "./review.js";
 import "./schemas.js";
 import "./search.js";
+import "./shared.js";
 import "./tokens.js";
 import "./undo.js";
 import "./warm.js";
