@@ -298,6 +298,11 @@ export class History implements HistoryStore {
     return this.store.pathIndex(path).latestKnown(path);
   }
 
+  isOwnVersion(path: string, sha: string): boolean {
+    this.store.catchUp();
+    return this.store.pathIndex(path).isOwnVersion(path, sha);
+  }
+
   versionBefore(path: string, sha: string): VersionRef | undefined {
     this.store.catchUp();
     return this.store.pathIndex(path).versionBefore(path, sha);
