@@ -32,6 +32,8 @@ export interface Row {
   /** VmRSS after the loop. */
   rssEnd: number;
   serverCpuMs: number;
+  /** Time the server's threads waited for a CPU while ready to run: the machine's share of the latency. */
+  serverQueuedMs: number;
   /** This process: every client. */
   benchCpuMs: number;
 }
@@ -77,6 +79,7 @@ const COLUMNS: [string, (row: Row) => string][] = [
     "server CPU (ms/call)",
     (r) => `${share(r.serverCpuMs, r)} (${ms(r.serverCpuMs / r.tally.all.length)})`,
   ],
+  ["server run-queue (ms/call)", (r) => ms(r.serverQueuedMs / r.tally.all.length)],
   ["bench CPU", (r) => share(r.benchCpuMs, r)],
 ];
 
@@ -88,7 +91,8 @@ export function printTable(rows: Row[]): void {
 Latencies in ms per call of the timed loop (the warm-up's calls are not in them). RSS in MiB, VmRSS
 of the server process: before = after one probe session opened and closed; idle = every session
 initialized, no call yet; end = after the loop. CPU: a share of one core over the timed loop, the
-server's also in ms per call; bench = this process, every client.`);
+server's also in ms per call; bench = this process, every client. Run-queue: how long the server's
+threads waited for a CPU while ready to run (Linux schedstat), per call: what a shared machine adds.`);
   for (const row of rows) {
     const texts = [...row.warm.texts.map((t) => `warm-up ${t}`), ...row.tally.texts];
     if (texts.length > 0) console.log(`\nfirst errors, ${row.server} x${row.sessions}:`);

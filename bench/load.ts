@@ -8,11 +8,14 @@
  * client runs the same loop as the baseline. A fresh server per row.
  *
  * Env: LOAD_SESSIONS=1,4,16 (the HTTP rows), LOAD_SECONDS=5 (per row), LOAD_CALLS=N
- * (also stop a session after N calls), LOAD_SERVE_FLAGS="--no-watch" (for `splice serve`).
+ * (also stop a session after N calls), LOAD_SERVE_FLAGS="--no-watch" (for `splice serve`),
+ * LOAD_NODE_ARGS="--cpu-prof --cpu-prof-dir=D" (node's flags for the HTTP server),
+ * LOAD_BUNDLE=<another build's dist/cli-bundle/start.js> (a before/after in one sitting),
+ * LOAD_TRACE=1 (every call over a second, and the server's stderr, as they happen).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -26,6 +29,7 @@ const SESSIONS = (process.env.LOAD_SESSIONS ?? "1,4,16,64,256").split(",").map(N
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
 const CALLS = process.env.LOAD_CALLS ? Number(process.env.LOAD_CALLS) : Number.POSITIVE_INFINITY;
 const SERVE_FLAGS = (process.env.LOAD_SERVE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+const NODE_ARGS = (process.env.LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 const FILES = Math.max(300, ...SESSIONS.map((n) => n + 1));
 const LINES = 200;
 /** The line each session's edits change; neighbours read the 50 lines around it. */
@@ -35,7 +39,8 @@ const TOKEN = "load-bench-token";
 /** Sessions opened at once while a row connects. */
 const OPEN_AT_ONCE = 16;
 const ROOT_DIR = fileURLToPath(new URL("..", import.meta.url));
-const [BIN, BUNDLE] = [join(ROOT_DIR, "bin/splice"), join(ROOT_DIR, "dist/cli-bundle/start.js")];
+const BUNDLE = process.env.LOAD_BUNDLE ?? join(ROOT_DIR, "dist/cli-bundle/start.js");
+const BIN = process.env.LOAD_BUNDLE ?? join(ROOT_DIR, "bin/splice");
 
 const fileName = (i: number) => `f${String(i).padStart(3, "0")}.txt`;
 const counterLine = (i: number, count: number) => `counter of ${fileName(i)}: ${count}`;
@@ -58,6 +63,22 @@ function rssOf(pid: number): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Milliseconds a process's threads waited for a CPU while ready to run
+ * (Linux schedstat), 0 where unknown: the part of a call's time a shared
+ * machine takes, not the server.
+ */
+function runQueueOf(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce((sum, task) => {
+      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ");
+      return sum + Number(fields[1]) / 1e6;
+    }, 0);
   } catch {
     return 0;
   }
@@ -91,7 +112,18 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** `splice serve --http 0 --token T`; resolves once it prints the address it listens on. */
 async function startHttpServer(dir: string): Promise<HttpServer> {
-  const args = [BIN, "serve", "--root", dir, "--http", "0", "--token", TOKEN, ...SERVE_FLAGS];
+  const args = [
+    ...NODE_ARGS,
+    BIN,
+    "serve",
+    "--root",
+    dir,
+    "--http",
+    "0",
+    "--token",
+    TOKEN,
+    ...SERVE_FLAGS,
+  ];
   // The server in a process of its own, so its memory and CPU are this process's (not the engine's).
   const env = { ...process.env, SPLICE_ENGINE: "0" };
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env });
@@ -100,6 +132,7 @@ async function startHttpServer(dir: string): Promise<HttpServer> {
     // Read to the end (a full pipe would stall the server); the last 4 KB say why it stopped.
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       said = (said + chunk).slice(-4096);
+      if (process.env.LOAD_TRACE) process.stdout.write(`server: ${chunk}`);
       const found = /serving over HTTP at (\S+)/.exec(said);
       if (found) resolve(new URL(found[1]!));
     });
@@ -164,6 +197,10 @@ async function call(
     failed(tally, `${tool} (session ${agent.own}) threw`, String(error));
   }
   const elapsed = performance.now() - start;
+  if (process.env.LOAD_TRACE && elapsed > 1000)
+    console.log(
+      `slow ${tool} s${agent.own} at ${(start % 100000).toFixed(0)} took ${elapsed.toFixed(0)} ${result?.isError ? "ERR" : ""}`,
+    );
   tally.all.push(elapsed);
   tally[tool].push(elapsed);
   return result?.isError ? undefined : result;
@@ -240,14 +277,15 @@ async function drive(
   await Promise.all(agents.map((a) => turn(a, warm)));
   const warmMs = performance.now() - warmed;
   const tally = newTally();
-  const [cpu, bench] = [cpuOf(pid), process.cpuUsage()];
+  const [cpu, bench, queued] = [cpuOf(pid), process.cpuUsage(), runQueueOf(pid)];
   const wallMs = await loop(agents, tally);
   const serverCpuMs = cpuOf(pid) - cpu;
+  const serverQueuedMs = runQueueOf(pid) - queued;
   const used = process.cpuUsage(bench);
   const rssEnd = rssOf(pid);
   checkDisk(dir, agents, tally);
   const benchCpuMs = (used.user + used.system) / 1000;
-  return { wallMs, tally, warmMs, warm, rssEnd, serverCpuMs, benchCpuMs };
+  return { wallMs, tally, warmMs, warm, rssEnd, serverCpuMs, serverQueuedMs, benchCpuMs };
 }
 
 async function httpRow(dir: string, sessions: number): Promise<Row> {

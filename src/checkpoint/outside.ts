@@ -291,7 +291,8 @@ export class OutsideWatch {
         continue; // gone again, or unreadable: the next event or walk says what it became
       }
       const after = { bytes, ...identify(bytes) };
-      if (after.sha === latest) continue; // splice's own write: history has it already
+      // Splice's own write, or one under way (the file still the version it replaces).
+      if (after.sha === latest || history.isOwnVersion(rel, after.sha)) continue;
       listed.push({ path: rel, kind });
       if (!this.#allow()) {
         tally.notRecorded++;

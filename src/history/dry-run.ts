@@ -176,6 +176,12 @@ export class DryRunHistory implements HistoryStore {
       : this.base.latestKnown(path);
   }
 
+  isOwnVersion(path: string, sha: string): boolean {
+    return this.own.eventsOf(path).length > 0
+      ? this.own.isOwnVersion(path, sha)
+      : this.base.isOwnVersion(path, sha);
+  }
+
   /**
    * The `before` of the newest write that made `sha`, the dry run's first.
    * When neither made it, `base` answers with its newest other version, which

@@ -210,6 +210,22 @@ export class EventIndex {
   }
 
   /**
+   * Whether `path` holding `sha` is splice's own doing: the version its
+   * newest write left, or the one that write replaces while it has not
+   * landed (between the journal line and the rename, when a watch may read
+   * the file, and reads may be journaled after that line).
+   */
+  isOwnVersion(path: string, sha: string): boolean {
+    const events = this.byPath.get(path) ?? [];
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.kind === "read") continue;
+      return e.sha === sha || (e.before?.sha === sha && !this.landed(e));
+    }
+    return false;
+  }
+
+  /**
    * The version a path had before `sha`: the `before` of the newest
    * write/rollback that produced `sha` (undefined when that write created the
    * file); when no write produced it, the newest other version recorded.

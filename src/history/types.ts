@@ -176,6 +176,8 @@ export interface HistoryReader {
   findByTag(path: string, tag: string): VersionInfo[];
   /** The sha the newest event leaves `path` at; undefined after a delete or when unknown. */
   latestKnown(path: string): string | undefined;
+  /** Whether `path` holding `sha` is splice's own doing: its newest write's version, or the one a write under way replaces. */
+  isOwnVersion(path: string, sha: string): boolean;
   versionBefore(path: string, sha: string): VersionRef | undefined;
   /** Backup sessions of every session, newest first. */
   backups(): BackupSession[];

@@ -45,6 +45,8 @@ export class SparePool {
   readonly #dev: number;
   readonly #ready: Spare[] = [];
   #target = BASE;
+  /** Writes that found no spare since the last refill: a stream the target was too small for. */
+  #missed = 0;
   #making = 0;
   #broken = false;
   #refill: NodeJS.Timeout | undefined;
@@ -91,6 +93,7 @@ export class SparePool {
    */
   stageAt(folder: number, temp: string): number | undefined {
     if (this.#ready.length === 0 || fstatSync(folder).dev !== this.#dev) {
+      if (this.#ready.length === 0) this.#missed++;
       this.#refillSoon();
       return undefined;
     }
@@ -108,7 +111,10 @@ export class SparePool {
    */
   stageTo(temp: string): number | undefined {
     this.#refillSoon();
-    if (this.#ready.length === 0) return undefined;
+    if (this.#ready.length === 0) {
+      this.#missed++;
+      return undefined;
+    }
     const spare = this.#ready.shift()!; // the oldest first: what is made ahead is what a batch uses
     try {
       renameSync(this.#path(spare.name), temp);
@@ -147,6 +153,10 @@ export class SparePool {
     if (this.#refill) clearTimeout(this.#refill);
     this.#refill = setTimeout(() => {
       this.#refill = undefined;
+      // Many sessions writing at once outrun BASE: every miss made an inode on the main
+      // thread, in the way of every other call, so the next refill makes that many more.
+      this.#target = Math.min(this.#target + this.#missed, MAX);
+      this.#missed = 0;
       this.#make();
     }, REFILL_AFTER_MS);
     this.#refill.unref();

@@ -90,6 +90,33 @@ describe.skipIf(process.env.SPLICE_TEST_REMOTE)("the root watch", () => {
     expect(told.flatMap((e) => e.changes.map((c) => c.path))).toEqual(["seen.txt"]);
   });
 
+  it("tells nothing while a write is under way, its journal line written and the file not yet replaced", async () => {
+    const p = new Project();
+    p.write("a.txt", "one\n");
+    const { s, told } = await watched(p);
+    await s.read({ targets: [{ path: "a.txt" }] });
+    const [one, two] = [Buffer.from("one\n"), Buffer.from("two\n")];
+    const { history } = s.context;
+    const { id } = history.recordWrite({
+      kind: "write",
+      path: "a.txt",
+      before: { bytes: one, tag: "0001" },
+      after: { bytes: two, tag: "0002" },
+      pending: true,
+    });
+    // Between the line and the rename another session reads, and the watch sees the file
+    // (its metadata changes; its bytes are still the version the write replaces).
+    await s.read({ targets: [{ path: "a.txt" }] });
+    writeFileSync(join(p.root, "a.txt"), one);
+    await quiet();
+    writeFileSync(join(p.root, "a.txt"), two);
+    history.landed(id!);
+    await quiet();
+    p.write("seen.txt", "outside\n");
+    await toldOf(told, "seen.txt");
+    expect(told.flatMap((e) => e.changes.map((c) => c.path))).toEqual(["seen.txt"]);
+  });
+
   it.each([
     ["walks a small tree", 0],
     ["takes the watch's table on a large tree", WALK_BELOW],

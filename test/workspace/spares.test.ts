@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  closeSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -20,7 +21,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BeneathFs } from "../../src/workspace/beneath-fs.js";
 import { findLeftovers } from "../../src/workspace/leftovers.js";
+import { SparePool } from "../../src/workspace/spares.js";
 import { editInChild, sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
 
@@ -81,6 +84,17 @@ describe("spare inodes", () => {
     expect(inodes.has(lstatSync(blob).ino)).toBe(true);
     expect(inodes.has(statSync(join(p.root, "f.txt")).ino)).toBe(true);
     expect(lstatSync(blob).ino).not.toBe(statSync(join(p.root, "f.txt")).ino);
+  });
+
+  it("writes that found none ready (many sessions' single edits at once) make the next refill that many larger", async () => {
+    const p = new Project();
+    const pool = SparePool.in(BeneathFs.around(p.root), sparesOf(p))!;
+    // A dense stream: every stage before the first refill finds the pool empty.
+    for (let i = 0; i < 12; i++) {
+      const fd = pool.stageTo(join(p.root, `staged-${i}`));
+      if (fd !== undefined) closeSync(fd);
+    }
+    expect(await sparesReady(p, 4 + 12)).toHaveLength(16);
   });
 
   it("a spare swapped for a link to another file is not written: that file keeps its bytes", async () => {
