@@ -21,5 +21,9 @@ describe.each(CLIENTS.map((client) => [client.name, client] as const))("%s", (_n
     expect(
       over.map((row) => `${row.tool}: ${row.seen} chars for ${row.text} (${row.passed})`),
     ).toEqual([]);
+    // One text: no JSON copy beside it repeats splice's sentence (Gemini CLI shows an error whole).
+    expect(
+      run.rows.filter((row) => row.repeats !== 1).map((row) => [row.tool, row.repeats]),
+    ).toEqual([]);
   });
 });

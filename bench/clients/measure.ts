@@ -48,6 +48,12 @@ export interface Row {
    * or not found, so it cannot be told apart.
    */
   framing: number | undefined;
+  /**
+   * How many times the opening of splice's text is in what the model saw, as
+   * itself or JSON-escaped: 1 when the model reads it once (0: never, or cut
+   * before it; 2: a JSON copy beside the text repeats the message).
+   */
+  repeats: number;
 }
 
 export interface ClientRun {
@@ -105,6 +111,15 @@ function framingOf(
           ? text.length + structured.length
           : undefined;
   return passed === undefined ? undefined : seen.length - passed;
+}
+
+/** See Row.repeats. */
+export function repeatsOf(seen: string | undefined, text: string): number {
+  if (seen === undefined || text === "") return 0;
+  const opening = text.slice(0, 60);
+  const escaped = JSON.stringify(opening).slice(1, -1);
+  const count = (needle: string) => seen.split(needle).length - 1;
+  return escaped === opening ? count(opening) : count(opening) + count(escaped);
 }
 
 function readTap(path: string): Tapped[] {
@@ -206,6 +221,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
         isError: call?.result?.isError === true,
         passed: passedShape(seen?.text, text, structured),
         framing: framingOf(seen?.text, passedShape(seen?.text, text, structured), text, structured),
+        repeats: repeatsOf(seen?.text, text),
       };
     });
     const output = `exit ${result.code}${result.timedOut ? " (timed out)" : ""}\n${result.output.slice(-4000)}`;
@@ -224,6 +240,8 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
     if (failure) run.failure = failure;
     return run;
   } finally {
-    if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    // Retried: the server it started may still be writing its history as the client exits.
+    if (!options.keep)
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
