@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { CLIENTS } from "./clients.js";
 import { runClient } from "./measure.js";
+import { OUTPUT_KINDS, OUTPUTS_SCENARIO, outcomeOf } from "./outputs.js";
 import { formatRuns, netRatioOf, TARGET_RATIO } from "./report.js";
 
 describe.each(CLIENTS.map((client) => [client.name, client] as const))("%s", (_name, client) => {
@@ -25,5 +26,17 @@ describe.each(CLIENTS.map((client) => [client.name, client] as const))("%s", (_n
     expect(
       run.rows.filter((row) => row.repeats !== 1).map((row) => [row.tool, row.repeats]),
     ).toEqual([]);
+  });
+
+  it("hands the model splice's large results whole, with the line that says how to go on", async () => {
+    const run = await runClient(client, { scenario: OUTPUTS_SCENARIO });
+    expect(run.failure).toBeUndefined();
+    const short = run.pairs.flatMap((pair, i) => {
+      const o = outcomeOf(pair);
+      return o.whole && o.continuation !== false
+        ? []
+        : [`${OUTPUT_KINDS[i]}: ${o.seen} of ${o.text}`];
+    });
+    expect(short).toEqual([]);
   });
 });

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClientSpec } from "./clients.js";
 import { ensureInstalled } from "./install.js";
-import { makeProject } from "./project.js";
 import { type Scenario, SPLICE_SCENARIO } from "./scenarios.js";
 import { ScriptedModel, type Seen } from "./script.js";
 
@@ -56,10 +55,18 @@ export interface Row {
   repeats: number;
 }
 
+/** One scripted call: splice's text for it and what the model was handed. */
+export interface Pair {
+  text: string;
+  seen: string | undefined;
+}
+
 export interface ClientRun {
   client: ClientSpec;
   rows: Row[];
   seen: Seen[];
+  /** Per step of the script, the texts compared (rows holds their lengths). */
+  pairs: Pair[];
   /** Set when the run failed as a whole: no install, no build, a timeout, or a result that never reached the model. */
   failure?: string;
   /** Exit code and the tail of the client's output, for the failure message. */
@@ -180,18 +187,19 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
   try {
     installed = await ensureInstalled(client.pkg, client.version, client.bin);
   } catch (error) {
-    return { client, rows: [], seen: [], failure: String(error), output: "", elapsedMs: elapsed() };
+    const failure = String(error);
+    return { client, rows: [], seen: [], pairs: [], failure, output: "", elapsedMs: elapsed() };
   }
   if (scenario.needsBuild && !existsSync(BUILT)) {
     const failure = `splice is not built (${BUILT} is missing): run npm run build first.`;
-    return { client, rows: [], seen: [], failure, output: "", elapsedMs: elapsed() };
+    return { client, rows: [], seen: [], pairs: [], failure, output: "", elapsedMs: elapsed() };
   }
   const dir = mkdtempSync(join(tmpdir(), "splice-clients-"));
   try {
     const project = join(dir, "project");
     const home = join(dir, "home");
     mkdirSync(join(home, "tmp"), { recursive: true });
-    makeProject(project);
+    scenario.makeProject(project);
     const model = new ScriptedModel(scenario.steps(project));
     const tap = join(dir, "tap.jsonl");
     const server = [process.execPath, TAP, tap, "--", ...scenario.server(project)];
@@ -206,6 +214,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
     if (options.keep)
       writeFileSync(join(dir, "requests.json"), JSON.stringify(provider.requests, null, 1));
     const tapped = readTap(tap);
+    const pairs: Pair[] = [];
     const rows = model.steps.map((step, i): Row => {
       // The k-th call of a tool in the script is its k-th call at the server.
       const k = model.steps.slice(0, i).filter((s) => s.tool === step.tool).length;
@@ -213,6 +222,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
       const seen = model.seen.find((s) => s.step === i);
       const text = textOf(call?.result);
       const structured = JSON.stringify(call?.result?.structuredContent ?? "");
+      pairs.push({ text, seen: seen?.text });
       return {
         tool: step.tool,
         text: text.length,
@@ -236,7 +246,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
       failure = `${client.name} never returned the result of ${missing.join(", ")} to the model (${provider.requests.length} requests to the fake provider, ${tapped.length} tools/call at the server).${offered}`;
     }
     if (options.keep) console.error(`kept ${dir}`);
-    const run: ClientRun = { client, rows, seen: model.seen, output, elapsedMs: elapsed() };
+    const run: ClientRun = { client, rows, seen: model.seen, pairs, output, elapsedMs: elapsed() };
     if (failure) run.failure = failure;
     return run;
   } finally {
