@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClientSpec } from "./clients.js";
+import type { LoggedRequest } from "./http.js";
 import { ensureInstalled } from "./install.js";
 import { type Scenario, SPLICE_SCENARIO } from "./scenarios.js";
 import { ScriptedModel, type Seen } from "./script.js";
@@ -177,6 +178,8 @@ export interface RunOptions {
   scenario?: Scenario;
   /** Keep the temp folder (project, HOME, tap log, provider requests) and print where. */
   keep?: boolean;
+  /** Looks at the project and the provider's requests after the client exits, before cleanup. */
+  inspect?(project: string, requests: readonly LoggedRequest[]): void;
 }
 
 export async function runClient(client: ClientSpec, options: RunOptions = {}): Promise<ClientRun> {
@@ -213,6 +216,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
     }
     if (options.keep)
       writeFileSync(join(dir, "requests.json"), JSON.stringify(provider.requests, null, 1));
+    options.inspect?.(project, provider.requests);
     const tapped = readTap(tap);
     const pairs: Pair[] = [];
     const rows = model.steps.map((step, i): Row => {

@@ -129,13 +129,8 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
 
   const running = new Set<Promise<unknown>>();
   const idle = () => settled(running);
-  const calls: CallDeps = {
-    roots,
-    structured,
-    tell: clientLog.tell,
-    client: () => traitsOf(server.getClientVersion()?.name),
-    running,
-  };
+  const client = () => traitsOf(server.getClientVersion()?.name);
+  const calls: CallDeps = { roots, structured, tell: clientLog.tell, client, running };
   server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
     clientLog.within(extra.requestId, () => answerCall(request, extra, calls)),
   );
