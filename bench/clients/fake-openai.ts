@@ -36,7 +36,7 @@ interface Offered {
   namespace?: string;
 }
 
-function offeredTools(tools: readonly Item[]): Offered[] {
+export function offeredTools(tools: readonly Item[]): Offered[] {
   return tools.flatMap((tool): Offered[] => {
     if (typeof tool.name !== "string") return [];
     if (tool.type === "namespace" && Array.isArray(tool.tools)) {

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClientSpec } from "./clients.js";
+import type { LoggedRequest } from "./http.js";
 import { ensureInstalled } from "./install.js";
-import { makeProject } from "./project.js";
 import { type Scenario, SPLICE_SCENARIO } from "./scenarios.js";
 import { ScriptedModel, type Seen } from "./script.js";
 
@@ -48,12 +48,26 @@ export interface Row {
    * or not found, so it cannot be told apart.
    */
   framing: number | undefined;
+  /**
+   * How many times the opening of splice's text is in what the model saw, as
+   * itself or JSON-escaped: 1 when the model reads it once (0: never, or cut
+   * before it; 2: a JSON copy beside the text repeats the message).
+   */
+  repeats: number;
+}
+
+/** One scripted call: splice's text for it and what the model was handed. */
+export interface Pair {
+  text: string;
+  seen: string | undefined;
 }
 
 export interface ClientRun {
   client: ClientSpec;
   rows: Row[];
   seen: Seen[];
+  /** Per step of the script, the texts compared (rows holds their lengths). */
+  pairs: Pair[];
   /** Set when the run failed as a whole: no install, no build, a timeout, or a result that never reached the model. */
   failure?: string;
   /** Exit code and the tail of the client's output, for the failure message. */
@@ -107,6 +121,15 @@ function framingOf(
   return passed === undefined ? undefined : seen.length - passed;
 }
 
+/** See Row.repeats. */
+export function repeatsOf(seen: string | undefined, text: string): number {
+  if (seen === undefined || text === "") return 0;
+  const opening = text.slice(0, 60);
+  const escaped = JSON.stringify(opening).slice(1, -1);
+  const count = (needle: string) => seen.split(needle).length - 1;
+  return escaped === opening ? count(opening) : count(opening) + count(escaped);
+}
+
 function readTap(path: string): Tapped[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
@@ -155,6 +178,8 @@ export interface RunOptions {
   scenario?: Scenario;
   /** Keep the temp folder (project, HOME, tap log, provider requests) and print where. */
   keep?: boolean;
+  /** Looks at the project and the provider's requests after the client exits, before cleanup. */
+  inspect?(project: string, requests: readonly LoggedRequest[]): void;
 }
 
 export async function runClient(client: ClientSpec, options: RunOptions = {}): Promise<ClientRun> {
@@ -165,18 +190,19 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
   try {
     installed = await ensureInstalled(client.pkg, client.version, client.bin);
   } catch (error) {
-    return { client, rows: [], seen: [], failure: String(error), output: "", elapsedMs: elapsed() };
+    const failure = String(error);
+    return { client, rows: [], seen: [], pairs: [], failure, output: "", elapsedMs: elapsed() };
   }
   if (scenario.needsBuild && !existsSync(BUILT)) {
     const failure = `splice is not built (${BUILT} is missing): run npm run build first.`;
-    return { client, rows: [], seen: [], failure, output: "", elapsedMs: elapsed() };
+    return { client, rows: [], seen: [], pairs: [], failure, output: "", elapsedMs: elapsed() };
   }
   const dir = mkdtempSync(join(tmpdir(), "splice-clients-"));
   try {
     const project = join(dir, "project");
     const home = join(dir, "home");
     mkdirSync(join(home, "tmp"), { recursive: true });
-    makeProject(project);
+    scenario.makeProject(project);
     const model = new ScriptedModel(scenario.steps(project));
     const tap = join(dir, "tap.jsonl");
     const server = [process.execPath, TAP, tap, "--", ...scenario.server(project)];
@@ -190,7 +216,9 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
     }
     if (options.keep)
       writeFileSync(join(dir, "requests.json"), JSON.stringify(provider.requests, null, 1));
+    options.inspect?.(project, provider.requests);
     const tapped = readTap(tap);
+    const pairs: Pair[] = [];
     const rows = model.steps.map((step, i): Row => {
       // The k-th call of a tool in the script is its k-th call at the server.
       const k = model.steps.slice(0, i).filter((s) => s.tool === step.tool).length;
@@ -198,6 +226,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
       const seen = model.seen.find((s) => s.step === i);
       const text = textOf(call?.result);
       const structured = JSON.stringify(call?.result?.structuredContent ?? "");
+      pairs.push({ text, seen: seen?.text });
       return {
         tool: step.tool,
         text: text.length,
@@ -206,6 +235,7 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
         isError: call?.result?.isError === true,
         passed: passedShape(seen?.text, text, structured),
         framing: framingOf(seen?.text, passedShape(seen?.text, text, structured), text, structured),
+        repeats: repeatsOf(seen?.text, text),
       };
     });
     const output = `exit ${result.code}${result.timedOut ? " (timed out)" : ""}\n${result.output.slice(-4000)}`;
@@ -220,10 +250,12 @@ export async function runClient(client: ClientSpec, options: RunOptions = {}): P
       failure = `${client.name} never returned the result of ${missing.join(", ")} to the model (${provider.requests.length} requests to the fake provider, ${tapped.length} tools/call at the server).${offered}`;
     }
     if (options.keep) console.error(`kept ${dir}`);
-    const run: ClientRun = { client, rows, seen: model.seen, output, elapsedMs: elapsed() };
+    const run: ClientRun = { client, rows, seen: model.seen, pairs, output, elapsedMs: elapsed() };
     if (failure) run.failure = failure;
     return run;
   } finally {
-    if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    // Retried: the server it started may still be writing its history as the client exits.
+    if (!options.keep)
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }

@@ -4,7 +4,7 @@
  * (which shape each client passes on).
  */
 import { fileURLToPath } from "node:url";
-import { projectScript } from "./project.js";
+import { makeProject, projectScript } from "./project.js";
 import type { Step } from "./script.js";
 
 const SPLICE = fileURLToPath(new URL("../../bin/splice", import.meta.url));
@@ -17,10 +17,22 @@ export const PROBE_SHAPES = [
   "error_with_structured",
 ] as const;
 
+/** `splice serve` on a project, with any further flags. */
+export const spliceServe = (project: string, ...flags: string[]) => [
+  process.execPath,
+  SPLICE,
+  "serve",
+  "--root",
+  project,
+  ...flags,
+];
+
 export interface Scenario {
   name: string;
   /** True when the server is splice's, which must be built first. */
   needsBuild: boolean;
+  /** Fills the fresh temp project the client runs in. */
+  makeProject(dir: string): void;
   /** The MCP server's command line for a project. */
   server(project: string): string[];
   steps(project: string): Step[];
@@ -29,13 +41,15 @@ export interface Scenario {
 export const SPLICE_SCENARIO: Scenario = {
   name: "splice",
   needsBuild: true,
-  server: (project) => [process.execPath, SPLICE, "serve", "--root", project],
+  makeProject,
+  server: (project) => spliceServe(project),
   steps: projectScript,
 };
 
 export const PROBE_SCENARIO: Scenario = {
   name: "probe",
   needsBuild: false,
+  makeProject,
   server: () => [process.execPath, PROBE],
   steps: () => PROBE_SHAPES.map((tool) => ({ tool, args: {} })),
 };

@@ -15,7 +15,12 @@ if (!log || separator !== "--" || !command) {
   process.exit(2);
 }
 
-const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+// In-process (SPLICE_ENGINE=0): a warm engine started in the run's temp HOME would outlive the
+// run, and go on writing the temp project's history while it is removed. Results are the same.
+const child = spawn(command, args, {
+  stdio: ["pipe", "pipe", "inherit"],
+  env: { ...process.env, SPLICE_ENGINE: "0" },
+});
 const calls = new Map();
 
 /** Reads newline-delimited JSON-RPC from one direction, passing every byte on unchanged. */

@@ -21,6 +21,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isToolError } from "../../errors.js";
+import type { ClientTraits } from "./clients.js";
 import { progressSender } from "./progress.js";
 import { errorResult, successResult } from "./result.js";
 import { type ClientRoots, ROOTS_TIMEOUT_MS } from "./roots.js";
@@ -64,6 +65,8 @@ export interface CallDeps {
   /** Send results as structuredContent (McpServerOptions.structured). */
   structured: boolean;
   tell: (level: LoggingLevel, line: string) => void;
+  /** What is known of the connected client (clients.ts), once it has said who it is. */
+  client: () => ClientTraits;
   /** The calls running now, so the server knows when it is idle. */
   running: Set<Promise<unknown>>;
 }
@@ -72,7 +75,7 @@ export interface CallDeps {
 export async function answerCall(
   request: z.output<typeof LooseCallToolRequestSchema>,
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  { roots, structured, tell, running }: CallDeps,
+  { roots, structured, tell, client, running }: CallDeps,
 ): Promise<CallToolResult> {
   const { name, [GIVEN]: args } = request.params;
   const ask = () =>
@@ -104,7 +107,7 @@ export async function answerCall(
       tell("error", `${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
     }
     await progress?.finish();
-    return errorResult(name, error, { structured });
+    return errorResult(name, error, { structured, textOnlyErrors: client().errorsAsRawJson });
   } finally {
     running.delete(pending);
   }

@@ -31,6 +31,11 @@ export const MAX_RESULT_JSON_CHARS = 2 * 1024 * 1024;
 export interface ResultOptions {
   /** Send the JSON as `structuredContent` (which Claude Code and Codex show the model). */
   structured?: boolean;
+  /**
+   * Send an error's text alone, with no JSON copy: for a client that shows its
+   * model the whole raw error result (clients.ts `errorsAsRawJson`).
+   */
+  textOnlyErrors?: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -96,8 +101,10 @@ export function errorResult(
   error: unknown,
   options: ResultOptions = {},
 ): CallToolResult {
+  const text = renderError(name, error);
+  if (options.textOnlyErrors) return { isError: true, content: [{ type: "text", text }] };
   const structured = isToolError(error)
     ? error.toJSON()
     : { code: "internal", message: error instanceof Error ? error.message : String(error) };
-  return { isError: true, ...withData(renderError(name, error), { error: structured }, options) };
+  return { isError: true, ...withData(text, { error: structured }, options) };
 }

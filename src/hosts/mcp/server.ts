@@ -18,6 +18,7 @@ import { VERSION } from "../../util/version.js";
 import { toolJsonSchema } from "../json-schema.js";
 import { answerCall, type CallDeps, LooseCallToolRequestSchema } from "./call.js";
 import { ClientLog } from "./client-log.js";
+import { traitsOf } from "./clients.js";
 import { instructionsFor } from "./instructions.js";
 import { ClientRoots, rootsBound } from "./roots.js";
 import { LineTransport } from "./stdio.js";
@@ -128,7 +129,8 @@ export function createMcpServer(options: McpServerOptions = {}): SpliceMcpServer
 
   const running = new Set<Promise<unknown>>();
   const idle = () => settled(running);
-  const calls: CallDeps = { roots, structured, tell: clientLog.tell, running };
+  const client = () => traitsOf(server.getClientVersion()?.name);
+  const calls: CallDeps = { roots, structured, tell: clientLog.tell, client, running };
   server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
     clientLog.within(extra.requestId, () => answerCall(request, extra, calls)),
   );
