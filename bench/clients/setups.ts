@@ -131,24 +131,27 @@ function launchSetup(client: SetupClient, variant: Variant, spec: ClientSpec): C
   };
 }
 
-/** The scripted calls: a read, and with writes allowed, an edit of a line as it is. */
-function steps(project: string, variant: Variant): Step[] {
+/**
+ * The scripted calls: a read, then an edit of a line as it is when writes
+ * are allowed, or when `tryWrite` asks what the read-only set-up does with one.
+ */
+function steps(project: string, variant: Variant, tryWrite: boolean): Step[] {
   const range = readFileSync(join(project, "src", "range.ts"), "utf8").split("\n");
   const line = range.find((l) => l.startsWith("export function")) ?? range[0]!;
   const read: Step = { tool: "read", args: { path: "src/range.ts" } };
-  if (variant === "headless") return [read];
+  if (variant === "headless" && !tryWrite) return [read];
   const edit = { path: "src/range.ts", old_text: line, new_text: `${line} // set-up checked` };
   return [read, { tool: "edit", args: edit }];
 }
 
-export function setupRun(client: SetupClient, variant: Variant) {
+export function setupRun(client: SetupClient, variant: Variant, tryWrite = false) {
   const spec = launchSetup(client, variant, SPECS[client]);
   const scenario: Scenario = {
     name: `${client} ${variant}`,
     needsBuild: true,
     makeProject,
     server: () => [],
-    steps: (project) => steps(project, variant),
+    steps: (project) => steps(project, variant, tryWrite),
   };
   return { spec, scenario };
 }
