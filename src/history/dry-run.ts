@@ -110,7 +110,8 @@ export class DryRunHistory implements HistoryStore {
     if (e.before) out.before = this.ref(e.before);
     if (e.after) out.after = this.ref(e.after);
     // A dry run replaces no file: its changes are never pending.
-    this.own.add(writeEvent({ ...e, pending: false }, this.session, out));
+    const by = this.tool === undefined ? {} : { tool: this.tool };
+    this.own.add(writeEvent({ ...e, pending: false }, this.session, out, by));
     return out;
   }
 
@@ -119,8 +120,14 @@ export class DryRunHistory implements HistoryStore {
   /** A dry run journals nothing, so there is nothing to name. */
   nameClient(): void {}
 
-  forTool(): DryRunHistory {
-    return this;
+  /** The tool whose call the writes belong to, as the real store records it (forTool). */
+  private tool: string | undefined;
+
+  /** A view that stamps `tool` on its writes; everything else is this dry run's, shared. */
+  forTool(tool: string): DryRunHistory {
+    const view = Object.create(this) as DryRunHistory;
+    view.tool = tool;
+    return view;
   }
 
   recordWrites(records: readonly WriteRecord[], barrier: SyncBarrier): { id?: string }[] {

@@ -115,6 +115,6 @@ describe("the syntax commands", () => {
     const none = splice(p.root, ["ast", "console.warn($$$A)", "src"]);
     expect(none.code).toBe(1);
     expect(none.stdout).toBe("");
-    expect(none.stderr).toContain("matched nothing in the 2 files covered");
+    expect(none.stderr).toContain("matched nothing in 2 files covered");
   });
 });

@@ -189,7 +189,8 @@ describe.skipIf(!built)("the engine", () => {
     expect(splice(["engine", "stop"]).stdout).toContain(`Stopped engine ${pid}`);
     expect(await until(() => !alive(pid))).toBe(true);
     expect(splice(["engine", "status"]).code).toBe(1);
-    const env = envOf({ SPLICE_ENGINE_IDLE: "1" });
+    // Long enough for status to see it on a loaded machine, short enough to wait for.
+    const env = envOf({ SPLICE_ENGINE_IDLE: "3" });
     expect(splice(["read", "a.txt", "--root", p.root], { env }).code).toBe(0);
     const idle = status(env)!;
     expect(await until(() => !alive(idle.pid), 15_000)).toBe(true);

@@ -497,14 +497,37 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     // Both versions, newest event first: the rollback made one current and replaced the other.
     const version = { at: "<time>", kind: "rollback" };
     const made = { session: "<session>", size: 14, note: `rollback to ${tag}` };
+    // What wrote each version: an MCP connection's session is named by its client.
+    const client = adapter.name === "mcp" ? { client: "splice-test" } : {};
+    const maker = (tool: string) => ({
+      at: "<time>",
+      session: "<session>",
+      tool,
+      ...client,
+      backup_session: "<backup-session>",
+    });
     expectOk(
       steady(await call("history", { path: "src/a.txt" })),
       pretty({
         path: "src/a.txt",
         current_hash: tag,
         versions: [
-          { file_hash: tag, ...version, replaced: false, ...made, current: true },
-          { file_hash: edited, ...version, replaced: true, ...made, current: false },
+          {
+            file_hash: tag,
+            ...version,
+            replaced: false,
+            ...made,
+            current: true,
+            made_by: maker("rollback"),
+          },
+          {
+            file_hash: edited,
+            ...version,
+            replaced: true,
+            ...made,
+            current: false,
+            made_by: maker("edit"),
+          },
         ],
       }),
     );

@@ -22,7 +22,8 @@ export function dryRunContext(context: ToolContext): DryRun {
     context: {
       ...rest,
       workspace: overlay,
-      history: new DryRunHistory(context.history),
+      // Its writes are the plan's, as applying records them.
+      history: new DryRunHistory(context.history).forTool("plan"),
       events: new EventBus(),
       backup: "dry-run",
     },
