@@ -5,7 +5,7 @@
  * breaks a tie), and a match spanning far more text than old_text is refused.
  * Pure; every rung is linear in the file with bounded extra work.
  */
-import { runAnchored } from "./match/anchored.js";
+import { clearWinner, runAnchored } from "./match/anchored.js";
 import { closestRegions, MAX_PROPOSALS, MAX_SHOWN_CANDIDATES } from "./match/closest.js";
 import { runDelta } from "./match/delta.js";
 import {
@@ -17,6 +17,7 @@ import {
   rungAmbiguous,
   rungTooMany,
   suspicious,
+  toldApart,
 } from "./match/messages.js";
 import { contentLength, isBlank, normalizeInput, splitLines } from "./match/normalize.js";
 import {
@@ -149,8 +150,12 @@ function looseMatch(
   if (anchored.kind === "too_many")
     return refuse("ambiguous", rungTooMany("anchored", anchored.limit));
   if (anchored.kind === "scored" && anchored.accepted.length > 0) {
-    if (anchored.accepted.length > 1) return ambiguous(ctx, "anchored", anchored.accepted);
-    return found(ctx, "anchored", variant, anchored.accepted, warnings);
+    const { accepted } = anchored;
+    if (accepted.length === 1) return found(ctx, "anchored", variant, accepted, warnings);
+    const winner = replaceAll ? undefined : clearWinner(ctx, variant, accepted);
+    if (!winner) return ambiguous(ctx, "anchored", accepted);
+    const others = accepted.filter((s) => s !== winner);
+    return found(ctx, "anchored", variant, [winner], [...warnings, toldApart(winner, others)]);
   }
   const all = closestRegions(
     ctx,
@@ -167,7 +172,7 @@ function looseMatch(
       "delta",
       variant,
       [delta.span],
-      [...warnings, deltaWarning(delta.span, delta.runnerUp)],
+      [...warnings, deltaWarning(delta.span, delta.runnerUp, delta.toldApart)],
     );
     return out.ok && out.kind === "lines"
       ? { ...out, differing: delta.differing.map((f) => f + 1) }

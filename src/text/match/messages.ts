@@ -154,11 +154,24 @@ export function matchWarnings(
 }
 
 /** What a delta match did; the applier's "Kept the file's own text" warning names the lines. */
-export function deltaWarning(span: LineSpan, runnerUp: number): string {
+export function deltaWarning(
+  span: LineSpan,
+  runnerUp: number,
+  toldApart?: { from: number; to: number },
+): string {
   const r = linesRef(span.from + 1, span.to);
-  const next =
-    runnerUp > 0 ? `the next closest region ${score2(runnerUp)}` : "no other region close";
+  const next = toldApart
+    ? `the next closest region, ${linesRef(toldApart.from + 1, toldApart.to)} at ${score2(runnerUp)}, differs from it on lines old_text quotes exactly as they are here`
+    : runnerUp > 0
+      ? `the next closest region ${score2(runnerUp)}`
+      : "no other region close";
   return `old_text has no exact match; it matched ${r} by the lines new_text changes, which are in the file as quoted (similarity ${score2(span.score)}, ${next}). Only new_text's changes were made; the lines where old_text differs keep the file's text.`;
+}
+
+/** An anchored match that won over other accepted regions on the lines where they differ. */
+export function toldApart(winner: LineSpan, others: readonly LineSpan[]): string {
+  const where = others.map((s) => `${range(s.from + 1, s.to)} at ${score2(s.score)}`);
+  return `By its first and last lines old_text also resembles ${plural(others.length, "other place")} (lines ${listed(where)}); it was matched to ${linesRef(winner.from + 1, winner.to)}, the only one that holds exactly as quoted every line where they differ.`;
 }
 
 export function blankLineWarning(fileBlank: number, oldBlank: number): string | undefined {
