@@ -14,6 +14,7 @@ import {
   exactAmbiguous,
   matchWarnings,
   notFound,
+  replaceAllMixed,
   rungAmbiguous,
   rungTooMany,
   suspicious,
@@ -125,13 +126,10 @@ function ladder(
       if (out.kind === "too_many") return refuse("ambiguous", rungTooMany(rung, out.limit));
       if (out.spans.length === 0) continue;
       if (out.spans.length > 1 && !replaceAll) return ambiguous(ctx, rung, out.spans);
-      return found(
-        ctx,
-        rung,
-        variant,
-        replaceAll ? nonOverlapping(out.spans) : out.spans,
-        warnings,
-      );
+      const spans = replaceAll ? nonOverlapping(out.spans) : out.spans;
+      // Each place gets new_text re-indented and unescaped the way that place matched: all one way, or none.
+      if (!sameWay(spans)) return refuse("ambiguous", replaceAllMixed(rung, spans));
+      return found(ctx, rung, variant, spans, warnings);
     }
   }
 
@@ -185,6 +183,12 @@ function looseMatch(
     message: notFound(ctx.file.lines, closest),
     candidates: closest.map(({ anchored: _, ...c }) => c),
   };
+}
+
+/** Whether every place matched old_text with the same indentation mapping and escaping. */
+function sameWay(spans: readonly LineSpan[]): boolean {
+  const way = (s: LineSpan) => JSON.stringify([s.indent ?? null, s.escapes ?? null]);
+  return spans.every((s) => way(s) === way(spans[0]!));
 }
 
 function refuse(code: Refusal["code"], message: string): Refusal {

@@ -51,6 +51,20 @@ export function rungAmbiguous(rung: Rung, spans: readonly LineSpan[]): string {
   return `old_text has no exact match, and ${RUNG_HOW[rung]} it matches ${spans.length} places (lines ${listed(where)}); ${next}`;
 }
 
+/** replace_all over places a fuzzy rung matched in different ways: one new_text cannot fit them all. */
+export function replaceAllMixed(rung: Rung, spans: readonly LineSpan[]): string {
+  const how = (s: LineSpan) => {
+    const indent =
+      s.indent === undefined
+        ? "indented unevenly"
+        : isIdentity(s.indent)
+          ? "indented as quoted"
+          : describeIndent(s.indent);
+    return `${linesRef(s.from + 1, s.to)} ${indent}${s.escapes === "over" ? ", one escape level fewer" : ""}`;
+  };
+  return `old_text has no exact match, and ${RUNG_HOW[rung]} it matches ${spans.length} places, but not all the same way (${listed(spans.map(how))}), so one new_text cannot be written at every place. Nothing was changed. Quote each place exactly as the file has it and edit them one at a time, or quote one of them exactly and set replace_all to change only the places that read exactly like it.`;
+}
+
 export function rungTooMany(rung: Rung, limit: number): string {
   if (rung === "anchored") {
     return `old_text has no exact match, and its first and last lines occur together in more than ${limit} places, too many to compare; copy the lines exactly, starting and ending with lines that occur once.`;
