@@ -11,14 +11,20 @@
  * changes from one hunk to the next; and with the old side of each file's
  * first hunk copied to its top, so that hunk's lines match two places and
  * only the header (off by the copy) tells which.
- * SPLICE_BENCH_REPO names another repository to read.
+ * SPLICE_BENCH_REPO names another repository to read (a bare one will do),
+ * SPLICE_BENCH_LAST=N keeps its newest N commits, and SPLICE_BENCH_FORMAT=codex
+ * gives splice each diff as the Codex patch a model writes for it (no line
+ * numbers: codex-diff.ts), beside `git apply` on the diff itself; the copied
+ * variant is left out there, as without a header its placement is a guess.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createSplice } from "../src/splice.js";
+import { toCodex } from "./codex-diff.js";
 import { defineBenchmark, formatTable, ms, withScratchDir } from "./lib.js";
 
+const CODEX = process.env.SPLICE_BENCH_FORMAT === "codex";
 const SHIFT = ["// shifted 1", "// shifted 2", "// shifted 3", "", "// shifted 5"];
 const LISTED = 8;
 
@@ -84,10 +90,10 @@ const DIFF_FLAGS = [
 ];
 
 /** The commits to replay, oldest first: every one with a parent whose diff has text changes. */
-function commits(repo: string): Commit[] {
+function commits(repo: string, last = Infinity): Commit[] {
   const log = git(repo, ["log", "--no-merges", "--format=%H%x09%s"]).toString().trim();
   const out: Commit[] = [];
-  for (const line of log.split("\n").reverse()) {
+  for (const line of log.split("\n").slice(0, last).reverse()) {
     const [sha, subject = ""] = line.split("\t") as [string, string];
     const parent = `${sha}^`;
     if (spawnSync("git", ["-C", repo, "rev-parse", "-q", "--verify", parent]).status !== 0)
@@ -248,7 +254,8 @@ async function bySplice(root: string, c: Commit, shift: Shift): Promise<Outcome>
   let error: string | undefined;
   let byHeader = 0;
   try {
-    const r = (await splice.call("patch", { patch: c.diff })) as {
+    const patch = CODEX ? toCodex(c.diff)! : c.diff;
+    const r = (await splice.call("patch", { patch })) as {
       results: { warnings: string[] }[];
     };
     for (const f of r.results)
@@ -306,7 +313,14 @@ defineBenchmark({
     "this repository's own commits: each `git diff` applied by splice's patch tool and by git apply (correct / refused / wrong)",
   async run() {
     const repo = resolve(process.env.SPLICE_BENCH_REPO ?? join(import.meta.dirname, ".."));
-    const list = commits(repo);
+    const all = commits(repo, Number(process.env.SPLICE_BENCH_LAST ?? Infinity));
+    // A Codex patch cannot say a missing final newline or a quoted path: those commits are left out.
+    const list = CODEX ? all.filter((c) => toCodex(c.diff) !== undefined) : all;
+    if (CODEX) {
+      console.log(
+        `Codex patches: ${list.length} of ${all.length} commits (${all.length - list.length} left out: a missing final newline, a quoted path or a mode-only change)`,
+      );
+    }
     const files = list.reduce((n, c) => n + c.touches.length, 0);
     const hunks = list.reduce((n, c) => n + (c.diff.match(/^@@ /gm)?.length ?? 0), 0);
     const between = list.reduce(
@@ -325,7 +339,10 @@ defineBenchmark({
         between: `shifted (+${SHIFT.length} lines after hunk 1)`,
         copied: "first hunk's old lines copied to the top",
       };
-      for (const shift of ["none", "top", "between", "copied"] as const) {
+      const shifts = CODEX
+        ? (["none", "top", "between"] as const)
+        : (["none", "top", "between", "copied"] as const);
+      for (const shift of shifts) {
         const name = names[shift];
         const s = tally();
         const g = tally();

@@ -12,6 +12,7 @@ import {
   deltaFirst,
   deltaLast,
   deltaMiddle,
+  deltaRunnerUp,
   nearDuplicate,
   typoInChanged,
 } from "./delta-cases.js";
@@ -68,6 +69,20 @@ export const BASE_CLASSES = [...APPLY_CLASSES, ...REFUSE_CLASSES] as const;
 export const DELTA_CLASSES = [...DELTA_APPLY_CLASSES, ...DELTA_REFUSE_CLASSES] as const;
 export const CLASSES = [...BASE_CLASSES, ...DELTA_CLASSES, ...WHITESPACE_CLASSES] as const;
 export type CaseClass = (typeof CLASSES)[number];
+
+/**
+ * Each class's Rng is seeded by its place here: a class added later goes at
+ * the end, so adding one leaves every other class's cases as they were.
+ */
+const SEED_ORDER: readonly CaseClass[] = [
+  ...BASE_CLASSES,
+  "delta_first",
+  "delta_last",
+  "delta_middle",
+  ...DELTA_REFUSE_CLASSES,
+  ...WHITESPACE_CLASSES,
+  "delta_runner_up",
+];
 
 export type { Expected } from "./drafts.js";
 
@@ -480,6 +495,7 @@ const MAKERS: Record<CaseClass, Maker> = {
   delta_first: deltaFirst,
   delta_last: deltaLast,
   delta_middle: deltaMiddle,
+  delta_runner_up: deltaRunnerUp,
   near_duplicate: nearDuplicate,
   typo_in_changed: typoInChanged,
   ws_reindent: wsReindent,
@@ -502,7 +518,7 @@ export function generateCases(files: readonly CorpusFile[], options: GenerateOpt
   const cache: Cache = { duplicates: new Map(), keySets: new Map() };
   const cases: Case[] = [];
   for (const cls of options.classes ?? CLASSES) {
-    const rng = new Rng(seed + 7919 * (CLASSES.indexOf(cls) + 1));
+    const rng = new Rng(seed + 7919 * (SEED_ORDER.indexOf(cls) + 1));
     const seen = new Set<string>();
     let made = 0;
     for (let attempt = 0; attempt < perClass * 500 && made < perClass; attempt++) {

@@ -7,9 +7,22 @@
  */
 import type { Rng } from "../lib.js";
 import { applyCase, certainEdit, type Draft, type Edit, refuseCase } from "./drafts.js";
-import { applyChange, countExact, type FileInfo, joinText, misremember } from "./spans.js";
+import {
+  applyChange,
+  countExact,
+  type FileInfo,
+  fileInfo,
+  joinText,
+  misremember,
+  withSpan,
+} from "./spans.js";
 
-export const DELTA_APPLY_CLASSES = ["delta_first", "delta_last", "delta_middle"] as const;
+export const DELTA_APPLY_CLASSES = [
+  "delta_first",
+  "delta_last",
+  "delta_middle",
+  "delta_runner_up",
+] as const;
 export const DELTA_REFUSE_CLASSES = ["near_duplicate", "typo_in_changed"] as const;
 
 type Where = "first" | "last" | "middle";
@@ -95,6 +108,21 @@ export function typoInChanged(info: FileInfo, rng: Rng): Draft | undefined {
   return refuseCase(info.text, info.text, [e.from + 1, e.to], oldText, joinText(next, e.nl), what);
 }
 
+/** A line at least 10 lines away from the span, where a copy of it can go; undefined when none is found. */
+function awayFrom(info: FileInfo, e: Edit, rng: Rng): number | undefined {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const at = rng.int(0, info.usable);
+    if (at < e.from - 10 || at > e.to + 10) return at;
+  }
+  return undefined;
+}
+
+/** The file with `copy` inserted before line `q`. */
+function withCopy(info: FileInfo, q: number, copy: readonly string[]): string {
+  const offset = info.offsets[q]!;
+  return `${info.text.slice(0, offset)}${copy.map((l) => `${l}\n`).join("")}${info.text.slice(offset)}`;
+}
+
 /**
  * A copy of the span elsewhere in the file differs in one context line by a
  * typo's worth, and the quote has a different typo in that very line: the
@@ -110,16 +138,11 @@ export function nearDuplicate(info: FileInfo, rng: Rng): Draft | undefined {
   const theirs = misremember(e.span[j]!, rng);
   const ours = misremember(e.span[j]!, rng);
   if (theirs === undefined || ours === undefined || theirs === ours) return undefined;
-  let q = -1;
-  for (let attempt = 0; attempt < 10 && q === -1; attempt++) {
-    const at = rng.int(0, info.usable);
-    if (at < e.from - 10 || at > e.to + 10) q = at;
-  }
-  if (q === -1) return undefined;
+  const q = awayFrom(info, e, rng);
+  if (q === undefined) return undefined;
   const copy = [...e.span];
   copy[j] = theirs;
-  const offset = info.offsets[q]!;
-  const file = `${info.text.slice(0, offset)}${copy.map((l) => `${l}\n`).join("")}${info.text.slice(offset)}`;
+  const file = withCopy(info, q, copy);
   const old = [...e.span];
   old[j] = ours;
   const oldText = joinText(old, e.nl);
@@ -128,4 +151,47 @@ export function nearDuplicate(info: FileInfo, rng: Rng): Draft | undefined {
   const line = e.from + 1 + (q <= e.from ? n : 0);
   const what = `${e.change.what}; a copy inserted at line ${q + 1} has span line ${j + 1} as ${JSON.stringify(theirs.trim())}, old_text has ${JSON.stringify(ours.trim())}`;
   return refuseCase(file, file, [line, line + n - 1], oldText, newText, what);
+}
+
+/**
+ * One region at 0.98+ with a runner-up close behind: a copy of the span
+ * elsewhere differs from it in one context line (a sibling block, a field
+ * name apart), old_text quotes that line exactly and has a typo in another
+ * context line. Over the whole quote the two regions are a fraction of a line
+ * apart; on the line that tells them apart only the span reads as quoted, so
+ * the edit belongs there, with the file's own text kept on the typo's line.
+ */
+export function deltaRunnerUp(info: FileInfo, rng: Rng): Draft | undefined {
+  const e = certainEdit(info, rng, { min: 4, max: 12 });
+  if (!e) return undefined;
+  const n = e.span.length;
+  const choices = [...Array(n).keys()].filter((k) => untouched(e, k) && typoable(e.span[k]!));
+  if (choices.length < 2) return undefined;
+  const j = rng.pick(choices);
+  const k = rng.pick(choices.filter((x) => x !== j));
+  const theirs = misremember(e.span[j]!, rng);
+  const ours = misremember(e.span[k]!, rng);
+  if (theirs === undefined || ours === undefined) return undefined;
+  const q = awayFrom(info, e, rng);
+  if (q === undefined) return undefined;
+  const copy = [...e.span];
+  copy[j] = theirs;
+  const file = withCopy(info, q, copy);
+  const old = [...e.span];
+  old[k] = ours;
+  const oldText = joinText(old, e.nl);
+  if (countExact(file, oldText, 1) > 0) return undefined;
+  const from = e.from + (q <= e.from ? n : 0);
+  const edited = fileInfo({ path: info.path, text: file });
+  const expected = withSpan(edited, from, from + n, applyChange(e.span, e.change));
+  return {
+    line: from + 1,
+    endLine: from + n,
+    what: `${e.change.what}; a copy inserted at line ${q + 1} has span line ${j + 1} as ${JSON.stringify(theirs.trim())}; old_text has span line ${k + 1} as ${JSON.stringify(ours.trim())}`,
+    read: file,
+    original: file,
+    oldText,
+    newText: joinText(applyChange(old, e.change), e.nl),
+    expected: { kind: "apply", text: expected },
+  };
 }

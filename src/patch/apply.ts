@@ -27,7 +27,7 @@ export interface HunkPlacement {
   rung?: Rung;
   match_score?: number;
   /** The old lines matched several places; what chose this one (as git apply would). */
-  chosen_by?: "end_of_file" | "start_of_file" | "header";
+  chosen_by?: "end_of_file" | "start_of_file" | "header" | "same_change";
   /** The other places the old lines matched (1-based, at most 10). */
   other_lines?: number[];
 }
@@ -53,8 +53,24 @@ export function applyHunks(
   path: string,
 ): AppliedHunks {
   const applier = new HunkApplier(original);
-  for (const hunk of hunks) applier.apply(hunk, path);
+  hunks.forEach((hunk, i) => {
+    applier.apply(hunk, path, twinsFrom(hunks, i));
+  });
   return applier.result(original.finalNewline);
+}
+
+/**
+ * Hunk i and the later hunks that are the same change (same lines, anchors
+ * and end marker), as 0-based indexes: when they are as many as the places
+ * their old lines match, every order gives the same file (locate.ts).
+ */
+function twinsFrom(hunks: readonly Hunk[], i: number): number[] {
+  const key = (h: Hunk) =>
+    JSON.stringify([h.lines, h.anchors, h.atEnd, h.oldNoNewline, h.newNoNewline]);
+  const own = key(hunks[i]!);
+  const out: number[] = [];
+  for (let j = i; j < hunks.length; j++) if (key(hunks[j]!) === own) out.push(j);
+  return out;
 }
 
 /** One hunk as the applier sees it: its two sides, its name in messages, where its header puts it. */
@@ -66,6 +82,8 @@ interface HunkSides {
   base: Omit<HunkPlacement, "line" | "match_mode">;
   /** The line the header says the hunk starts at; undefined without one. */
   expected: number | undefined;
+  /** This hunk and the later ones that are the same change (0-based hunk indexes). */
+  twins: readonly number[];
 }
 
 /** The hunks of one file applied in order, each placed after the one before. */
@@ -82,7 +100,7 @@ class HunkApplier {
     this.finalNewline = original.lines.length === 0 ? true : original.finalNewline;
   }
 
-  apply(hunk: Hunk, path: string): void {
+  apply(hunk: Hunk, path: string, twins: readonly number[] = []): void {
     const oldLines = hunk.lines.filter((l) => l.op !== "+").map((l) => l.text);
     const newLines = hunk.lines.filter((l) => l.op !== "-").map((l) => l.text);
     const expected =
@@ -103,6 +121,7 @@ class HunkApplier {
         ...(hunk.oldStart !== undefined ? { old_start: hunk.oldStart } : {}),
       },
       expected,
+      twins,
     };
     if (oldLines.length === 0) this.insert(sides);
     else if (oldLines.length === newLines.length && oldLines.every((l, k) => l === newLines[k])) {
@@ -172,10 +191,10 @@ class HunkApplier {
 
   /** A hunk that changes lines: found by its old side, then replaced by its new one. */
   private replace(sides: HunkSides): void {
-    const { hunk, oldLines, newLines, name, base, expected } = sides;
+    const { hunk, oldLines, newLines, name, base, expected, twins } = sides;
     const { state } = this;
     const hint = placeHint(state, hunk, this.drift);
-    const found = locate(state, hunk, oldLines, newLines, this.pos, name, hint);
+    const found = locate(state, hunk, oldLines, newLines, this.pos, name, hint, twins.length);
     const line = state.lineNo(found.span.from);
     if (expected !== undefined) this.drift = line - expected;
     state.splice(found.span, found.lines, found.origin, found.eolFrom);

@@ -8,7 +8,7 @@
 import { diffArrays } from "diff";
 import { replaceText } from "../text/replace.js";
 import { HunkError } from "./errors.js";
-import { type PlaceHint, perLine, tieBreak } from "./place.js";
+import { type PlaceHint, perLine, sameChange, tieBreak } from "./place.js";
 import {
   FileState,
   type Located,
@@ -87,6 +87,7 @@ export function locate(
   pos: number,
   name: string,
   hint?: PlaceHint,
+  twins = 1,
 ): Located {
   if (hunk.atEnd) return locateAtEnd(state, hunk, oldLines, newLines, pos, name);
   const n = state.lines.length;
@@ -107,7 +108,7 @@ export function locate(
   }
   let last: Refusal | undefined;
   for (const [k, region] of regions.entries()) {
-    const result = search(state, hunk, oldLines, newLines, region, hint);
+    const result = search(state, hunk, oldLines, newLines, region, hint, twins);
     if (result.ok) {
       if (k > 0 && region.from === 0 && hunk.anchors.length === 0) {
         result.found.warnings.push(
@@ -171,10 +172,13 @@ function search(
   newLines: string[],
   region: Span,
   hint: PlaceHint | undefined,
+  twins = 1,
 ): Search {
   const starts = lineAlignedMatches(state.lines, oldLines, region.from, region.to);
   if (starts.length > 1) {
-    const chosen = hint ? tieBreak(state, oldLines, region, hint, starts) : undefined;
+    const chosen =
+      (hint ? tieBreak(state, oldLines, region, hint, starts) : undefined) ??
+      sameChange(state, oldLines, starts, twins);
     if (chosen) {
       const found = exactLocated(state, hunk, {
         from: chosen.from,

@@ -44,7 +44,7 @@ export interface PlaceHint {
 /** Which of several places a hunk took, why, and the other places (1-based lines). */
 export interface TieBreak {
   from: number;
-  by: "end_of_file" | "start_of_file" | "header";
+  by: "end_of_file" | "start_of_file" | "header" | "same_change";
   others: number[];
   why: string;
 }
@@ -61,6 +61,33 @@ export function tieBreak(
   if (edge) return edge;
   if (hint.line === undefined) return undefined;
   return byHeader(places, hint, hint.line);
+}
+
+/**
+ * Several exact places and as many hunks, this one and later ones, that make
+ * the same change: each takes one, in file order, and any order gives the
+ * same file. Not when two places overlap (changing one changes the other),
+ * nor when the places outnumber the hunks (which ones are meant is unknown).
+ */
+export function sameChange(
+  state: FileState,
+  oldLines: string[],
+  starts: number[],
+  twins: number,
+): TieBreak | undefined {
+  if (twins < 2 || starts.length !== twins || starts.length > MAX_LISTED) return undefined;
+  for (let k = 1; k < starts.length; k++) {
+    if (starts[k]! - starts[k - 1]! < oldLines.length) return undefined;
+  }
+  const from = starts[0]!;
+  const others = starts.slice(1).map((s) => state.lineNo(s));
+  const more = twins === 2 ? "1 more hunk" : `${twins - 1} more hunks`;
+  return {
+    from,
+    by: "same_change",
+    others,
+    why: `its old lines also match line ${others.join(", ")}, and the patch has ${more} making this same change, one for each place; any order gives the same file, so they were applied in file order (this one at line ${state.lineNo(from)}).`,
+  };
 }
 
 /** The places a hunk's old lines match, and what a tie-break asks of them. */

@@ -26,7 +26,7 @@ export interface Located {
   score: number;
   warnings: string[];
   /** Set when the old lines matched several places and the header chose one. */
-  chosenBy?: "end_of_file" | "start_of_file" | "header";
+  chosenBy?: "end_of_file" | "start_of_file" | "header" | "same_change";
   otherLines?: number[];
 }
 

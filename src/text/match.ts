@@ -5,7 +5,7 @@
  * breaks a tie), and a match spanning far more text than old_text is refused.
  * Pure; every rung is linear in the file with bounded extra work.
  */
-import { runAnchored } from "./match/anchored.js";
+import { clearWinner, runAnchored } from "./match/anchored.js";
 import { closestRegions, MAX_PROPOSALS, MAX_SHOWN_CANDIDATES } from "./match/closest.js";
 import { runDelta } from "./match/delta.js";
 import {
@@ -14,9 +14,11 @@ import {
   exactAmbiguous,
   matchWarnings,
   notFound,
+  replaceAllMixed,
   rungAmbiguous,
   rungTooMany,
   suspicious,
+  toldApart,
 } from "./match/messages.js";
 import { contentLength, isBlank, normalizeInput, splitLines } from "./match/normalize.js";
 import {
@@ -124,13 +126,10 @@ function ladder(
       if (out.kind === "too_many") return refuse("ambiguous", rungTooMany(rung, out.limit));
       if (out.spans.length === 0) continue;
       if (out.spans.length > 1 && !replaceAll) return ambiguous(ctx, rung, out.spans);
-      return found(
-        ctx,
-        rung,
-        variant,
-        replaceAll ? nonOverlapping(out.spans) : out.spans,
-        warnings,
-      );
+      const spans = replaceAll ? nonOverlapping(out.spans) : out.spans;
+      // Each place gets new_text re-indented and unescaped the way that place matched: all one way, or none.
+      if (!sameWay(spans)) return refuse("ambiguous", replaceAllMixed(rung, spans));
+      return found(ctx, rung, variant, spans, warnings);
     }
   }
 
@@ -149,8 +148,12 @@ function looseMatch(
   if (anchored.kind === "too_many")
     return refuse("ambiguous", rungTooMany("anchored", anchored.limit));
   if (anchored.kind === "scored" && anchored.accepted.length > 0) {
-    if (anchored.accepted.length > 1) return ambiguous(ctx, "anchored", anchored.accepted);
-    return found(ctx, "anchored", variant, anchored.accepted, warnings);
+    const { accepted } = anchored;
+    if (accepted.length === 1) return found(ctx, "anchored", variant, accepted, warnings);
+    const winner = replaceAll ? undefined : clearWinner(ctx, variant, accepted);
+    if (!winner) return ambiguous(ctx, "anchored", accepted);
+    const others = accepted.filter((s) => s !== winner);
+    return found(ctx, "anchored", variant, [winner], [...warnings, toldApart(winner, others)]);
   }
   const all = closestRegions(
     ctx,
@@ -167,7 +170,7 @@ function looseMatch(
       "delta",
       variant,
       [delta.span],
-      [...warnings, deltaWarning(delta.span, delta.runnerUp)],
+      [...warnings, deltaWarning(delta.span, delta.runnerUp, delta.toldApart)],
     );
     return out.ok && out.kind === "lines"
       ? { ...out, differing: delta.differing.map((f) => f + 1) }
@@ -180,6 +183,12 @@ function looseMatch(
     message: notFound(ctx.file.lines, closest),
     candidates: closest.map(({ anchored: _, ...c }) => c),
   };
+}
+
+/** Whether every place matched old_text with the same indentation mapping and escaping. */
+function sameWay(spans: readonly LineSpan[]): boolean {
+  const way = (s: LineSpan) => JSON.stringify([s.indent ?? null, s.escapes ?? null]);
+  return spans.every((s) => way(s) === way(spans[0]!));
 }
 
 function refuse(code: Refusal["code"], message: string): Refusal {

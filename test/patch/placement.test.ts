@@ -122,6 +122,71 @@ describe("placing a hunk whose lines repeat, as git apply does", () => {
   });
 });
 
+describe("identical hunks for identical places", () => {
+  const codex = (...hunks: string[]) =>
+    `*** Begin Patch\n*** Update File: t.js\n${hunks.join("\n")}\n*** End Patch`;
+  const pass = "@@\n \tawait run();\n-\tt.pass();\n+\tt.true(await done());";
+
+  it("applies two identical Codex hunks to the two places their lines match, in file order", () => {
+    const out = apply(TESTS, codex(pass, pass));
+    expect(out.lines).toEqual(
+      TESTS.map((l) => (l === "\tt.pass();" ? "\tt.true(await done());" : l)),
+    );
+    expect(out.hunks.map((h) => [h.line, h.chosen_by])).toEqual([
+      [2, "same_change"],
+      [7, undefined],
+    ]);
+    expect(out.warnings).toEqual([
+      "t.js: hunk 1 (@@, patch line 3): its old lines also match line 7, and the patch has 1 more hunk making this same change, one for each place; any order gives the same file, so they were applied in file order (this one at line 2).",
+    ]);
+  });
+
+  it("applies them with a different hunk between them", () => {
+    const name = "@@\n-test('b', async t => {\n+test('b2', async t => {";
+    const out = apply(TESTS, codex(pass, name, pass));
+    expect(out.lines).toEqual([
+      "test('a', async t => {",
+      "\tawait run();",
+      "\tt.true(await done());",
+      "});",
+      "",
+      "test('b2', async t => {",
+      "\tawait run();",
+      "\tt.true(await done());",
+      "});",
+    ]);
+  });
+
+  it("refuses one hunk for two places: which is meant is unknown", () => {
+    expect(refusal(() => apply(TESTS, codex(pass))).code).toBe("ambiguous");
+  });
+
+  it("refuses two identical hunks for three places", () => {
+    const three = [...TESTS, "", "test('c', async t => {", "\tawait run();", "\tt.pass();", "});"];
+    const e = refusal(() => apply(three, codex(pass, pass)));
+    expect(e.code).toBe("ambiguous");
+    expect(e.lines).toEqual([2, 7, 12]);
+  });
+
+  it("refuses two hunks whose new lines differ: the order decides the result", () => {
+    const other = "@@\n \tawait run();\n-\tt.pass();\n+\tt.fail();";
+    expect(refusal(() => apply(TESTS, codex(pass, other))).code).toBe("ambiguous");
+  });
+
+  it("refuses identical hunks whose places overlap", () => {
+    const e = refusal(() =>
+      apply(["}", "}", "}", "x"], codex("@@\n }\n-}\n+};", "@@\n }\n-}\n+};")),
+    );
+    expect(e.code).toBe("ambiguous");
+  });
+
+  it("applies two identical unified hunks whose headers no longer help", () => {
+    const hunk = "@@ -90,2 +90,2 @@\n \tawait run();\n-\tt.pass();\n+\tt.true(await done());";
+    const out = apply(TESTS, `--- a/t.js\n+++ b/t.js\n${hunk}\n${hunk}\n`);
+    expect(out.lines.filter((l) => l === "\tt.true(await done());")).toHaveLength(2);
+  });
+});
+
 describe("Codex context matching, rung by rung", () => {
   const codex = (body: string) => `*** Begin Patch\n*** Update File: f\n${body}\n*** End Patch`;
 

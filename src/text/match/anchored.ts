@@ -7,6 +7,8 @@
  * the Levenshtein budget shared by the whole call.
  */
 
+import { type Evidence, outweighsAll } from "./decisive.js";
+import { DELTA_LINE_MIN } from "./delta.js";
 import { solveIndentMap } from "./indent.js";
 import { leadingWs, lineKey } from "./normalize.js";
 import { escapeKind, type LadderContext, type Variant } from "./rungs.js";
@@ -150,4 +152,28 @@ function toSpan(ctx: LadderContext, variant: Variant, pair: Pair): LineSpan {
     escapes: escapeKind(sameOld, sameFile),
     score: pair.score,
   };
+}
+
+/**
+ * Of several regions the rung accepted, the one old_text names on every line
+ * where they differ (decisive.ts), best score first; undefined when none does.
+ */
+export function clearWinner(
+  ctx: LadderContext,
+  variant: Variant,
+  accepted: readonly LineSpan[],
+): LineSpan | undefined {
+  const m = variant.lines.length;
+  const evidence = (s: LineSpan): Evidence => ({
+    align: s.align.slice(variant.lead, variant.lead + m),
+    sim: s.sim.slice(variant.lead, variant.lead + m),
+  });
+  const [best, ...others] = [...accepted].sort((a, b) => b.score - a.score);
+  if (!best) return undefined;
+  const judge = {
+    keys: variant.lines.map((l) => lineKey("unicode", l)),
+    keyAt: (f: number) => ctx.view.keyAt("unicode", f),
+    lineMin: DELTA_LINE_MIN,
+  };
+  return outweighsAll(evidence(best), others.map(evidence), judge) ? best : undefined;
 }

@@ -8,14 +8,17 @@
  *
  * The region must be the clear best: the closest-region search proposes and
  * scores a handful of regions in linear time (closest.ts), each is rescored
- * over all its lines, and the runner-up must trail by DELTA_MARGIN. Anything
- * less certain stays the not-found refusal it was.
+ * over all its lines, and every runner-up must trail by DELTA_MARGIN or lose
+ * on the lines where it differs from the best (decisive.ts). Anything less
+ * certain stays the not-found refusal it was.
  */
 import { changedLines } from "./changes.js";
 import type { Closest } from "./closest.js";
+import { type Evidence, outweighsAll, telling } from "./decisive.js";
 import { solveIndentMap } from "./indent.js";
 import { leadingWs, lineKey } from "./normalize.js";
 import { escapeKind, type LadderContext, type Variant } from "./rungs.js";
+import { type Placed, siblingRegions } from "./siblings.js";
 import { alignLines, alignmentScore } from "./similarity.js";
 import type { LineSpan } from "./types.js";
 
@@ -48,6 +51,11 @@ export interface DeltaMatch {
   runnerUp: number;
   /** 0-based file lines where old_text differs from the file (they keep the file's text). */
   differing: number[];
+  /**
+   * The runner-up, when it was within DELTA_MARGIN and lost on the lines
+   * where the two regions differ (decisive.ts); 0-based, end exclusive.
+   */
+  toldApart?: { from: number; to: number };
 }
 
 export function runDelta(
@@ -60,11 +68,62 @@ export function runDelta(
   const scored = closest
     .map((c) => region(ctx, oldKeys, c.startLine - 1, c.endLine))
     .sort((a, b) => b.score - a.score);
-  const best = scored[0];
-  if (!best || best.score < DELTA_MIN_SCORE) return undefined;
-  const runnerUp = scored[1]?.score ?? 0;
-  if (best.score - runnerUp < DELTA_MARGIN) return undefined;
-  return checkRegion(ctx, variant, oldKeys, best, runnerUp);
+  const first = scored[0];
+  if (!first || first.score < DELTA_MIN_SCORE) return undefined;
+  // Twins of the lines old_text misremembers are scored too, wherever the proposals left them.
+  const searched = misread(oldKeys, first);
+  const twins = siblingRegions(
+    ctx,
+    oldKeys,
+    placed(first, searched),
+    DELTA_LINE_MIN,
+    DELTA_MAX_DIFFERING,
+  );
+  if (twins === undefined) return undefined;
+  for (const t of twins) {
+    if (!scored.some((r) => r.from === t.from)) scored.push(region(ctx, oldKeys, t.from, t.to));
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const best = scored[0]!;
+  if (misread(oldKeys, best).some((k) => !searched.includes(k))) return undefined;
+  const runnerUp = scored[1];
+  const judge = {
+    keys: oldKeys,
+    keyAt: (f: number) => ctx.view.keyAt("unicode", f),
+    lineMin: DELTA_LINE_MIN,
+  };
+  // A region close in score, or a twin a line or two apart that would pass on its own, must lose where they differ.
+  const rivals = scored
+    .slice(1)
+    .filter(
+      (r) =>
+        best.score - r.score < DELTA_MARGIN ||
+        (r.score >= DELTA_MIN_SCORE &&
+          telling(evidence(best), evidence(r), judge).length <= DELTA_MAX_DIFFERING),
+    );
+  if (!outweighsAll(evidence(best), rivals.map(evidence), judge)) return undefined;
+  const match = checkRegion(ctx, variant, oldKeys, best, runnerUp?.score ?? 0);
+  if (!match || rivals.length === 0) return match;
+  return { ...match, toldApart: { from: rivals[0]!.from, to: rivals[0]!.to } };
+}
+
+/** Quoted lines with content that the region does not hold exactly. */
+function misread(oldKeys: readonly string[], r: Region): number[] {
+  const out: number[] = [];
+  oldKeys.forEach((key, k) => {
+    if (key !== "" && r.sim[k] !== 1) out.push(k);
+  });
+  return out;
+}
+
+function placed(r: Region, lines: readonly number[]): Placed {
+  const lineOf = new Map<number, number>();
+  for (const k of lines) if (r.pairOf[k]! >= 0) lineOf.set(k, r.from + r.pairOf[k]!);
+  return { from: r.from, lineOf, length: r.to - r.from };
+}
+
+function evidence(r: Region): Evidence {
+  return { align: r.pairOf.map((p) => (p >= 0 ? r.from + p : -1)), sim: r.sim };
 }
 
 interface Region {

@@ -51,6 +51,20 @@ export function rungAmbiguous(rung: Rung, spans: readonly LineSpan[]): string {
   return `old_text has no exact match, and ${RUNG_HOW[rung]} it matches ${spans.length} places (lines ${listed(where)}); ${next}`;
 }
 
+/** replace_all over places a fuzzy rung matched in different ways: one new_text cannot fit them all. */
+export function replaceAllMixed(rung: Rung, spans: readonly LineSpan[]): string {
+  const how = (s: LineSpan) => {
+    const indent =
+      s.indent === undefined
+        ? "indented unevenly"
+        : isIdentity(s.indent)
+          ? "indented as quoted"
+          : describeIndent(s.indent);
+    return `${linesRef(s.from + 1, s.to)} ${indent}${s.escapes === "over" ? ", one escape level fewer" : ""}`;
+  };
+  return `old_text has no exact match, and ${RUNG_HOW[rung]} it matches ${spans.length} places, but not all the same way (${listed(spans.map(how))}), so one new_text cannot be written at every place. Nothing was changed. Quote each place exactly as the file has it and edit them one at a time, or quote one of them exactly and set replace_all to change only the places that read exactly like it.`;
+}
+
 export function rungTooMany(rung: Rung, limit: number): string {
   if (rung === "anchored") {
     return `old_text has no exact match, and its first and last lines occur together in more than ${limit} places, too many to compare; copy the lines exactly, starting and ending with lines that occur once.`;
@@ -154,11 +168,24 @@ export function matchWarnings(
 }
 
 /** What a delta match did; the applier's "Kept the file's own text" warning names the lines. */
-export function deltaWarning(span: LineSpan, runnerUp: number): string {
+export function deltaWarning(
+  span: LineSpan,
+  runnerUp: number,
+  toldApart?: { from: number; to: number },
+): string {
   const r = linesRef(span.from + 1, span.to);
-  const next =
-    runnerUp > 0 ? `the next closest region ${score2(runnerUp)}` : "no other region close";
+  const next = toldApart
+    ? `the next closest region, ${linesRef(toldApart.from + 1, toldApart.to)} at ${score2(runnerUp)}, differs from it on lines old_text quotes exactly as they are here`
+    : runnerUp > 0
+      ? `the next closest region ${score2(runnerUp)}`
+      : "no other region close";
   return `old_text has no exact match; it matched ${r} by the lines new_text changes, which are in the file as quoted (similarity ${score2(span.score)}, ${next}). Only new_text's changes were made; the lines where old_text differs keep the file's text.`;
+}
+
+/** An anchored match that won over other accepted regions on the lines where they differ. */
+export function toldApart(winner: LineSpan, others: readonly LineSpan[]): string {
+  const where = others.map((s) => `${range(s.from + 1, s.to)} at ${score2(s.score)}`);
+  return `By its first and last lines old_text also resembles ${plural(others.length, "other place")} (lines ${listed(where)}); it was matched to ${linesRef(winner.from + 1, winner.to)}, the only one that holds exactly as quoted every line where they differ.`;
 }
 
 export function blankLineWarning(fileBlank: number, oldBlank: number): string | undefined {
