@@ -7,7 +7,7 @@
  * on its first result. Before, the kill left one file new and the other old.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { UndoResult } from "../../src/tools/undo/index.js";
@@ -115,6 +115,46 @@ describe("a batch killed between two renames", { timeout: 20_000 }, () => {
     await p.splice().read({ targets: [{ path: "help.md" }] });
     expect(p.text("README.md")).toBe("# Guide\n");
     expect(p.text("help.md")).toBe("# Help\n\n## FAQ\n\nWhy.\n");
+  });
+
+  it("is finished for a file moved, whose old path is removed at the next open", async () => {
+    const p = new Project();
+    p.write("old.txt", "moved\n");
+    const args = { action: "rename", path: "old.txt", to: "new.txt" };
+    expect(callKilledAfter(p, "file", args, 1)).toBe("SIGKILL");
+    // The new path was written and the old one not yet removed: two copies, until the next open.
+    expect([existsSync(join(p.root, "old.txt")), p.text("new.txt")]).toEqual([true, "moved\n"]);
+    const read = (await p.splice().read({ targets: [{ path: "new.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect(existsSync(join(p.root, "old.txt"))).toBe(false);
+    expect(p.text("new.txt")).toBe("moved\n");
+    expect(read.warnings?.[0]).toMatch(
+      /was finished: old\.txt removed now; new\.txt had been written before it stopped\./,
+    );
+  });
+
+  it("is finished for a patch that deletes a file, and for the undo of a session", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("gone.txt", "g\n");
+    const patch = `${patchOf({ "a.txt": ["a1", "a2"] })}--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-g\n`;
+    expect(callKilledAfter(p, "patch", { patch }, 1)).toBe("SIGKILL");
+    expect([p.text("a.txt"), existsSync(join(p.root, "gone.txt"))]).toEqual(["a2\n", true]);
+    await p.splice().read({ targets: [{ path: "a.txt" }] });
+    expect([p.text("a.txt"), existsSync(join(p.root, "gone.txt"))]).toEqual(["a2\n", false]);
+
+    // Undoing that patch's session is a batch too (a write and a re-creation): killed after one.
+    const session = JSON.parse(
+      journal(p)
+        .split("\n")
+        .find((l) => l.startsWith('{"batch":'))!,
+    ).backup as string;
+    expect(callKilledAfter(p, "undo", { backup_session: session }, 1)).toBe("SIGKILL");
+    const undone = [p.text("a.txt") === "a1\n", existsSync(join(p.root, "gone.txt"))];
+    expect(undone.filter(Boolean)).toHaveLength(1);
+    await p.splice().read({ targets: [{ path: "a.txt" }] });
+    expect([p.text("a.txt"), p.text("gone.txt")]).toEqual(["a1\n", "g\n"]);
   });
 
   it("leaves a file someone changed since alone, and names it", async () => {
