@@ -118,7 +118,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
     const s = await started(root);
     const deleter = loop(`rm -rf '${join(root, ".splice")}' 2>/dev/null`);
     const tally = new Tally();
-    for (let i = 0; i < (LONG ? 500 : 5); i++) await round(s, tally, i);
+    for (let i = 0; i < (LONG ? 200 : 5); i++) await round(s, tally, i);
     await stop(deleter);
     expectSurvived(".splice removed in a loop", s, tally, await servesAgain(s));
   });
@@ -137,7 +137,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
       rmSync(ballast, { force: true });
       const { bavail, bsize } = statfsSync(root);
       writeFileSync(ballast, Buffer.alloc(Math.max(0, bavail * bsize - free)));
-      for (let k = 0; k < (LONG ? 40 : 1); k++, i++) {
+      for (let k = 0; k < (LONG ? 15 : 1); k++, i++) {
         // Files from a few bytes to 2 MiB, so some fit and some do not.
         await round(s, tally, i, [0, 3_000, 200_000, 2_000_000][i % 4]);
       }
@@ -162,7 +162,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
       const taker = loop(
         `chmod 0 '${state}/journal.jsonl' '${state}/blobs' '${state}' 2>/dev/null; sleep 0.01; chmod -R u+rwX '${state}' 2>/dev/null; sleep 0.02`,
       );
-      for (let i = 1; i < (LONG ? 500 : 5); i++) await round(s, tally, i);
+      for (let i = 1; i < (LONG ? 200 : 5); i++) await round(s, tally, i);
       await stop(taker);
       spawnSync("chmod", ["-R", "u+rwX", state]);
       expectSurvived("history folder chmod 0 in a loop", s, tally, await servesAgain(s));
@@ -178,7 +178,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
     const tally = new Tally();
     let kills = 0;
     const servers = /tsgo|typescript-language-server|tsserver/;
-    for (let i = 0; i < (LONG ? 100 : 2); i++) {
+    for (let i = 0; i < (LONG ? 40 : 2); i++) {
       const text = `export const value: number = ${i};\n`;
       const pending = s.call("write", { targets: [{ path: "src/x.ts", text }] }, BOUND_MS);
       // Kill it while the write waits for its verdict (the server may still be starting).
@@ -213,7 +213,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
       .slice(0, 200)
       .map((p, i) => `--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-line ${i}\n+LINE ${i}\n`)
       .join("");
-    for (let r = 0; r < (LONG ? 60 : 1); r++) {
+    for (let r = 0; r < (LONG ? 20 : 1); r++) {
       const calls = [
         s.call("read", { targets: paths.map((path) => ({ path })) }, BOUND_MS),
         s.call("patch", { patch }, BOUND_MS),

@@ -96,7 +96,7 @@ const STRINGS = [
 ];
 
 /** A value of any JSON kind, hostile more often than not. */
-function valueOf(next: () => number, depth: number): unknown {
+function anyValue(next: () => number, depth: number): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const r = next();
   if (r < 0.3) return pick(STRINGS);
@@ -108,7 +108,7 @@ function valueOf(next: () => number, depth: number): unknown {
   if (r < 0.5) return Array.from({ length: 20_000 }, (_, i) => i);
   if (depth > 3) return pick(STRINGS);
   if (r < 0.7)
-    return Array.from({ length: Math.floor(next() * 4) }, () => valueOf(next, depth + 1));
+    return Array.from({ length: Math.floor(next() * 4) }, () => anyValue(next, depth + 1));
   return objectOf(next, depth + 1, {});
 }
 
@@ -138,7 +138,7 @@ interface Schema {
 /** A value of the kind `schema` asks for (its enum, its type), hostile strings and keys within. */
 function shaped(next: () => number, schema: Schema | undefined, depth: number): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-  if (!schema || depth > 4 || (!calm && next() < 0.15)) return valueOf(next, depth + 1);
+  if (!schema || depth > 4 || (!calm && next() < 0.15)) return anyValue(next, depth + 1);
   if (schema.enum && next() < 0.8) return pick(schema.enum);
   if (schema.anyOf) return shaped(next, pick(schema.anyOf), depth);
   const type = Array.isArray(schema.type) ? pick(schema.type) : schema.type;
@@ -157,7 +157,7 @@ function shaped(next: () => number, schema: Schema | undefined, depth: number): 
     case "object":
       return objectOf(next, depth + 1, schema.properties ?? {}, schema.required);
     default:
-      return valueOf(next, depth + 1);
+      return anyValue(next, depth + 1);
   }
 }
 
@@ -173,14 +173,14 @@ function objectOf(
     if ((calm && required.includes(key)) || next() < (calm ? 0.4 : 0.7)) {
       entries.push([
         key,
-        calm || next() < 0.8 ? shaped(next, schema, depth) : valueOf(next, depth),
+        calm || next() < 0.8 ? shaped(next, schema, depth) : anyValue(next, depth),
       ]);
     }
   }
   const extra = calm || next() < 0.5 ? 0 : 1 + Math.floor(next() * 2);
   for (let i = 0; i < extra; i++) {
     const key = next() < 0.7 ? PROTO_KEYS[Math.floor(next() * PROTO_KEYS.length)]! : "x";
-    entries.push([key, valueOf(next, depth)]);
+    entries.push([key, anyValue(next, depth)]);
   }
   // Object.fromEntries makes `__proto__` an own key, as JSON.parse on the server side does too.
   return Object.fromEntries(entries);
@@ -217,7 +217,7 @@ describe.skipIf(!ENGINE_BUILT)("hostile arguments over MCP", { timeout: 3_600_00
           calm = next() < 0.4;
           const args =
             next() < 0.05
-              ? valueOf(next, 0)
+              ? anyValue(next, 0)
               : (objectOf(next, 0, tool.fields, tool.required) as object);
           if (tool.name === "run" && args && typeof args === "object" && !Array.isArray(args)) {
             (args as Record<string, unknown>).command = COMMANDS[n % COMMANDS.length];
