@@ -20,6 +20,7 @@ import "./load.js";
 import "./lsp.js";
 import "./media.js";
 import "./mcp-sessions.js";
+import "./outside-window.js";
 import "./patch-git.js";
 import "./reliability.js";
 import "./reliability-confine.js";

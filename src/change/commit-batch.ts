@@ -3,8 +3,9 @@
  * exclusiveAll): each result's refusals are checked first, then every old
  * version and journal line go to history in one transaction with one wait
  * for the disk, then each file is swapped in (a compare-and-swap, as a single
- * write does), and completion is marked as they land. Validation follows in
- * one pass, once the locks may go.
+ * write does) and each deleted one removed (compared the same way), and
+ * completion is marked as they land. Validation follows in one pass, once the
+ * locks may go.
  */
 import { setImmediate } from "node:timers/promises";
 import type { ValidationPass } from "../lsp/validate.js";
@@ -15,6 +16,7 @@ import { afterWrite, emitChanged, landedOutcome, rememberWritten } from "./after
 import {
   type Change,
   type CommitOptions,
+  type DeleteChange,
   encodingOfWrite,
   type Outcome,
   type WriteChange,
@@ -23,7 +25,9 @@ import {
   adoptProjectEncoding,
   bytesOf,
   commit,
+  deletedDiff,
   RaceError,
+  stillHolds,
   versionBefore,
   writeFailure,
   writesNothing,
@@ -32,7 +36,7 @@ import type { ChangeContext } from "./context.js";
 import { replacedDiff } from "./diffs.js";
 import { keepDisplaced, keepDisplacedLate } from "./displaced.js";
 import { reportCallProgress } from "./progress.js";
-import { refuseReadOnly, unreadableResult } from "./refusals.js";
+import { refuseLinkRemoval, refuseReadOnly, unreadableResult } from "./refusals.js";
 import { textOf } from "./validation.js";
 
 /** Files a batch swaps in between two turns of the event loop. */
@@ -71,37 +75,39 @@ export async function commitBatch(
   const planned = await checkWrites(context, changes, outcomes, force);
   if ("failed" in planned) return { outcomes, failed: planned.failed };
   const { pending, deletes } = planned;
-  const recorded = await recordWrites(context, pending);
+  const recorded = await recordWrites(context, pending, deletes);
   if ("failed" in recorded) return { outcomes, failed: recorded.failed };
-  const failed = await swapWrites(context, pending, recorded, outcomes, phase);
+  const failed = await swapWrites(context, pending, deletes, recorded, outcomes, phase);
   if (failed) return { outcomes, failed };
   reportCallProgress(context, { phase, done: pending.length, total: pending.length });
-  for (const index of deletes) {
-    try {
-      outcomes[index] = await commit(context, changes[index]!, { force });
-    } catch (error) {
-      return { outcomes, failed: { index, error } };
-    }
-  }
   return { outcomes };
 }
 
 /**
  * Checks every write's refusals before anything moves; a write that changes
- * nothing is committed (recorded as seen) on the spot, deletes wait for the
- * end.
+ * nothing is committed (recorded as seen) on the spot; a delete must still
+ * find the version it removes.
  */
 async function checkWrites(
   context: ChangeContext,
   changes: readonly Change[],
   outcomes: (Outcome | undefined)[],
   force: boolean | undefined,
-): Promise<{ pending: Pending[]; deletes: number[] } | { failed: Failed }> {
+): Promise<{ pending: Pending[]; deletes: PendingDelete[] } | { failed: Failed }> {
   const pending: Pending[] = [];
-  const deletes: number[] = [];
+  const deletes: PendingDelete[] = [];
   for (const [index, change] of changes.entries()) {
     if (change.kind === "delete") {
-      deletes.push(index);
+      // Checked before anything is recorded, as a single delete is: a file changed since is a race.
+      try {
+        refuseLinkRemoval(change.file);
+      } catch (error) {
+        return { failed: { index, error } };
+      }
+      if (!(await stillHolds(context, change.file, change.before.sha))) {
+        return { failed: { index, error: new RaceError(change.file.display) } };
+      }
+      deletes.push({ index, change, diff: deletedDiff(change) });
       continue;
     }
     try {
@@ -126,8 +132,16 @@ async function checkWrites(
   return { pending, deletes };
 }
 
+/** A delete of the batch, removed after its writes (a move writes the new path first). */
+interface PendingDelete {
+  index: number;
+  change: DeleteChange;
+  diff: string;
+}
+
 /** The journal's side of a batch's writes: each one's pending event, and the batch's id. */
 interface Recorded {
+  /** The writes' ids, then the deletes'. */
   ids: (string | undefined)[];
   /** Set for two files or more: an intent was journaled, and a done mark ends it. */
   batch?: string;
@@ -142,12 +156,13 @@ interface Recorded {
 async function recordWrites(
   context: ChangeContext,
   pending: readonly Pending[],
+  deletes: readonly PendingDelete[],
 ): Promise<Recorded | { failed: Failed }> {
-  if (pending.length === 0) return { ids: [] };
-  const batch = pending.length > 1 ? newBatchId() : undefined;
+  if (pending.length + deletes.length === 0) return { ids: [] };
+  const batch = pending.length + deletes.length > 1 ? newBatchId() : undefined;
   try {
     const barrier = new SyncBarrier();
-    const records = pending.map(({ change, bytes, identity: { sha, tag } }) => {
+    const writes = pending.map(({ change, bytes, identity: { sha, tag } }) => {
       const { before } = change;
       return {
         pending: true,
@@ -159,11 +174,20 @@ async function recordWrites(
         backup: context.backup,
       };
     });
+    const removals = deletes.map(({ change }) => ({
+      pending: true,
+      kind: "delete" as const,
+      path: change.file.rel,
+      before: versionBefore(change.before),
+      note: change.note,
+      backup: context.backup,
+    }));
+    const records = [...writes, ...removals];
     const ids = context.history.recordWrites(records, barrier, batch).map((r) => r.id);
     await barrier.flush();
     return { ids, ...(batch === undefined ? {} : { batch }) };
   } catch (error) {
-    const first = pending[0]!;
+    const first = pending[0] ?? deletes[0]!;
     return {
       failed: { index: first.index, error: writeFailure(context, first.change.file, error) },
     };
@@ -171,13 +195,15 @@ async function recordWrites(
 }
 
 /**
- * Swaps each recorded write in, in order; the first that fails stops the
- * rest. Whatever happens, the batch's done mark goes with the last landed
- * marks: from there on the caller puts back what a failure left.
+ * Swaps each recorded write in, in order, then removes each delete; the first
+ * that fails stops the rest. Whatever happens, the batch's done mark goes
+ * with the last landed marks: from there on the caller puts back what a
+ * failure left.
  */
 async function swapWrites(
   context: ChangeContext,
   pending: readonly Pending[],
+  deletes: readonly PendingDelete[],
   { ids, batch }: Recorded,
   outcomes: (Outcome | undefined)[],
   phase: string,
@@ -190,9 +216,13 @@ async function swapWrites(
       afterWrite(() => context.history.landedAll(done, end));
     }
   };
+  const steps = [
+    ...pending.map((write) => ({ index: write.index, run: () => swapOne(context, write) })),
+    ...deletes.map((d) => ({ index: d.index, run: () => removeOne(context, d) })),
+  ];
   try {
-    for (const [k, write] of pending.entries()) {
-      reportCallProgress(context, { phase, done: k, total: pending.length });
+    for (const [k, step] of steps.entries()) {
+      reportCallProgress(context, { phase, done: k, total: steps.length });
       if (k % YIELD_EVERY === YIELD_EVERY - 1) {
         // What has landed is marked so, in case the process stops here; and a
         // local swap rarely leaves the event loop, so it gets a turn now and
@@ -200,11 +230,11 @@ async function swapWrites(
         markLanded();
         await setImmediate();
       }
-      const swapped = await swapOne(context, write);
+      const swapped = await step.run();
       if ("failed" in swapped) return swapped.failed;
       const id = ids[k];
       if (id !== undefined) landed.push(id);
-      outcomes[write.index] = swapped.outcome;
+      outcomes[step.index] = swapped.outcome;
       if (batch !== undefined) testKillAfterRenames(k + 1);
     }
     return undefined;
@@ -215,8 +245,9 @@ async function swapWrites(
 
 /**
  * TEST ONLY. With SPLICE_TEST_KILL_AFTER_RENAMES=N, a batch's process kills
- * itself (SIGKILL) once N of its files are renamed into place: the batch is
- * interrupted between two renames, with no landed or done mark written.
+ * itself (SIGKILL) once N of its files are renamed into place or removed: the
+ * batch is interrupted between two of them, with no landed or done mark
+ * written.
  */
 function testKillAfterRenames(renamed: number): void {
   const after = process.env.SPLICE_TEST_KILL_AFTER_RENAMES;
@@ -254,6 +285,27 @@ async function swapOne(
         : {}),
     },
   };
+}
+
+/**
+ * One delete of the batch: removed only while it holds the version recorded
+ * (removeIf moves it aside and compares the very bytes, as commit.ts does).
+ */
+async function removeOne(
+  context: ChangeContext,
+  { index, change, diff }: PendingDelete,
+): Promise<{ outcome: Outcome } | { failed: Failed }> {
+  const { file, before } = change;
+  let removed: boolean;
+  try {
+    removed = await context.workspace.removeIf(file.real, before.sha);
+  } catch (error) {
+    return { failed: { index, error: writeFailure(context, file, error, "delete") } };
+  }
+  if (!removed) return { failed: { index, error: new RaceError(file.display) } };
+  emitChanged(context, file, change.action, diff);
+  const outcome = { tag: "", header: "", diff, changed: true, applied: true, sha: null };
+  return { outcome: { ...outcome, backup: context.backup } };
 }
 
 /**

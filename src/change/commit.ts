@@ -235,12 +235,7 @@ async function commitDelete(
 ): Promise<Outcome> {
   const { file, before } = change;
   refuseLinkRemoval(file);
-  const diff = before.doc
-    ? unifiedDiff(before.doc.lines, [], {
-        path: file.display,
-        oldFinalNewline: hasFinalNewline(before.doc),
-      })
-    : `[${file.display} is deleted; its content is not shown: ${before.opaque ?? "it is not text"}]\n`;
+  const diff = deletedDiff(change);
   if (mode === "check") {
     throw new ToolError(
       "check_failed",
@@ -275,7 +270,17 @@ async function commitDelete(
   return { ...outcome, applied: true, sha: null, backup: context.backup };
 }
 
-async function stillHolds(
+/** What a delete shows: every line removed, or a notice for a file that is not text. */
+export function deletedDiff({ file, before }: DeleteChange): string {
+  return before.doc
+    ? unifiedDiff(before.doc.lines, [], {
+        path: file.display,
+        oldFinalNewline: hasFinalNewline(before.doc),
+      })
+    : `[${file.display} is deleted; its content is not shown: ${before.opaque ?? "it is not text"}]\n`;
+}
+
+export async function stillHolds(
   context: ChangeContext,
   file: GuardedPath,
   sha: string,

@@ -77,7 +77,9 @@ async function finishBatch(
       return undefined;
     }
     const behind = found.filter((f) => f.state === "before");
-    const missing = behind.filter((f) => !context.history.hasBlob(f.spec.after));
+    const missing = behind.filter(
+      (f) => f.spec.after !== null && !context.history.hasBlob(f.spec.after),
+    );
     const note =
       missing.length === 0
         ? await forward(context, intent, landed, behind)
@@ -97,15 +99,21 @@ async function forward(
   behind: Found[],
 ): Promise<string> {
   const written: string[] = [];
+  const removed: string[] = [];
   const failed: string[] = [];
   for (const f of behind) {
-    const bytes = context.history.getBlob(f.spec.after);
+    // A file the batch deletes is removed; one it writes takes its new version.
+    const bytes = f.spec.after === null ? undefined : context.history.getBlob(f.spec.after);
     const done =
-      bytes !== undefined && (await put(context, f, restorable(bytes), f.spec.before, "finishing"));
-    (done ? written : failed).push(f.spec.path);
+      (f.spec.after === null || bytes !== undefined) &&
+      (await put(context, f, bytes && restorable(bytes), f.spec.before, "finishing"));
+    (done ? (f.spec.after === null ? removed : written) : failed).push(f.spec.path);
   }
   const before = landed.map((f) => f.spec.path);
-  const now = written.length > 0 ? `${names(written)} written now; ` : "";
+  const now = [
+    ...(written.length > 0 ? [`${names(written)} written now; `] : []),
+    ...(removed.length > 0 ? [`${names(removed)} removed now; `] : []),
+  ].join("");
   const stuck = failed.length > 0 ? ` Could not be written: ${names(failed)}.` : "";
   const undo = intent.backup
     ? ` Undo it whole with undo {"backup_session": "${intent.backup}"}.`

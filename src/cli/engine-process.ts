@@ -10,6 +10,7 @@ import { Engine } from "../engine/server.js";
 import { keepProjectsWarm, openProjectRoots } from "../toolkit/index.js";
 import { VERSION } from "../util/version.js";
 import { withIo } from "./io.js";
+import { keepServing } from "./last-resort.js";
 import { runCli } from "./main.js";
 
 /** Fifteen minutes: long enough to outlast a person's pause between commands, short enough not to leave a language server up all day. */
@@ -23,8 +24,7 @@ const idleMs = Number.isFinite(idleS) && idleS > 0 ? idleS * 1000 : DEFAULT_IDLE
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
 // One command's fault is that command's: the engine logs it and goes on serving the others.
-process.on("uncaughtException", (error) => log(`uncaught, still serving: ${error.stack ?? error}`));
-process.on("unhandledRejection", (error) => log(`unhandled, still serving: ${String(error)}`));
+keepServing(log, "the engine");
 
 keepProjectsWarm(idleMs);
 const engine = await Engine.start({

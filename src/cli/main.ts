@@ -5,6 +5,7 @@
  */
 import { isToolError, type ToolError } from "../errors.js";
 import type { ColdStart } from "../lsp/cold-start.js";
+import { exhaustedError } from "../proc/exhausted.js";
 import type { Splice } from "../splice.js";
 import { VERSION } from "../util/version.js";
 import { parseRemoteFlag, projectRemotes, type Remotes } from "../workspace/remote/hosts.js";
@@ -357,6 +358,12 @@ export async function runCli(argv: string[]): Promise<Outcome> {
     if (error instanceof UsageError) {
       io().stderr.write(`${error.message}\n`);
       return { code: EXIT_USAGE };
+    }
+    // Out of descriptors or memory before any tool ran (loading a module): the machine's limit.
+    const exhausted = exhaustedError(error);
+    if (exhausted) {
+      io().stderr.write(`splice: error [${exhausted.code}]: ${exhausted.message}\n`);
+      return { code: EXIT.refused };
     }
     io().stderr.write(
       `splice: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,

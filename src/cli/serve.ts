@@ -15,6 +15,7 @@ import { MIN_OUTPUT_BUDGET } from "../toolkit/index.js";
 import { flushBackground, syncStats } from "../util/durable.js";
 import type { Remotes } from "../workspace/remote/hosts.js";
 import { io, type Out } from "./io.js";
+import { keepServing } from "./last-resort.js";
 
 interface Flags {
   tools?: string;
@@ -71,29 +72,6 @@ async function flushed(log: Log): Promise<void> {
     );
   }
   if (io().env.SPLICE_SYNC_STATS === "1") log(`sync stats ${JSON.stringify(syncStats)}`);
-}
-
-/**
- * The server's last resort: an error no call or background task caught (a
- * rejection nothing awaited, an exception thrown from a timer) is logged
- * with its stack and the server keeps serving, since every call's state is
- * on disk and the next call starts afresh. Only while serving: the one-shot
- * CLI still exits 70 on an internal error. Returns what removes it.
- */
-export function keepServing(say: Log = loggerTo(io().stderr)): () => void {
-  const report = (what: string) => (error: unknown) => {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    say(`internal error outside any call (${what}): ${detail}`);
-    say("the server keeps serving; please report this with the lines above.");
-  };
-  const onRejection = report("a promise rejected and nothing handled it");
-  const onException = report("an exception nothing caught");
-  process.on("unhandledRejection", onRejection);
-  process.on("uncaughtException", onException);
-  return () => {
-    process.off("unhandledRejection", onRejection);
-    process.off("uncaughtException", onException);
-  };
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -17,8 +17,8 @@ export interface BatchFile {
   path: string;
   /** The sha the file held before the batch; null: there was no file. */
   before: string | null;
-  /** The sha the batch writes. */
-  after: string;
+  /** The sha the batch writes; null: the batch deletes the file. */
+  after: string | null;
   /** The journal event of this file's change (pending until it lands). */
   event: string;
 }
@@ -49,7 +49,7 @@ export function intentOf(
   const files = events.map((e) => ({
     path: e.path,
     before: e.before?.sha ?? null,
-    after: e.sha ?? "",
+    after: e.sha ?? null,
     event: e.id,
   }));
   return { ...start, at: new Date().toISOString(), files };
@@ -97,7 +97,7 @@ export function parseBatchLine(line: string): BatchLine | undefined {
     (f) =>
       typeof f?.path === "string" &&
       (typeof f.before === "string" || f.before === null) &&
-      typeof f.after === "string" &&
+      (typeof f.after === "string" || f.after === null) &&
       typeof f.event === "string",
   ) as unknown as BatchFile[];
   if (files.length !== o.files.length) return undefined;

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { ToolError } from "../errors.js";
+import { exhaustedError } from "./exhausted.js";
 
 export interface GroupOptions {
   command: string;
@@ -79,6 +80,8 @@ function spawnGroup(options: GroupOptions) {
 }
 
 function startFailure(error: NodeJS.ErrnoException): ToolError {
+  const exhausted = exhaustedError(error);
+  if (exhausted) return exhausted;
   return new ToolError(
     "io",
     `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that sh is installed.`,
@@ -133,8 +136,9 @@ export function runInGroup(options: GroupOptions): Promise<GroupOutcome> {
       }, options.timeoutMs),
     );
 
-    child.stdout.on("data", options.onOutput);
-    child.stderr.on("data", options.onOutput);
+    // A spawn that failed before its pipes existed (EMFILE) has none; its error event says why.
+    child.stdout?.on("data", options.onOutput);
+    child.stderr?.on("data", options.onOutput);
     child.on("error", (error: NodeJS.ErrnoException) => {
       if (end()) reject(startFailure(error));
     });

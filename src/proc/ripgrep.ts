@@ -7,6 +7,7 @@ import { type ChildProcessByStdio, execFile, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { rgPath } from "@vscode/ripgrep";
 import { ToolError } from "../errors.js";
+import { exhaustedError } from "./exhausted.js";
 
 /** rg's JSON strings: `text` when valid UTF-8, otherwise base64 `bytes`. */
 export interface RgData {
@@ -79,6 +80,9 @@ function eachLine(text: string, take: (line: string) => boolean): string | undef
 }
 
 function rgUnavailable(error: Error): ToolError {
+  // Out of descriptors or processes is the machine's state, not a broken install.
+  const exhausted = exhaustedError(error);
+  if (exhausted) return exhausted;
   return new ToolError(
     "io",
     `Could not start ripgrep (${(error as NodeJS.ErrnoException).code ?? error.message}); search is unavailable.`,
@@ -105,6 +109,11 @@ export async function runRipgrep(
         child: spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] }),
         decoder: undefined,
       };
+  if (!child.stdout || !child.stderr) {
+    // The spawn failed before its pipes existed (EMFILE): its error event, next tick, says why.
+    throw rgUnavailable(await new Promise<Error>((resolve) => child.once("error", resolve)));
+  }
+  const { stdout, stderr: errors } = child;
   const decode = (line: string): RgMessage[] =>
     decoder ? decoder.line(line) : line.length > 0 ? [JSON.parse(line) as RgMessage] : [];
   /** Hands messages on; false once the caller has seen enough. */
@@ -118,15 +127,15 @@ export async function runRipgrep(
     const stop = () => {
       if (stopped) return;
       stopped = true;
-      child.stdout.removeAllListeners("data");
+      stdout.removeAllListeners("data");
       child.stdin?.end(); // a remote rg is stopped there when its stdin ends
       child.kill("SIGKILL");
     };
     const onAbort = () => stop();
     signal?.addEventListener("abort", onAbort, { once: true });
 
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
+    stdout.setEncoding("utf8");
+    stdout.on("data", (chunk: string) => {
       try {
         const rest = eachLine(partial + chunk, (line) => deliver(decode(line)));
         if (rest === undefined) stop();
@@ -136,8 +145,8 @@ export async function runRipgrep(
         stop();
       }
     });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
+    errors.setEncoding("utf8");
+    errors.on("data", (chunk: string) => {
       if (stderr.length < MAX_STDERR) stderr += chunk;
     });
     child.on("error", (error) => {

@@ -10,6 +10,7 @@ import { type ErrorCode, ToolError } from "../errors.js";
 import { DocError } from "../formats/errors.js";
 import { MediaError } from "../media/error.js";
 import { HunkError, PatchParseError } from "../patch/errors.js";
+import { exhaustedError } from "../proc/exhausted.js";
 import { UnencodableError } from "../text/encoding.js";
 import { OpsError } from "../text/ops/parse.js";
 import { WorkspaceError, type WorkspaceErrorKind } from "../workspace/workspace.js";
@@ -53,5 +54,6 @@ export function engineToolError(error: unknown): ToolError | undefined {
   if (error instanceof WorkspaceError) {
     return new ToolError(WORKSPACE_CODES[error.kind], error.message, { path: error.path });
   }
-  return undefined;
+  // Out of descriptors, disk or memory at any step: the machine's limit, told as one.
+  return exhaustedError(error);
 }

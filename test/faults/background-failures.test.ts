@@ -152,8 +152,8 @@ describe("splice serve while its state folder goes away", { timeout: 20_000 }, (
 describe("the server's last resort", () => {
   it("logs an error nothing caught and keeps serving; a one-shot process would have died", () => {
     const script = [
-      'import { keepServing } from "./src/cli/serve.ts";',
-      "keepServing();",
+      'import { keepServing } from "./src/cli/last-resort.ts";',
+      "keepServing((line) => process.stderr.write(`splice serve: ${line}\\n`));",
       'Promise.reject(new Error("a background task failed"));',
       'setTimeout(() => { throw new Error("a timer threw"); }, 10);',
       'setTimeout(() => process.stdout.write("still here"), 50);',

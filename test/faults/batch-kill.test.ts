@@ -7,7 +7,7 @@
  * on its first result. Before, the kill left one file new and the other old.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { UndoResult } from "../../src/tools/undo/index.js";
@@ -25,7 +25,18 @@ function patchOf(files: Record<string, [string, string]>): string {
 
 /** Runs the patch in a child that kills itself after `renames` renames; returns its signal. */
 function killedAfter(p: Project, patch: string, renames: number): NodeJS.Signals | null {
-  const run = spawnSync(process.execPath, ["--import", "tsx", FIXTURE, p.root, patch], {
+  return callKilledAfter(p, "patch", { patch }, renames);
+}
+
+/** Makes one call in a child that kills itself after `renames` renames; returns its signal. */
+function callKilledAfter(
+  p: Project,
+  tool: string,
+  args: Record<string, unknown>,
+  renames: number,
+): NodeJS.Signals | null {
+  const argv = ["--import", "tsx", FIXTURE, p.root, tool, JSON.stringify(args)];
+  const run = spawnSync(process.execPath, argv, {
     env: { ...process.env, SPLICE_TEST_KILL_AFTER_RENAMES: String(renames) },
     encoding: "utf8",
     timeout: 15_000,
@@ -70,6 +81,80 @@ describe("a batch killed between two renames", { timeout: 20_000 }, () => {
     const undone = (await s.undo({ backup_session: session })) as UndoResult;
     expect(undone.files.map((f) => f.path).sort()).toEqual(["a.txt", "b.txt", "c.txt"]);
     expect([p.text("a.txt"), p.text("b.txt"), p.text("c.txt")]).toEqual(["a1\n", "b1\n", "c1\n"]);
+  });
+
+  it("is finished for an atomic edit of several files, as for a patch", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("b.txt", "b1\n");
+    const targets = [
+      { path: "a.txt", old_text: "a1", new_text: "a2" },
+      { path: "b.txt", old_text: "b1", new_text: "b2" },
+    ];
+    expect(callKilledAfter(p, "edit", { targets, atomic: true }, 1)).toBe("SIGKILL");
+    // Before the atomic edit journaled an intent, this kill left a.txt new and b.txt old for good.
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a2\n", "b1\n"]);
+    const read = (await p.splice().read({ targets: [{ path: "a.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect([p.text("a.txt"), p.text("b.txt")]).toEqual(["a2\n", "b2\n"]);
+    expect(read.warnings?.[0]).toMatch(
+      /^A batch of 2 files interrupted at .* was finished: b\.txt written now; a\.txt had been written before it stopped\./,
+    );
+  });
+
+  it("is finished for a Markdown section moved to another file", async () => {
+    const p = new Project();
+    p.write("README.md", "# Guide\n\n## FAQ\n\nWhy.\n");
+    p.write("help.md", "# Help\n");
+    const args = { action: "move_section", path: "README.md", heading: "FAQ", to_path: "help.md" };
+    expect(callKilledAfter(p, "md", args, 1)).toBe("SIGKILL");
+    // The section was added to help.md and is still in README.md: a copy, until the next open.
+    expect(p.text("help.md")).toContain("## FAQ");
+    expect(p.text("README.md")).toContain("## FAQ");
+    await p.splice().read({ targets: [{ path: "help.md" }] });
+    expect(p.text("README.md")).toBe("# Guide\n");
+    expect(p.text("help.md")).toBe("# Help\n\n## FAQ\n\nWhy.\n");
+  });
+
+  it("is finished for a file moved, whose old path is removed at the next open", async () => {
+    const p = new Project();
+    p.write("old.txt", "moved\n");
+    const args = { action: "rename", path: "old.txt", to: "new.txt" };
+    expect(callKilledAfter(p, "file", args, 1)).toBe("SIGKILL");
+    // The new path was written and the old one not yet removed: two copies, until the next open.
+    expect([existsSync(join(p.root, "old.txt")), p.text("new.txt")]).toEqual([true, "moved\n"]);
+    const read = (await p.splice().read({ targets: [{ path: "new.txt" }] })) as {
+      warnings?: string[];
+    };
+    expect(existsSync(join(p.root, "old.txt"))).toBe(false);
+    expect(p.text("new.txt")).toBe("moved\n");
+    expect(read.warnings?.[0]).toMatch(
+      /was finished: old\.txt removed now; new\.txt had been written before it stopped\./,
+    );
+  });
+
+  it("is finished for a patch that deletes a file, and for the undo of a session", async () => {
+    const p = new Project();
+    p.write("a.txt", "a1\n");
+    p.write("gone.txt", "g\n");
+    const patch = `${patchOf({ "a.txt": ["a1", "a2"] })}--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-g\n`;
+    expect(callKilledAfter(p, "patch", { patch }, 1)).toBe("SIGKILL");
+    expect([p.text("a.txt"), existsSync(join(p.root, "gone.txt"))]).toEqual(["a2\n", true]);
+    await p.splice().read({ targets: [{ path: "a.txt" }] });
+    expect([p.text("a.txt"), existsSync(join(p.root, "gone.txt"))]).toEqual(["a2\n", false]);
+
+    // Undoing that patch's session is a batch too (a write and a re-creation): killed after one.
+    const session = JSON.parse(
+      journal(p)
+        .split("\n")
+        .find((l) => l.startsWith('{"batch":'))!,
+    ).backup as string;
+    expect(callKilledAfter(p, "undo", { backup_session: session }, 1)).toBe("SIGKILL");
+    const undone = [p.text("a.txt") === "a1\n", existsSync(join(p.root, "gone.txt"))];
+    expect(undone.filter(Boolean)).toHaveLength(1);
+    await p.splice().read({ targets: [{ path: "a.txt" }] });
+    expect([p.text("a.txt"), p.text("gone.txt")]).toEqual(["a1\n", "g\n"]);
   });
 
   it("leaves a file someone changed since alone, and names it", async () => {

@@ -3,6 +3,7 @@ import { BatchError, runBatch } from "../../change/batch.js";
 import type { CommitOptions } from "../../change/change.js";
 import { asToolError } from "../../change/changeset.js";
 import { RaceError } from "../../change/commit.js";
+import { commitBatch, validateBatch } from "../../change/commit-batch.js";
 import type { LoadedFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
 import { atomicNote, putBack, type Written } from "../../change/restore.js";
@@ -14,7 +15,14 @@ import { CHANGES, defineTool, manual } from "../define.js";
 import { forceSchema, modeSchema, validateSchema, withSharedFields } from "../schemas.js";
 import { targetsInput } from "../targets.js";
 import { planLineEdit } from "./line-edit.js";
-import { commitEdit, type EditPlan, type EditResult, plannedFile } from "./plan.js";
+import {
+  commitEdit,
+  type EditPlan,
+  type EditResult,
+  editResult,
+  plannedFile,
+  syntaxCheck,
+} from "./plan.js";
 import { planTextEdit } from "./text-edit.js";
 
 export type { EditResult } from "./plan.js";
@@ -133,30 +141,42 @@ async function editAtomically(
 ): Promise<{ results: EditResult[] }> {
   const pending = new Map<string, LoadedFile>();
   const plans: EditPlan[] = [];
-  const others = (t: Target) => targets.filter((x) => x !== t).map((x) => x.path);
-  for (const t of targets) {
+  const others = (i: number) => targets.filter((_, k) => k !== i).map((x) => x.path);
+  for (const [i, t] of targets.entries()) {
     try {
       const p = await plan(context, t, pending, checked.get(t));
       plans.push(p);
       pending.set(p.file.rel, plannedFile(p));
     } catch (error) {
       const note = "Atomic batch: no file was changed.";
-      throw new BatchError(t.path, asToolError(error), [], others(t), note);
+      throw new BatchError(t.path, asToolError(error), [], others(i), note);
     }
   }
-  const results: EditResult[] = [];
+  if ((options.mode ?? "apply") !== "apply") {
+    // Previews write nothing: each file reports on its own.
+    const results: EditResult[] = [];
+    for (const p of plans) results.push((await commitEdit(context, p, options)).result);
+    return { results };
+  }
+  // One batch (commitBatch): its intent is journaled before the first rename, so a
+  // process killed between two files leaves a batch the next open finishes.
+  const syntax = plans.map(syntaxCheck);
+  const batch = await commitBatch(context, plans, options);
   const written: Written[] = [];
+  for (const [i, outcome] of batch.outcomes.entries()) {
+    if (outcome) written.push({ change: plans[i]!, outcome });
+  }
+  if (batch.failed) {
+    const { index, error } = batch.failed;
+    if (written.length === 0 && error instanceof RaceError) throw error; // exclusiveAll runs it again
+    const back = await putBack(context, written, "atomic batch failed");
+    const note = atomicNote(back, context.backup);
+    throw new BatchError(plans[index]!.file.display, asToolError(error), [], others(index), note);
+  }
+  await validateBatch(context, written, options.validate);
+  const results: EditResult[] = [];
   for (const [i, p] of plans.entries()) {
-    try {
-      const { result, outcome } = await commitEdit(context, p, options);
-      results.push(result);
-      written.push({ change: p, outcome });
-    } catch (error) {
-      if (written.length === 0 && error instanceof RaceError) throw error; // exclusiveAll runs it again
-      const back = await putBack(context, written, "atomic batch failed");
-      const note = atomicNote(back, context.backup);
-      throw new BatchError(p.file.display, asToolError(error), [], others(targets[i]!), note);
-    }
+    results.push(await editResult(p, batch.outcomes[i]!, syntax[i]!));
   }
   return { results };
 }

@@ -76,15 +76,28 @@ export async function commitEdit(
   plan: EditPlan,
   options: CommitOptions,
 ): Promise<{ result: EditResult; outcome: Outcome }> {
-  const { file, before, doc, warnings } = plan;
-  // The syntax check parses on the thread pool while the file is written and validated.
-  const syntax = checkEditAsync(file.display, before?.doc, doc).catch(() => undefined);
+  const syntax = syntaxCheck(plan);
   const outcome = await commit(context, plan, options);
+  return { result: await editResult(plan, outcome, syntax), outcome };
+}
+
+/** The syntax check of a planned edit, parsed on the thread pool while the file is written. */
+export function syntaxCheck(plan: EditPlan): Promise<string | undefined> {
+  return checkEditAsync(plan.file.display, plan.before?.doc, plan.doc).catch(() => undefined);
+}
+
+/** What an edit reports once it is committed (alone, or as a file of a batch). */
+export async function editResult(
+  plan: EditPlan,
+  outcome: Outcome,
+  syntax: Promise<string | undefined>,
+): Promise<EditResult> {
+  const { file, before, doc, warnings } = plan;
   if (!outcome.changed) warnings.push("The edit changes nothing; the file was not written.");
   const syntaxWarning = outcome.changed ? await syntax : undefined;
   if (syntaxWarning) warnings.push(syntaxWarning);
   if (outcome.validationNotice) warnings.push(outcome.validationNotice);
-  const result: EditResult = {
+  return {
     path: file.display,
     action: plan.action,
     file_hash: outcome.tag,
@@ -98,5 +111,4 @@ export async function commitEdit(
     warnings,
     ...(outcome.validation ? { validation: outcome.validation } : {}),
   };
-  return { result, outcome };
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ChangeResult, Mode, Outcome } from "../../change/change.js";
-import { failedBatch } from "../../change/changeset.js";
+import { commitChanges } from "../../change/changeset.js";
 import { commit } from "../../change/commit.js";
 import { type LoadedFile, loadIfExists, loadTextFile } from "../../change/load.js";
 import { exclusiveAll, serialized } from "../../change/lock.js";
@@ -178,13 +178,17 @@ async function toOtherFile(
       );
     }
   }
-  const destOutcome = await commit(context, destChange, { mode, force: args.force });
-  let sourceOutcome: Outcome;
-  try {
-    sourceOutcome = await commit(context, sourceChange, { mode, force: args.force });
-  } catch (error) {
-    throw await failedBatch(context, error, [{ change: destChange, outcome: destOutcome }]);
-  }
+  // Applied, the two files are one batch (commitChanges): all or nothing, across a crash too.
+  const [destOutcome, sourceOutcome] =
+    mode === "apply"
+      ? ((await commitChanges(context, [destChange, sourceChange], { force: args.force })) as [
+          Outcome,
+          Outcome,
+        ])
+      : [
+          await commit(context, destChange, { mode, force: args.force }),
+          await commit(context, sourceChange, { mode, force: args.force }),
+        ];
   return result(args, source, sourceOutcome, moved.warnings, {
     dest_path: dest.display,
     dest_file_hash: destOutcome.tag,
