@@ -6,8 +6,8 @@
 
 export { diffCounts as counts } from "../src/text/diff-counts.js";
 
+import type { SessionList, SessionSummary } from "../src/change/backup-summary.js";
 import type { HistoryResult, VersionEntry } from "../src/tools/history/result.js";
-import type { SessionList, SessionSummary } from "../src/tools/undo/summary.js";
 
 /** One backup session as undo's list gives it. */
 export type Session = SessionSummary;

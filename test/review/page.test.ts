@@ -7,6 +7,7 @@
  * preview's conflict warning, rollback from a file's history, redo, live
  * updates while the agent edits, and the refusals a foreign page meets.
  */
+
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
@@ -16,6 +17,7 @@ import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReviewServer, serveReview } from "../../src/review/server.js";
 import type { Splice } from "../../src/splice.js";
+import type { HistoryResult } from "../../src/tools/history/index.js";
 import { Project } from "../helpers/project.js";
 import { chromiumMissing, launch, screenshot, until } from "./browser.js";
 
@@ -248,7 +250,7 @@ describe.skipIf(noChromium)("the review page in Chromium", () => {
       await page.click('#detail button[data-action="history"][data-path="src/a.ts"]');
       await page.waitForSelector("#detail table.versions");
       await screenshot(page, "review-history");
-      const { versions } = await agent.history({ path: "src/a.ts" });
+      const { versions } = (await agent.history({ path: "src/a.ts" })) as HistoryResult;
       // Each version is named by what wrote it (the tool and the session), one splice did not write as outside.
       const made = await page.$$eval("#detail table.versions tbody tr", (trs) =>
         trs.map((tr) => [

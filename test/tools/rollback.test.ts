@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { HistoryResult } from "../../src/tools/history/index.js";
 import { numbered, Project, rejection } from "../helpers/project.js";
 
 describe("rollback and history", () => {
@@ -75,7 +76,7 @@ describe("rollback and history", () => {
     const s = p.splice();
     await s.read({ targets: [{ path: "f.txt" }] });
     await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
-    const h = await s.history({ path: "f.txt" });
+    const h = (await s.history({ path: "f.txt" })) as HistoryResult;
     expect(h.versions.map((v) => v.current)).toEqual([true, false]);
     expect(h.current_hash).toBe(h.versions[0]!.file_hash);
   });
@@ -88,7 +89,8 @@ describe("rollback and history", () => {
     await s.read({ targets: [{ path: "f.txt" }] });
     const wrote = await s.edit({ path: "f.txt", edits: [{ old_text: "v1", new_text: "v2" }] });
     await p.splice({ history: { session: "other" } }).rollback({ path: "f.txt", hash: "" });
-    const [now, edited, original] = (await s.history({ path: "f.txt" })).versions;
+    const [now, edited, original] = ((await s.history({ path: "f.txt" })) as HistoryResult)
+      .versions;
     // The file is back at v1: the rollback made it most recently, after git or an editor first did.
     expect(now).toMatchObject({ current: true, made_by: { tool: "rollback", session: "other" } });
     expect(edited!.made_by).toEqual({
@@ -101,6 +103,29 @@ describe("rollback and history", () => {
     expect(original).toBeUndefined();
   });
 
+  it("without a path lists the calls that can be undone, as undo's list does, and writes nothing", async () => {
+    const p = new Project();
+    p.write("f.txt", "v1\n");
+    const s = p.splice({ history: { session: "mcp-one" } });
+    await s.read({ targets: [{ path: "f.txt" }] });
+    await s.edit({ path: "f.txt", edits: [{ old_text: "v1", new_text: "v2" }] });
+    await s.write({ targets: [{ path: "g.txt", text: "g\n" }] });
+    const before = [p.text("f.txt"), p.text("g.txt"), s.backups().length];
+    const listed = await s.history({});
+    expect(listed).toEqual(await s.undo({ list: true }));
+    expect("sessions" in listed && listed.sessions.map((x) => x.files[0]!.path)).toEqual([
+      "g.txt",
+      "f.txt",
+    ]);
+    const page = await s.history({
+      before: "sessions" in listed ? listed.sessions[0]!.backup_session : "",
+    });
+    expect("sessions" in page && page.sessions.map((x) => x.files[0]!.path)).toEqual(["f.txt"]);
+    expect([p.text("f.txt"), p.text("g.txt"), s.backups().length]).toEqual(before);
+    // Read-only: a host that asks before anything that may write lists without asking.
+    expect(s.tools.find((t) => t.name === "history")?.annotations?.readOnlyHint).toBe(true);
+  });
+
   it("lists versions of a file that is now binary or too large, none of them current", async () => {
     const p = new Project();
     p.write("f.txt", "v1\n");
@@ -108,7 +133,7 @@ describe("rollback and history", () => {
     await s.write({ targets: [{ path: "f.txt", text: "v2\n" }] });
     for (const now of [Buffer.from([0x76, 0, 0x33]), "x".repeat(5000)]) {
       p.write("f.txt", now);
-      const h = await s.history({ path: "f.txt" });
+      const h = (await s.history({ path: "f.txt" })) as HistoryResult;
       expect(h.versions.map((v) => v.current)).toEqual([false, false]);
       expect(h.current_hash).toMatch(/^[0-9A-F]{4}$/);
     }

@@ -60,7 +60,8 @@ history it is.`,
   examples: ["splice history src/main.ts"],
   async run({ splice, positionals, paint, rootLine }) {
     const [path] = positionals as [string];
-    const json = await splice.history({ path });
+    // With a path, history lists that file's versions (without one, the calls to undo).
+    const json = (await splice.history({ path })) as HistoryResult;
     const n = json.versions.length;
     const head = `${json.path}: ${n} version${n === 1 ? "" : "s"}; current ${json.current_hash ?? "missing"}`;
     return {

@@ -1,30 +1,28 @@
 import { join } from "node:path";
 import { z } from "zod";
 import {
+  isUndo,
+  listSessions,
+  readable,
+  type State,
+  state,
+  versionOf,
+} from "../../change/backup-list.js";
+import type { SessionList } from "../../change/backup-summary.js";
+import {
   argPath,
   type Conflicted,
   restoreSession,
   type UndoFile,
 } from "../../change/restore-session.js";
 import { ToolError, type Voice } from "../../errors.js";
-import type { BackupSession, HistoryStore } from "../../history/history.js";
-import {
-  changesNothing,
-  netChanges,
-  openPaths,
-  type UndoneFiles,
-  undoneFiles,
-  undoTarget,
-} from "../../history/undo-state.js";
-import { unifiedDiff } from "../../text/diff.js";
-import { type Document, documentFromBytes } from "../../text/document.js";
+import type { BackupSession } from "../../history/history.js";
+import { changesNothing, netChanges, openPaths } from "../../history/undo-state.js";
 import { identify } from "../../util/hash.js";
 import type { ToolContext } from "../define.js";
 import { CHANGES, defineTool, manual } from "../define.js";
 import { modeSchema, withSharedFields } from "../schemas.js";
 import { conflictError, explain, OUTSIDE_SESSION } from "./conflict.js";
-import { revertsNow, type Seen } from "./reverts.js";
-import type { SessionList, SessionSummary } from "./summary.js";
 import { undoView } from "./view.js";
 
 const input = z.strictObject({
@@ -38,8 +36,8 @@ const input = z.strictObject({
   mode: modeSchema,
 });
 
+export type { SessionList, SessionSummary } from "../../change/backup-summary.js";
 export type { UndoFile } from "../../change/restore-session.js";
-export type { SessionList, SessionSummary } from "./summary.js";
 
 export interface UndoResult {
   undone: string;
@@ -48,120 +46,6 @@ export interface UndoResult {
   files: UndoFile[];
   /** What the model reads (view.ts): the session undone, how to redo it, each file's changes. */
   content: string;
-}
-
-/**
- * Whether undoing the session redoes something: true for an undo of a change,
- * false for a change and for a redo (an undo of an undo), and so on down the chain.
- */
-function isUndo(session: BackupSession, byId: Map<string, BackupSession>): boolean {
-  let undoing = false;
-  const seen = new Set<string>();
-  for (let s: BackupSession | undefined = session; s && !seen.has(s.id); ) {
-    seen.add(s.id);
-    const target = undoTarget(s);
-    if (target === undefined) break;
-    undoing = !undoing;
-    s = byId.get(target);
-  }
-  return undoing;
-}
-
-/** Every backup session with what is undone of it; `sessions` are the ones this call may see. */
-interface State {
-  /** Every backup session, newest first. */
-  all: BackupSession[];
-  sessions: BackupSession[];
-  byId: Map<string, BackupSession>;
-  undone: UndoneFiles;
-}
-
-function state(context: ToolContext, all: boolean | undefined): State {
-  const backups = context.history.backups();
-  return {
-    all: backups,
-    sessions: all ? backups : backups.filter((b) => b.session === context.history.session),
-    byId: new Map(backups.map((b) => [b.id, b])),
-    // Undos by other agents count too: the files are shared.
-    undone: undoneFiles(backups),
-  };
-}
-
-/** A version as the list diffs it: no version (absent), its text, or why it is not shown. */
-type Version = { doc?: Document } | { hidden: string };
-
-function versionOf(history: HistoryStore, sha: string | undefined): Version {
-  if (sha === undefined) return {};
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = history.getBlob(sha);
-  } catch (error) {
-    return { hidden: `history could not read it (${(error as Error).message})` };
-  }
-  if (!bytes) return { hidden: "history no longer holds it" };
-  const doc = documentFromBytes(bytes);
-  return "kind" in doc ? { hidden: "it is not text" } : { doc };
-}
-
-/**
- * The diff a listed file shows. The list reads whatever history holds, so
- * a version that is gone, binary or too big to diff is named instead, and
- * one file never makes the list fail.
- */
-function listedDiff(history: HistoryStore, path: string, from?: string, to?: string): string {
-  const key = `${path}\0${from ?? ""}\0${to ?? ""}`;
-  const known = LISTED.get(key);
-  if (known !== undefined) return known;
-  const diff = diffOf(history, path, from, to);
-  // Only real diffs: a version history could not read may be readable next time.
-  if (!diff.startsWith("[")) remember(key, diff);
-  return diff;
-}
-
-/**
- * Diffs the list showed, by path and the two versions' SHA-256: the same
- * every time, and a list (the review page reloads it on every change) would
- * otherwise diff every session again; a 10,000-line change takes seconds.
- */
-const LISTED = new Map<string, string>();
-const LISTED_MAX_CHARS = 32 * 1024 * 1024;
-let listedChars = 0;
-
-function remember(key: string, diff: string): void {
-  LISTED.set(key, diff);
-  listedChars += diff.length;
-  for (const [old, text] of LISTED) {
-    if (listedChars <= LISTED_MAX_CHARS) break;
-    LISTED.delete(old);
-    listedChars -= text.length;
-  }
-}
-
-function diffOf(history: HistoryStore, path: string, from?: string, to?: string): string {
-  const before = versionOf(history, from);
-  const after = versionOf(history, to);
-  const hidden = [
-    "hidden" in before ? `the old version: ${before.hidden}` : "",
-    "hidden" in after ? `the new version: ${after.hidden}` : "",
-  ].filter(Boolean);
-  if (hidden.length > 0) return `[the diff of ${path} is not shown; ${hidden.join("; ")}]\n`;
-  try {
-    const old = "doc" in before ? before.doc : undefined;
-    const next = "doc" in after ? after.doc : undefined;
-    return unifiedDiff(old?.lines ?? [], next?.lines ?? [], { path });
-  } catch (error) {
-    return `[the diff of ${path} is not shown: ${(error as Error).message}]\n`;
-  }
-}
-
-/** Whether the guard lets this call read the file: the list shows no more than a read would. */
-function readable(context: ToolContext, rel: string): boolean {
-  try {
-    context.guard.check(join(context.guard.root, rel), "read");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -188,70 +72,6 @@ async function witness(context: ToolContext, session: BackupSession): Promise<vo
 function changedPaths(context: ToolContext, session: BackupSession): string {
   const paths = [...netChanges(session).keys()].filter((rel) => readable(context, rel));
   return paths.map((rel) => argPath(context, rel)).join(", ") || "only files you may not read";
-}
-
-async function summarize(
-  context: ToolContext,
-  b: BackupSession,
-  st: State,
-  seen: Seen,
-): Promise<SessionSummary> {
-  const closed = st.undone.get(b.id);
-  const changes = [...netChanges(b)];
-  const shown = changes.filter(([path]) => readable(context, path));
-  const files = shown.map(([path, { first, last }]) => {
-    const action = !first.before ? "created" : !last.after ? "deleted" : "modified";
-    const diff = listedDiff(context.history, path, first.before?.sha, last.after?.sha);
-    return { path, action, diff, undone: closed?.has(path) ?? false } as const;
-  });
-  const undoes = undoTarget(b);
-  const note = b.changes.find((c) => c.note !== undefined)?.note;
-  const open = shown.filter(([path]) => !closed?.has(path));
-  const reverts = await revertsNow(context, open, seen);
-  return {
-    backup_session: b.id,
-    at: b.at,
-    session: b.session,
-    ...(b.client !== undefined ? { client: b.client } : {}),
-    ...(b.tool !== undefined ? { tool: b.tool } : {}),
-    undone: changes.every(([path]) => closed?.has(path)),
-    reverts,
-    is_undo: isUndo(b, st.byId),
-    ...(undoes !== undefined ? { undoes } : {}),
-    ...(note !== undefined ? { note } : {}),
-    files,
-    ...(shown.length < changes.length ? { hidden_files: changes.length - shown.length } : {}),
-  };
-}
-
-async function list(context: ToolContext, args: z.output<typeof input>): Promise<SessionList> {
-  const st = state(context, args.all_sessions);
-  let from = 0;
-  if (args.before !== undefined) {
-    from = st.sessions.findIndex((b) => b.id === args.before) + 1;
-    if (from === 0) {
-      throw new ToolError(
-        "not_found",
-        `There is no backup session "${args.before}" to list on from (history may have dropped it).`,
-        { before: args.before },
-        {
-          tool: "undo",
-          args: { list: true },
-          say: (v) => `${v.call("undo", { list: true })} to list from the newest again.`,
-        },
-      );
-    }
-  }
-  const page = st.sessions.slice(from, from + (args.limit ?? 10));
-  const last = page.at(-1);
-  const more = last !== undefined && from + page.length < st.sessions.length;
-  const seen: Seen = new Map();
-  const sessions: SessionSummary[] = [];
-  for (const b of page) sessions.push(await summarize(context, b, st, seen));
-  return {
-    sessions,
-    ...(more ? { next: last.id } : {}),
-  };
 }
 
 /**
@@ -317,7 +137,7 @@ async function undo(
   context: ToolContext,
   args: z.output<typeof input>,
 ): Promise<UndoResult | SessionList> {
-  if (args.list) return list(context, args);
+  if (args.list) return listSessions(context, args, { tool: "undo", args: { list: true } });
   await witness(context, pickSession(state(context, args.all_sessions), args));
   const st = state(context, args.all_sessions);
   const session = pickSession(st, args);

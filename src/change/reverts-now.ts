@@ -6,11 +6,11 @@
  * since, remembered by the three versions' SHA-256.
  */
 import { join } from "node:path";
-import { restorable } from "../../change/load.js";
-import { planRevert } from "../../change/revert.js";
-import type { NetChange } from "../../history/undo-state.js";
-import { sha256 } from "../../util/hash.js";
-import type { ToolContext } from "../define.js";
+import type { NetChange } from "../history/undo-state.js";
+import { sha256 } from "../util/hash.js";
+import type { ChangeContext } from "./context.js";
+import { restorable } from "./load.js";
+import { planRevert } from "./revert.js";
 
 export type Reverts = "clean" | "conflict" | "undone";
 
@@ -21,7 +21,7 @@ export type Seen = Map<string, { bytes: Uint8Array; sha: string } | null>;
 const VERDICTS = new Map<string, boolean>();
 const VERDICTS_MAX = 4096;
 
-async function current(context: ToolContext, rel: string, seen: Seen) {
+async function current(context: ChangeContext, rel: string, seen: Seen) {
   if (seen.has(rel)) return seen.get(rel)!;
   let now: { bytes: Uint8Array; sha: string } | null = null;
   try {
@@ -43,7 +43,7 @@ async function current(context: ToolContext, rel: string, seen: Seen) {
 
 /** Whether one file's change reverts cleanly into what the file holds now. */
 async function fileReverts(
-  context: ToolContext,
+  context: ChangeContext,
   rel: string,
   change: NetChange,
   seen: Seen,
@@ -80,7 +80,7 @@ function docOf(bytes: Uint8Array) {
 
 /** "undone" when no file is left to undo, else whether every open file reverts cleanly now. */
 export async function revertsNow(
-  context: ToolContext,
+  context: ChangeContext,
   open: [string, NetChange][],
   seen: Seen,
 ): Promise<Reverts> {

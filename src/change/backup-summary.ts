@@ -1,4 +1,4 @@
-/** One backup session as undo's list gives it (no imports: the review page's bundle reads it too). */
+/** One backup session as undo's list (and history's, without a path) gives it (no imports: the review page's bundle reads it too). */
 export interface SessionSummary {
   backup_session: string;
   at: string;
