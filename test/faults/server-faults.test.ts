@@ -12,7 +12,7 @@
  * loops (SPLICE_FAULTS_LONG=1). Needs `npm run build`; the disk and
  * permission faults need root (a tmpfs mount, a server run as another user).
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chownSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,9 +123,11 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
     expectSurvived(".splice removed in a loop", s, tally, await servesAgain(s));
   });
 
-  it.skipIf(!AS_ROOT)("answers every call with the disk full at nine levels", async () => {
+  it.skipIf(!AS_ROOT)("answers every call with the disk full at nine levels", async (ctx) => {
     const root = folder("splice-faults-full-");
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", root]);
+    // Root in a container without CAP_SYS_ADMIN cannot mount: nothing to fill then.
+    const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", root]);
+    if (mounted.status !== 0) return ctx.skip();
     cleanups.push(() => spawnSync("umount", ["-l", root]));
     const s = await started(root);
     const tally = new Tally();
