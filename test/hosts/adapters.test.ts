@@ -836,7 +836,7 @@ describe.each(adapters)("the $name adapter", (adapter) => {
     );
     expectError(
       await host.call("history", { path: "a.txt", depth: 2 }),
-      /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth" \(its fields are "path"\)\./,
+      /^invalid_input: Invalid arguments for history: the arguments has unknown field\(s\) "depth" \(its fields are "path", "before", "all_sessions"\)\./,
     );
   });
 

@@ -92,7 +92,7 @@ describe("other spellings of a field", () => {
   it("still refuses an unknown field, listing the real ones", () => {
     const { kit: k } = kit();
     expect(() => parseArgs(tool(k, "history"), { path: "a.txt", depth: 2 })).toThrow(
-      'the arguments has unknown field(s) "depth" (its fields are "path")',
+      'the arguments has unknown field(s) "depth" (its fields are "path", "before", "all_sessions")',
     );
   });
 });

@@ -7,8 +7,7 @@
  * the Levenshtein budget shared by the whole call.
  */
 
-import { type Evidence, outweighsAll } from "./decisive.js";
-import { DELTA_LINE_MIN } from "./delta.js";
+import { DELTA_LINE_MIN, type Evidence, outweighsAll } from "./decisive.js";
 import { solveIndentMap } from "./indent.js";
 import { leadingWs, lineKey } from "./normalize.js";
 import { escapeKind, type LadderContext, type Variant } from "./rungs.js";

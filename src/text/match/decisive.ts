@@ -7,6 +7,12 @@
  * holds, quoted exactly, names that region.
  */
 
+/**
+ * A misremembered line must still be this similar to its file line: the
+ * delta rung's bound, which the anchored rung's tie-break also keeps.
+ */
+export const DELTA_LINE_MIN = 0.75;
+
 /** How a quote's lines sit in one region. */
 export interface Evidence {
   /** Per quoted line: the 0-based file line it stands for, -1 for none. */

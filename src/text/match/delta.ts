@@ -14,7 +14,7 @@
  */
 import { changedLines } from "./changes.js";
 import type { Closest } from "./closest.js";
-import { type Evidence, outweighsAll, telling } from "./decisive.js";
+import { DELTA_LINE_MIN, type Evidence, outweighsAll, telling } from "./decisive.js";
 import { solveIndentMap } from "./indent.js";
 import { leadingWs, lineKey } from "./normalize.js";
 import { escapeKind, type LadderContext, type Variant } from "./rungs.js";
@@ -40,8 +40,6 @@ export const DELTA_MARGIN = 0.05;
  * 0.865, so this alone already refuses it.
  */
 export const DELTA_MIN_SCORE = 0.9;
-/** A misremembered line must still be this similar to its file line. */
-export const DELTA_LINE_MIN = 0.75;
 /** "One or two typos": more differing lines is a different block, or a stale read. */
 export const DELTA_MAX_DIFFERING = 2;
 
