@@ -60,7 +60,7 @@ fi
 node_exe="$node_dir/package/bin/node.exe"
 
 # splice from this tree: built, packed, installed with the win32 natives.
-# Reinstalled when the packed tarball changes (its hash is the stamp).
+# Reinstalled when what the tarball runs changes: its files less the docs are the stamp.
 if [ "${SPLICE_WINE_SKIP_BUILD:-0}" != 1 ]; then
   log "building splice"
   (cd "$repo" && npm run -s build >&2)
@@ -68,7 +68,7 @@ fi
 pack_dir="$home/pack"
 rm -rf "$pack_dir" && mkdir -p "$pack_dir"
 tarball="$(cd "$repo" && npm pack --silent --pack-destination "$pack_dir" 2>/dev/null | tail -1)"
-sum="$(sha256sum "$pack_dir/$tarball" | cut -d' ' -f1)"
+sum="$(tar -xzOf "$pack_dir/$tarball" --wildcards --exclude='*.md' | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stage/.packed" 2>/dev/null || true)" != "$sum" ]; then
   log "installing splice's win32 build into $stage"
   rm -rf "$stage" && mkdir -p "$stage"
