@@ -115,7 +115,7 @@ describe("the CLI under Wine", () => {
   knownBug("edit by line ops against a tag (rename over a target held open: EPERM)", () => {
     p.put("ops/list.txt", "a\nb\nc\n");
     const tag = tagOf("ops/list.txt");
-    const ran = at(["edit", "ops/list.txt", "--hash", tag, "--ops", "replace 2..2:\nB"]);
+    const ran = at(["edit", "ops/list.txt", "--hash", tag, "--ops", "replace 2..2:\n+B"]);
     expect(ran.status, ran.stderr).toBe(0);
     expect(text("ops/list.txt")).toBe("a\nB\nc\n");
   });
@@ -214,26 +214,32 @@ describe("the CLI under Wine", () => {
     expect(failed.status).toBe(3);
   });
 
-  knownBug("rollback to the version before (rename over a target held open: EPERM)", () => {
+  knownBug("rollback to an earlier version (rename over a target held open: EPERM)", () => {
     p.put("rollback/r.txt", "v1\n");
-    at(["read", "rollback/r.txt"]);
+    const first = tagOf("rollback/r.txt");
     p.put("rollback/r.txt", "v2\n");
-    const ran = at(["rollback", "rollback/r.txt", tagOf("rollback/r.txt")]);
+    tagOf("rollback/r.txt");
+    const ran = at(["rollback", "rollback/r.txt", first]);
     expect(ran.status, ran.stderr).toBe(0);
     expect(text("rollback/r.txt")).toBe("v1\n");
   });
 
-  knownBug("checkpoint create, diff, restore (rename over a target held open: EPERM)", () => {
-    const q = winProject();
-    q.put("c.txt", "before\n");
-    const root = ["--root", q.win];
-    expect(splice(["checkpoint", "create", "cp", ...root]).status).toBe(0);
-    q.put("c.txt", "after\n");
-    const diff = splice(["checkpoint", "diff", "cp", ...root]);
-    expect(diff.status, diff.stderr).toBe(0);
-    expect(diff.stdout).toContain("c.txt");
-    const restore = splice(["checkpoint", "restore", "cp", "--apply", ...root]);
-    expect(restore.status, restore.stderr).toBe(0);
-    expect(readFileSync(join(q.linux, "c.txt"), "utf8")).toBe("before\n");
-  });
+  knownBug(
+    "checkpoint create, diff, restore (restore --apply says every file already held its content; cause not found yet)",
+    () => {
+      const q = winProject();
+      q.put("c.txt", "before\n");
+      const root = ["--root", q.win];
+      expect(splice(["checkpoint", "create", "cp", ...root]).status).toBe(0);
+      q.put("c.txt", "after\n");
+      const diff = splice(["checkpoint", "diff", "cp", ...root]);
+      expect(diff.status, diff.stderr).toBe(0);
+      expect(diff.stdout).toContain("c.txt");
+      const restore = splice(["checkpoint", "restore", "cp", "--apply", ...root]);
+      expect(restore.status, restore.stderr).toBe(0);
+      expect(readFileSync(join(q.linux, "c.txt"), "utf8"), restore.stdout + restore.stderr).toBe(
+        "before\n",
+      );
+    },
+  );
 });

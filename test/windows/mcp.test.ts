@@ -139,7 +139,7 @@ describe.runIf(CONTRACT)("splice serve under Wine, over stdio", () => {
   knownBug("edit by line ops against a tag (rename over a target held open: EPERM)", async () => {
     p.put("ops/list.txt", "a\nb\nc\n");
     const tag = await tagOf("ops/list.txt");
-    await ok("edit", { path: "ops/list.txt", file_hash: tag, ops: "replace 2..2:\nB" });
+    await ok("edit", { path: "ops/list.txt", file_hash: tag, ops: "replace 2..2:\n+B" });
     expect(text("ops/list.txt")).toBe("a\nB\nc\n");
   });
 
