@@ -1,7 +1,8 @@
 /**
  * A shell command in its own process group, so a timeout or a cancel can stop
  * everything it started: SIGTERM to the whole group, then SIGKILL after a
- * grace period, which no child can ignore.
+ * grace period, which no child can ignore. Windows has no process groups:
+ * there the signals reach the shell alone (ending its tree is issue #41's).
  */
 import { spawn } from "node:child_process";
 import { ToolError } from "../errors.js";
@@ -37,10 +38,12 @@ export interface GroupOutcome {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Signals the whole group; false when no process of it is left. */
+const WINDOWS = process.platform === "win32";
+
+/** Signals the whole group (the shell alone on Windows); false when no process of it is left. */
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
-    process.kill(-pgid, signal);
+    process.kill(WINDOWS ? pgid : -pgid, signal);
     return true;
   } catch {
     return false;
@@ -69,12 +72,40 @@ async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
   while (Date.now() < settled && signalGroup(pgid, 0)) await sleep(20);
 }
 
-/** The command under `sh -c`, detached: the shell leads a new session and process group (setsid). */
+export interface Shell {
+  file: string;
+  args: string[];
+  /** Windows: pass `args` as written, for cmd.exe's own quoting rules. */
+  verbatim: boolean;
+}
+
+/**
+ * The platform's shell for one command line: `sh -c` on POSIX; on Windows
+ * `cmd.exe /d /s /c "COMMAND"`, as Node's own `shell: true` runs it (/d: no
+ * AutoRun from the registry; /s with the outer quotes: the line kept as is).
+ */
+export function shellFor(
+  command: string,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+): Shell {
+  if (platform !== "win32") return { file: "sh", args: ["-c", command], verbatim: false };
+  return {
+    file: env.ComSpec ?? "cmd.exe",
+    args: ["/d", "/s", "/c", `"${command}"`],
+    verbatim: true,
+  };
+}
+
+/** The command under the platform's shell; on POSIX detached, so it leads a new session and process group (setsid). */
 function spawnGroup(options: GroupOptions) {
-  return spawn("sh", ["-c", options.command], {
+  const shell = shellFor(options.command, process.platform, options.env ?? process.env);
+  return spawn(shell.file, shell.args, {
     cwd: options.cwd,
     stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+    // On Windows `detached` means a new console, not a process group.
+    detached: !WINDOWS,
+    windowsVerbatimArguments: shell.verbatim,
     ...(options.env ? { env: options.env } : {}),
   });
 }
@@ -84,7 +115,7 @@ function startFailure(error: NodeJS.ErrnoException): ToolError {
   if (exhausted) return exhausted;
   return new ToolError(
     "io",
-    `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that sh is installed.`,
+    `Could not start the command (${error.code ?? error.message}). Check that the folder still exists and that ${WINDOWS ? "cmd.exe (ComSpec) is there" : "sh is installed"}.`,
   );
 }
 
