@@ -8,7 +8,7 @@
  * after about a hundred writes on an ENOENT from a blob write the root
  * watch started, with no call to carry it.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import { ServerRegistry } from "../../src/lsp/registry.js";
 import type { WriteResult } from "../../src/tools/write/index.js";
 import { alive, sleep } from "../helpers/processes.js";
 import { Project } from "../helpers/project.js";
+import { loop, stop } from "../helpers/shell-loop.js";
 
 const BIN = fileURLToPath(new URL("../../bin/splice", import.meta.url));
 const SILENT = join(import.meta.dirname, "../lsp/fixtures/silent-server.mjs");
@@ -55,19 +56,6 @@ async function serve() {
   return { root, client, call, log, pid: transport.pid! };
 }
 
-/** A shell loop in its own process: it runs until killed. */
-function loop(script: string): ChildProcess {
-  const child = spawn("sh", ["-c", `while :; do ${script}; done`], { stdio: "ignore" });
-  cleanups.push(() => child.kill("SIGKILL"));
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-}
-
 const text = (r: CallToolResult) =>
   r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
@@ -81,7 +69,7 @@ const codeOf = (r: CallToolResult) =>
 describe("splice serve while its state folder goes away", { timeout: 20_000 }, () => {
   it("answers 300 writes while another process removes .splice over and over, and keeps serving", async () => {
     const { root, call, log, pid } = await serve();
-    const deleter = loop(`rm -rf '${join(root, ".splice")}' 2>/dev/null`);
+    const deleter = loop(`rm -rf '${join(root, ".splice")}' 2>/dev/null`, cleanups);
     const codes = new Map<string, number>();
     let written = 0;
     for (let i = 0; i < 300; i++) {

@@ -12,13 +12,14 @@
  * loops (SPLICE_FAULTS_LONG=1). Needs `npm run build`; the disk and
  * permission faults need root (a tmpfs mount, a server run as another user).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chownSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ENGINE_BUILT } from "../helpers/engine.js";
 import { alive, sleep } from "../helpers/processes.js";
+import { loop, stop } from "../helpers/shell-loop.js";
 import { codeOf, descendants, type Served, serve, serving, Tally, textOf } from "./served.js";
 
 const LONG = process.env.SPLICE_FAULTS_LONG === "1";
@@ -48,19 +49,6 @@ async function started(root: string, options: Parameters<typeof serve>[1] = {}):
     if (engine !== undefined && alive(engine)) process.kill(engine, "SIGKILL");
   });
   return s;
-}
-
-/** A shell loop in its own process, until the test ends. */
-function loop(script: string): ChildProcess {
-  const child = spawn("sh", ["-c", `while :; do ${script}; done`], { stdio: "ignore" });
-  cleanups.push(() => child.kill("SIGKILL"));
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
 }
 
 /**
@@ -116,7 +104,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
   it("answers every call while another process removes .splice in a loop", async () => {
     const root = folder("splice-faults-rm-");
     const s = await started(root);
-    const deleter = loop(`rm -rf '${join(root, ".splice")}' 2>/dev/null`);
+    const deleter = loop(`rm -rf '${join(root, ".splice")}' 2>/dev/null`, cleanups);
     const tally = new Tally();
     for (let i = 0; i < (LONG ? 200 : 5); i++) await round(s, tally, i);
     await stop(deleter);
@@ -163,6 +151,7 @@ describe.skipIf(!ENGINE_BUILT)("splice serve under injected faults", { timeout: 
       const state = join(root, ".splice");
       const taker = loop(
         `chmod 0 '${state}/journal.jsonl' '${state}/blobs' '${state}' 2>/dev/null; sleep 0.01; chmod -R u+rwX '${state}' 2>/dev/null; sleep 0.02`,
+        cleanups,
       );
       for (let i = 1; i < (LONG ? 200 : 5); i++) await round(s, tally, i);
       await stop(taker);
